@@ -1,0 +1,29 @@
+// What every tool's main shares: the CLI11 set-up (--version, an EXAMPLES footer,
+// one-line errors) and the run wrapper that turns errors into exit statuses:
+// usage errors exit 2, DataError 1, and --fail-above 3.
+#pragma once
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace dpaudit::cli {
+
+// Adds --version and the EXAMPLES footer; `examples` is one command per line.
+void setup(CLI::App& app, const std::string& examples);
+
+// Parses argv, then calls body(). Prints `TOOL: error: WHAT (WHERE)` on one line
+// for any failure and returns the documented exit status.
+int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+
+// Prints one line on stderr, `TOOL: note: ...`, unless quiet.
+void note(const CLI::App& app, const std::string& message);
+
+// Validators that print the project's messages.
+CLI::Validator open_unit_interval();  // 0 < x < 1
+CLI::Validator unit_interval_open_left();  // 0 < x <= 1
+CLI::Validator positive();            // x > 0 and finite
+CLI::Validator non_negative();        // x >= 0 and finite
+CLI::Validator finite();              // not NaN or Inf
+
+}  // namespace dpaudit::cli

@@ -1,0 +1,53 @@
+// CSV with a header line. Columns are found by name, not position; every error
+// names the file, the row (line number) and the column.
+#pragma once
+#include <cstddef>
+#include <fstream>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dpaudit {
+
+class CsvReader {
+ public:
+  // `path` "-" or "" reads stdin. Throws DataError for a missing file or an empty input.
+  explicit CsvReader(const std::string& path);
+
+  const std::vector<std::string>& header() const { return header_; }
+  std::optional<std::size_t> find_column(const std::string& name) const;
+  // Like find_column, but a missing column is a DataError naming it and the file.
+  std::size_t column(const std::string& name) const;
+
+  // Advances to the next non-blank data row; false at the end. A row with the wrong
+  // number of fields is a DataError.
+  bool next();
+  std::string_view field(std::size_t col) const { return fields_[col]; }
+  // The field parsed as a finite double; text or NaN/Inf is a DataError.
+  double number(std::size_t col) const;
+  // The field as a 0/1 label.
+  int label(std::size_t col) const;
+  std::size_t line() const { return line_; }
+  const std::string& source() const { return source_; }
+  std::string where(std::size_t col) const;
+
+ private:
+  bool read_line();
+  std::string source_;
+  std::ifstream file_;
+  std::istream* in_ = nullptr;
+  std::string line_text_;
+  std::vector<std::string> header_;
+  std::vector<std::string_view> fields_;
+  std::size_t line_ = 0;
+};
+
+// Splits one line on commas, trimming spaces and a trailing '\r'.
+void split_csv_line(std::string_view line, std::vector<std::string_view>& out);
+
+// Parses a whole string as a finite double; nullopt for anything else.
+std::optional<double> parse_finite(std::string_view s);
+
+}  // namespace dpaudit

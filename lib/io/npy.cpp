@@ -1,0 +1,172 @@
+#include "io/npy.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "io/atomic_output.hpp"
+#include "io/error.hpp"
+
+namespace dpaudit {
+namespace {
+
+std::string source_name(const std::string& path) { return path == "-" ? "stdin" : path; }
+
+std::uint32_t read_le(const unsigned char* p, int bytes) {
+  std::uint32_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// Parses the Python dict literal of the header, e.g.
+// {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
+  static const std::regex descr_re(R"('descr'\s*:\s*'([^']*)')");
+  static const std::regex fortran_re(R"('fortran_order'\s*:\s*(True|False))");
+  static const std::regex shape_re(R"('shape'\s*:\s*\(([^)]*)\))");
+  std::smatch m;
+  NpyHeader h;
+  if (!std::regex_search(dict, m, descr_re)) throw DataError("NPY header has no 'descr'", where);
+  const std::string descr = m[1];
+  if (descr == "<f8" || descr == "f8" || descr == "=f8") {
+    h.dtype = NpyDtype::f8;
+  } else if (descr == "<f4" || descr == "f4" || descr == "=f4") {
+    h.dtype = NpyDtype::f4;
+  } else {
+    throw DataError("unsupported NPY dtype '" + descr + "' (need <f4 or <f8)", where);
+  }
+  if (!std::regex_search(dict, m, fortran_re)) throw DataError("NPY header has no 'fortran_order'", where);
+  if (m[1] == "True") throw DataError("Fortran-order NPY is not supported (save with C order)", where);
+  if (!std::regex_search(dict, m, shape_re)) throw DataError("NPY header has no 'shape'", where);
+  const std::string dims = m[1];
+  static const std::regex num_re(R"(\d+)");
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num_re); it != std::sregex_iterator(); ++it)
+    h.shape.push_back(std::stoull(it->str()));
+  if (h.shape.empty() || h.shape.size() > 2)
+    throw DataError(fmt::format("NPY array has {} dimensions (need 1 or 2)", h.shape.size()), where);
+  return h;
+}
+
+}  // namespace
+
+NpyReader::NpyReader(const std::string& path, bool finite_only)
+    : path_(source_name(path)), finite_only_(finite_only) {
+  if (path == "-") {
+    in_ = &std::cin;
+  } else {
+    file_.open(path, std::ios::binary);
+    if (!file_) throw DataError("cannot open NPY file", path_);
+    in_ = &file_;
+  }
+  unsigned char pre[10];
+  in_->read(reinterpret_cast<char*>(pre), 10);
+  if (in_->gcount() < 10 || std::memcmp(pre, "\x93NUMPY", 6) != 0)
+    throw DataError("not an NPY file (bad magic)", path_);
+  const int major = pre[6];
+  std::size_t header_len = 0;
+  if (major == 1) {
+    header_len = read_le(pre + 8, 2);
+  } else if (major == 2 || major == 3) {
+    unsigned char more[2];
+    in_->read(reinterpret_cast<char*>(more), 2);
+    if (in_->gcount() < 2) throw DataError("truncated NPY header", path_);
+    unsigned char len4[4] = {pre[8], pre[9], more[0], more[1]};
+    header_len = read_le(len4, 4);
+  } else {
+    throw DataError(fmt::format("unsupported NPY version {}", major), path_);
+  }
+  std::string dict(header_len, '\0');
+  in_->read(dict.data(), static_cast<std::streamsize>(header_len));
+  if (static_cast<std::size_t>(in_->gcount()) < header_len) throw DataError("truncated NPY header", path_);
+  header_ = parse_header_dict(dict, path_);
+}
+
+void NpyReader::read_rows(std::size_t count, double* out) {
+  if (rows_read_ + count > header_.rows())
+    throw DataError(fmt::format("asked for rows past the end ({} rows)", header_.rows()), path_);
+  const std::size_t n = count * header_.cols();
+  const std::size_t width = header_.dtype == NpyDtype::f8 ? 8 : 4;
+  raw_.resize(n * width);
+  in_->read(raw_.data(), static_cast<std::streamsize>(raw_.size()));
+  if (static_cast<std::size_t>(in_->gcount()) < raw_.size())
+    throw DataError(fmt::format("truncated NPY data: expected {} values of shape ({})", header_.size(),
+                                fmt::join(header_.shape, ", ")),
+                    path_);
+  if (header_.dtype == NpyDtype::f8) {
+    std::memcpy(out, raw_.data(), n * 8);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      float f;
+      std::memcpy(&f, raw_.data() + 4 * i, 4);
+      out[i] = f;
+    }
+  }
+  if (finite_only_) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(out[i])) {
+        const std::size_t flat = rows_read_ * header_.cols() + i;
+        const std::string at = header_.shape.size() == 1
+                                   ? fmt::format("{}, index {}", path_, flat)
+                                   : fmt::format("{}, row {}, column {}", path_, flat / header_.cols(),
+                                                 flat % header_.cols());
+        throw DataError(fmt::format("non-finite value {}", out[i]), at);
+      }
+    }
+  }
+  rows_read_ += count;
+}
+
+NpyArray read_npy(const std::string& path, bool finite_only) {
+  NpyReader reader(path, finite_only);
+  NpyArray a;
+  a.header = reader.header();
+  a.data.resize(a.header.size());
+  reader.read_rows(a.header.rows(), a.data.data());
+  return a;
+}
+
+void write_npy(std::ostream& out, const double* data, const std::vector<std::size_t>& shape,
+               NpyDtype dtype) {
+  std::string dims;
+  std::size_t n = 1;
+  for (std::size_t s : shape) {
+    dims += std::to_string(s) + ",";
+    n *= s;
+  }
+  if (shape.size() > 1) dims.pop_back();  // (3,) for 1-D, (3,4) for 2-D
+  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}",
+                                 dtype == NpyDtype::f8 ? "<f8" : "<f4", dims);
+  // Magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict.push_back('\n');
+  out.write("\x93NUMPY\x01\x00", 8);
+  const unsigned char len[2] = {static_cast<unsigned char>(dict.size() & 0xff),
+                                static_cast<unsigned char>(dict.size() >> 8)};
+  out.write(reinterpret_cast<const char*>(len), 2);
+  out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
+  if (dtype == NpyDtype::f8) {
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(n * 8));
+  } else {
+    std::vector<float> f(data, data + n);
+    out.write(reinterpret_cast<const char*>(f.data()), static_cast<std::streamsize>(n * 4));
+  }
+}
+
+void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
+              NpyDtype dtype) {
+  AtomicOutput out(path, /*binary=*/true);
+  write_npy(out.stream(), data, shape, dtype);
+  out.commit();
+}
+
+NpyDtype parse_npy_dtype(const std::string& name) {
+  if (name == "f8" || name == "float64") return NpyDtype::f8;
+  if (name == "f4" || name == "float32") return NpyDtype::f4;
+  throw UsageError("unknown dtype '" + name + "' (use f4 or f8)");
+}
+
+}  // namespace dpaudit
