@@ -1,0 +1,37 @@
+// dp-train: runs a DP mechanism or training algorithm with canaries inserted, and
+// writes what an auditor observes. Subcommands are in *_command.cpp.
+#include <algorithm>
+
+#include "cli/tool.hpp"
+#include "command.hpp"
+
+namespace dpaudit::dp_train {
+std::vector<Command>& commands() {
+  static std::vector<Command> all;
+  return all;
+}
+}  // namespace dpaudit::dp_train
+
+int main(int argc, char** argv) {
+  using dpaudit::dp_train::commands;
+  CLI::App app{"Run DP training (or one DP release) with canaries inserted; write what an auditor sees.",
+               "dp-train"};
+  dpaudit::cli::setup(app,
+                      "  dp-train sum --dim 100000 --clients 0 --canaries canaries.json --noise 0.541 --seed 1 -o release.npy\n"
+                      "  dp-train fedavg --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --out run/\n"
+                      "  dp-train ldp --crafter dummy-gradient --distinguisher white-box --eps 4 --trials 10000 > decisions.csv\n"
+                      "  (see dp-train SUBCOMMAND --help, and dp-train(1))\n");
+  app.require_subcommand(1);
+  auto& all = commands();
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::vector<std::pair<CLI::App*, std::function<int()>>> bodies;
+  for (auto& c : all) {
+    CLI::App* sub = app.add_subcommand(c.name);
+    bodies.emplace_back(sub, c.declare(*sub));
+  }
+  return dpaudit::cli::run(app, argc, argv, [&] {
+    for (auto& [sub, body] : bodies)
+      if (sub->parsed()) return body();
+    return 0;
+  });
+}
