@@ -1,0 +1,62 @@
+// Data sets and client partitions for dp-train (shared by fedavg, ldp, ...).
+// No LibTorch here: examples are plain float rows; models.hpp turns them into tensors.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpaudit::dp_train {
+
+// A labelled classification data set: size() examples of shape example_shape
+// (e.g. {1, 28, 28}), features row-major, one row of example_size() floats per example.
+struct Dataset {
+  std::vector<std::int64_t> example_shape;
+  std::vector<float> features;
+  std::vector<std::int64_t> labels;
+  std::int64_t num_classes = 0;
+  std::size_t size() const { return labels.size(); }
+  std::size_t example_size() const;
+  const float* example(std::size_t i) const { return features.data() + i * example_size(); }
+};
+
+struct TrainTest {
+  Dataset train, test;
+};
+
+// Where Debian's dataset-fashion-mnist puts the gzip IDX files.
+inline const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
+
+// Fashion-MNIST (60,000 train / 10,000 test 1x28x28 images, 10 classes) from the four
+// gzip IDX files in `dir`; pixels scaled to [0, 1]. DataError naming the missing file
+// and the Debian package that provides it.
+TrainTest load_fashion_mnist(const std::string& dir);
+
+// A small generated task that keeps tests fast: 10 classes, 1x8x8 "images"; class c
+// has a mean drawn from N(0, 1) per pixel and examples are mean + N(0, 1.5^2) noise.
+// 2,000 train and 500 test examples, a pure function of seed.
+TrainTest make_synthetic_task(std::uint64_t seed);
+
+// "fashion-mnist" (from data_dir) or "synthetic" (from seed); UsageError otherwise.
+TrainTest load_task(const std::string& task, const std::string& data_dir, std::uint64_t seed);
+
+enum class PartitionKind { iid, label_skew };
+PartitionKind parse_partition(const std::string& name);  // "iid" | "label-skew"
+
+// Example indices of each client; clients are disjoint and cover the training set.
+using ClientIndices = std::vector<std::vector<std::size_t>>;
+
+// iid: a uniform shuffle cut into `clients` blocks whose sizes differ by at most one.
+// label-skew: for each class, client proportions p ~ Dirichlet(alpha, ..., alpha) and the
+// class's (shuffled) examples are cut in those proportions (Yurochkin et al. 2019; Wang
+// et al. 2020 "FedMA"); small alpha gives few classes per client, and some clients may
+// get no example at all. Randomness: PhiloxStream(seed, kPartitionStream).
+// UsageError when clients is 0 or exceeds the number of examples, or alpha <= 0.
+ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind, double alpha,
+                                std::uint64_t seed);
+
+// Philox stream ids of dp-train's data randomness (other subcommands use ids >= 16).
+constexpr std::uint64_t kSyntheticStream = 1;
+constexpr std::uint64_t kPartitionStream = 2;
+
+}  // namespace dpaudit::dp_train

@@ -1,0 +1,154 @@
+#include "models.hpp"
+
+#include <algorithm>
+
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/pooling.h>
+#include <torch/utils.h>
+
+#include "io/error.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace nn = torch::nn;
+
+ModelKind parse_model_kind(const std::string& name) {
+  if (name == "logreg") return ModelKind::logreg;
+  if (name == "mlp") return ModelKind::mlp;
+  if (name == "cnn") return ModelKind::cnn;
+  throw UsageError("unknown model '" + name + "' (logreg, mlp or cnn)", "--model");
+}
+
+std::string model_kind_name(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::logreg: return "logreg";
+    case ModelKind::mlp: return "mlp";
+    case ModelKind::cnn: return "cnn";
+  }
+  return "";
+}
+
+namespace {
+
+std::int64_t flat_size(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (auto s : shape) n *= s;
+  return n;
+}
+
+// 002 App. A, Table 2, with conv1 padding 3 (see models.hpp).
+nn::Sequential make_cnn(const ModelConfig& c) {
+  if (c.input_shape != std::vector<std::int64_t>{1, 28, 28})
+    throw UsageError("model cnn needs 1x28x28 images (use --task fashion-mnist)", "--model");
+  constexpr std::int64_t kFeaturesAfterPooling = 32;  // 28 -> conv 14 -> pool 7 -> conv 2 -> pool 1, x 32 filters
+  return nn::Sequential(nn::Conv2d(nn::Conv2dOptions(1, 16, 8).stride(2).padding(3)), nn::ReLU(),
+                        nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
+                        nn::Conv2d(nn::Conv2dOptions(16, 32, 4).stride(2)), nn::ReLU(),
+                        nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)), nn::Flatten(),
+                        nn::Linear(kFeaturesAfterPooling, 32), nn::ReLU(), nn::Linear(32, c.classes));
+}
+
+}  // namespace
+
+nn::Sequential make_model(const ModelConfig& config, std::uint64_t seed) {
+  torch::manual_seed(seed);
+  const std::int64_t inputs = flat_size(config.input_shape);
+  switch (config.kind) {
+    case ModelKind::logreg: return nn::Sequential(nn::Flatten(), nn::Linear(inputs, config.classes));
+    case ModelKind::mlp:
+      return nn::Sequential(nn::Flatten(), nn::Linear(inputs, config.hidden), nn::ReLU(),
+                            nn::Linear(config.hidden, config.classes));
+    case ModelKind::cnn: return make_cnn(config);
+  }
+  throw UsageError("unknown model", "--model");
+}
+
+std::int64_t parameter_count(const nn::Module& model) {
+  std::int64_t n = 0;
+  for (const auto& p : model.parameters()) n += p.numel();
+  return n;
+}
+
+torch::Tensor flatten_parameters(const nn::Module& model) {
+  std::vector<torch::Tensor> pieces;
+  for (const auto& p : model.parameters()) pieces.push_back(p.detach().reshape({-1}));
+  return torch::cat(pieces);
+}
+
+void assign_parameters(nn::Module& model, const torch::Tensor& flat) {
+  torch::NoGradGuard no_grad;
+  std::int64_t offset = 0;
+  for (auto& p : model.parameters()) {
+    p.copy_(flat.slice(0, offset, offset + p.numel()).view(p.sizes()));
+    offset += p.numel();
+  }
+}
+
+torch::Tensor flatten_gradients(const nn::Module& model) {
+  std::vector<torch::Tensor> pieces;
+  for (const auto& p : model.parameters())
+    pieces.push_back(p.grad().defined() ? p.grad().reshape({-1}) : torch::zeros({p.numel()}));
+  return torch::cat(pieces);
+}
+
+Batch gather_batch(const Dataset& data, const std::size_t* indices, std::size_t count) {
+  const std::int64_t size = static_cast<std::int64_t>(data.example_size());
+  std::vector<std::int64_t> shape{static_cast<std::int64_t>(count)};
+  shape.insert(shape.end(), data.example_shape.begin(), data.example_shape.end());
+  Batch b{torch::empty(shape), torch::empty({static_cast<std::int64_t>(count)}, torch::kLong)};
+  float* x = b.x.data_ptr<float>();
+  std::int64_t* y = b.y.data_ptr<std::int64_t>();
+  for (std::size_t i = 0; i < count; ++i) {
+    std::copy_n(data.example(indices[i]), size, x + static_cast<std::int64_t>(i) * size);
+    y[i] = data.labels[indices[i]];
+  }
+  return b;
+}
+
+Batch whole_dataset(const Dataset& data) {
+  std::vector<std::int64_t> shape{static_cast<std::int64_t>(data.size())};
+  shape.insert(shape.end(), data.example_shape.begin(), data.example_shape.end());
+  // from_blob does not copy; the tensors only read.
+  return {torch::from_blob(const_cast<float*>(data.features.data()), shape),
+          torch::from_blob(const_cast<std::int64_t*>(data.labels.data()), {static_cast<std::int64_t>(data.size())},
+                           torch::kLong)};
+}
+
+torch::Tensor cross_entropy_loss(nn::Sequential& model, const Batch& batch) {
+  return nn::functional::cross_entropy(model->forward(batch.x), batch.y);
+}
+
+torch::Tensor loss_gradient(nn::Sequential& model, const Batch& batch) {
+  model->zero_grad();
+  cross_entropy_loss(model, batch).backward();
+  return flatten_gradients(*model);
+}
+
+torch::Tensor per_example_gradients(nn::Sequential& model, const Batch& batch) {
+  const std::int64_t n = batch.y.size(0);
+  torch::Tensor out = torch::empty({n, parameter_count(*model)});
+  for (std::int64_t i = 0; i < n; ++i)
+    out[i] = loss_gradient(model, {batch.x.slice(0, i, i + 1), batch.y.slice(0, i, i + 1)});
+  return out;
+}
+
+Evaluation evaluate(nn::Sequential& model, const Dataset& data, std::size_t batch_size) {
+  torch::NoGradGuard no_grad;
+  const Batch all = whole_dataset(data);
+  const std::int64_t n = static_cast<std::int64_t>(data.size()), step = static_cast<std::int64_t>(batch_size);
+  double loss_sum = 0, correct = 0;
+  for (std::int64_t begin = 0; begin < n; begin += step) {
+    const std::int64_t end = std::min(n, begin + step);
+    const torch::Tensor logits = model->forward(all.x.slice(0, begin, end));
+    const torch::Tensor y = all.y.slice(0, begin, end);
+    loss_sum += nn::functional::cross_entropy(logits, y, nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                    .item<double>();
+    correct += logits.argmax(1).eq(y).sum().item<double>();
+  }
+  return {n ? loss_sum / n : 0.0, n ? correct / n : 0.0};
+}
+
+}  // namespace dpaudit::dp_train
