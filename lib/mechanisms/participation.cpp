@@ -1,0 +1,92 @@
+#include "mechanisms/participation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "io/error.hpp"
+#include "random/philox_stream.hpp"
+
+namespace dpaudit {
+
+SamplingKind parse_sampling(const std::string& name) {
+  if (name == "poisson") return SamplingKind::poisson;
+  if (name == "shuffle") return SamplingKind::shuffle;
+  throw UsageError("unknown sampling '" + name + "' (poisson or shuffle)", "--sampling");
+}
+
+namespace {
+
+// Uniform integer in [0, n).
+std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
+}
+
+RoundMembers poisson_schedule(const ParticipationConfig& c) {
+  RoundMembers out(c.rounds);
+  for (std::size_t t = 0; t < c.rounds; ++t) {
+    PhiloxStream rng(c.seed, c.stream + t);
+    for (std::size_t i = 0; i < c.population; ++i)
+      if (rng.uniform() < c.q) out[t].push_back(i);
+  }
+  return out;
+}
+
+RoundMembers shuffle_schedule(const ParticipationConfig& c) {
+  const std::size_t rounds_per_epoch = (c.population + c.per_round - 1) / c.per_round;
+  RoundMembers out(c.rounds);
+  std::vector<std::size_t> order(c.population);
+  for (std::size_t t = 0; t < c.rounds; ++t) {
+    const std::size_t epoch = t / rounds_per_epoch, slot = t % rounds_per_epoch;
+    if (slot == 0) {  // Fisher-Yates permutation of the population for this epoch
+      PhiloxStream rng(c.seed, c.stream + epoch);
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[uniform_below(rng, i)]);
+    }
+    const std::size_t begin = slot * c.per_round, end = std::min(c.population, begin + c.per_round);
+    out[t].assign(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end));
+    std::sort(out[t].begin(), out[t].end());
+  }
+  return out;
+}
+
+}  // namespace
+
+RoundMembers participation_schedule(const ParticipationConfig& c) {
+  if (c.population == 0) throw UsageError("empty population: no clients to sample", "--clients");
+  if (c.sampling == SamplingKind::poisson) {
+    if (!(c.q > 0 && c.q <= 1)) throw UsageError("q must be in (0, 1]", "--q");
+    return poisson_schedule(c);
+  }
+  if (c.per_round == 0 || c.per_round > c.population)
+    throw UsageError("clients per round (" + std::to_string(c.per_round) + ") must be between 1 and the population (" +
+                         std::to_string(c.population) + ")",
+                     "--clients-per-round");
+  return shuffle_schedule(c);
+}
+
+RoundMembers fixed_repeats_schedule(std::size_t members, std::size_t repeats, std::size_t rounds,
+                                    std::uint64_t seed, std::uint64_t stream) {
+  if (repeats == 0 || repeats > rounds)
+    throw UsageError("repeats (" + std::to_string(repeats) + ") must be between 1 and the number of rounds (" +
+                         std::to_string(rounds) + ")",
+                     "--canary-repeats");
+  RoundMembers out(rounds);
+  for (std::size_t j = 0; j < members; ++j) {
+    PhiloxStream rng(seed, stream + j);
+    for (std::size_t r = 0; r < repeats; ++r) {
+      const std::size_t begin = rounds * r / repeats, end = rounds * (r + 1) / repeats;
+      out[begin + uniform_below(rng, end - begin)].push_back(j);
+    }
+  }
+  return out;  // members were added in increasing j, so each round is sorted
+}
+
+std::vector<std::size_t> participation_counts(const RoundMembers& schedule, std::size_t population) {
+  std::vector<std::size_t> counts(population, 0);
+  for (const auto& round : schedule)
+    for (std::size_t i : round) ++counts.at(i);
+  return counts;
+}
+
+}  // namespace dpaudit

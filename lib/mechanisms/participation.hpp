@@ -1,0 +1,47 @@
+// Who takes part in each round of federated training (003 Sec. 5.2): Poisson sampling,
+// shuffled epochs, or a fixed number of repetitions per member. Members are indices
+// 0..population-1; a schedule lists, for each round, its members in increasing order.
+// Every schedule is a pure function of its configuration and seed (PhiloxStream).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpaudit {
+
+using RoundMembers = std::vector<std::vector<std::size_t>>;  // [round] -> sorted member ids
+
+enum class SamplingKind { poisson, shuffle };
+SamplingKind parse_sampling(const std::string& name);  // "poisson" | "shuffle"; UsageError otherwise
+
+struct ParticipationConfig {
+  SamplingKind sampling = SamplingKind::shuffle;
+  std::size_t population = 0;
+  std::size_t rounds = 0;
+  double q = 0;                // poisson: each member joins each round independently w.p. q, 0 < q <= 1
+  std::size_t per_round = 0;   // shuffle: members per round, 1 <= per_round <= population
+  std::uint64_t seed = 0;
+  std::uint64_t stream = 0;    // Philox stream base; round/epoch e uses stream + e
+};
+
+// poisson: round t draws PhiloxStream(seed, stream + t) and keeps member i when its
+// uniform is below q. shuffle: epoch e is a uniform permutation from
+// PhiloxStream(seed, stream + e), cut into ceil(population / per_round) rounds of
+// per_round members (the last round of an epoch takes the remainder), so every member
+// takes part exactly once per epoch. UsageError for q outside (0, 1], per_round 0 or
+// above the population, or an empty population.
+RoundMembers participation_schedule(const ParticipationConfig& config);
+
+// 003 Sec. 5.2's fixed repetitions: the run is cut into `repeats` periods of equal
+// length (rounds * r / repeats .. rounds * (r + 1) / repeats) and each member takes
+// part once per period, in a round drawn uniformly within it from
+// PhiloxStream(seed, stream + member): exactly `repeats` distinct rounds each.
+// UsageError when repeats is 0 or exceeds rounds.
+RoundMembers fixed_repeats_schedule(std::size_t members, std::size_t repeats, std::size_t rounds,
+                                    std::uint64_t seed, std::uint64_t stream);
+
+// Number of rounds each member takes part in (a histogram input for checks and run.json).
+std::vector<std::size_t> participation_counts(const RoundMembers& schedule, std::size_t population);
+
+}  // namespace dpaudit
