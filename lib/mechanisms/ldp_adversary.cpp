@@ -1,0 +1,87 @@
+#include "mechanisms/ldp_adversary.hpp"
+
+#include <cmath>
+
+#include "io/error.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+const std::vector<std::string> kDistinguisherNames = {"white-box", "black-box"};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+double cosine(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) {
+  const double norms = a.norm() * b.norm();
+  return norms > 0 ? a.dot(b) / norms : 0.0;
+}
+
+}  // namespace
+
+const std::vector<std::string>& ldp_crafter_names() {
+  static const std::vector<std::string> names = {
+      "benign", "input-perturbation", "parameter-retrogression", "gradient-flip", "collusion",
+      "dummy-gradient"};
+  return names;
+}
+
+std::string to_string(LdpCrafter crafter) {
+  return ldp_crafter_names()[static_cast<std::size_t>(crafter)];
+}
+
+LdpCrafter parse_ldp_crafter(const std::string& name) {
+  const auto& names = ldp_crafter_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<LdpCrafter>(i);
+  throw UsageError("unknown crafter '" + name + "', expected one of " + joined(names), "--crafter");
+}
+
+std::string to_string(LdpDistinguisher distinguisher) {
+  return kDistinguisherNames[static_cast<std::size_t>(distinguisher)];
+}
+
+LdpDistinguisher parse_ldp_distinguisher(const std::string& name) {
+  for (std::size_t i = 0; i < kDistinguisherNames.size(); ++i)
+    if (kDistinguisherNames[i] == name) return static_cast<LdpDistinguisher>(i);
+  throw UsageError("unknown distinguisher '" + name + "', expected one of " +
+                       joined(kDistinguisherNames),
+                   "--distinguisher");
+}
+
+BlackBoxRule black_box_rule(LdpCrafter crafter) {
+  switch (crafter) {
+    case LdpCrafter::benign: return BlackBoxRule::loss_change;
+    case LdpCrafter::dummy_gradient: return BlackBoxRule::sign_sum;
+    default: return BlackBoxRule::loss_decrease;
+  }
+}
+
+bool white_box_guess(const Eigen::Ref<const Eigen::VectorXd>& report,
+                     const Eigen::Ref<const Eigen::VectorXd>& g1,
+                     const Eigen::Ref<const Eigen::VectorXd>& g2) {
+  return cosine(report, g1) >= cosine(report, g2);
+}
+
+bool loss_decrease_guess(double loss1_before, double loss1_after) {
+  return loss1_after <= loss1_before;
+}
+
+bool loss_change_guess(double loss1_before, double loss1_after, double loss2_before,
+                       double loss2_after) {
+  return std::abs(loss1_after - loss1_before) >= std::abs(loss2_after - loss2_before);
+}
+
+bool sign_sum_guess(const Eigen::Ref<const Eigen::VectorXd>& theta_before,
+                    const Eigen::Ref<const Eigen::VectorXd>& theta_after) {
+  const Eigen::ArrayXd step = (theta_before - theta_after).array();
+  const auto positive = (step > 0).count();
+  const auto negative = (step < 0).count();
+  return positive >= negative;
+}
+
+}  // namespace dpaudit
