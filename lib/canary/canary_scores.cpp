@@ -1,0 +1,100 @@
+#include "canary/canary_scores.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "canary/lane_sum.hpp"
+#include "core/parallel.hpp"
+#include "io/error.hpp"
+
+namespace dpaudit {
+
+namespace {
+constexpr std::size_t kChunk = 4096;  // entries per chunk; a multiple of LaneSum's 8 lanes
+}
+
+ScoreStat parse_score_stat(const std::string& name) {
+  if (name == "cosine") return ScoreStat::cosine;
+  if (name == "dot") return ScoreStat::dot;
+  throw UsageError("unknown statistic '" + name + "' (cosine, dot)");
+}
+
+CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_bytes)
+    : set_(set), threads_(threads) {
+  const double bytes = double(set.count()) * double(set.dim()) * sizeof(double);
+  if (bytes > double(cache_bytes)) return;
+  cache_.resize(set.count() * set.dim());
+  parallel_blocks(set.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t j = begin; j < end; ++j)
+      set_.raw(j, 0, set_.dim(), cache_.data() + j * set_.dim());
+  });
+}
+
+CanaryScorer::Sums CanaryScorer::sums(std::size_t j, const double* v, double* buffer) const {
+  LaneSum dot, norm2;
+  const std::size_t d = set_.dim();
+  for (std::size_t begin = 0; begin < d; begin += kChunk) {
+    const std::size_t len = std::min(kChunk, d - begin);
+    const double* raw = buffer;
+    if (cached()) {
+      raw = cache_.data() + j * d + begin;
+    } else {
+      set_.raw(j, begin, len, buffer);
+    }
+    dot.add_products(raw, v + begin, len);
+    norm2.add_squares(raw, len);
+  }
+  return {dot.total(), norm2.total()};
+}
+
+std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat) const {
+  double v_norm = 0;
+  if (stat == ScoreStat::cosine) {
+    LaneSum v2;
+    v2.add_squares(v, set_.dim());
+    v_norm = std::sqrt(v2.total());
+    if (v_norm == 0) throw DataError("the cosine with a zero vector is undefined");
+  }
+  std::vector<double> out(set_.count());
+  parallel_blocks(set_.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<double> buffer(cached() ? 0 : std::min(kChunk, set_.dim()));
+    for (std::size_t j = begin; j < end; ++j) {
+      const Sums s = sums(j, v, buffer.data());
+      if (s.norm2 == 0)
+        throw DataError("canary " + std::to_string(j) + " is the zero vector", set_.source());
+      const double raw_norm = std::sqrt(s.norm2);
+      if (stat == ScoreStat::cosine) {
+        out[j] = s.dot / raw_norm / v_norm;
+      } else {
+        out[j] = set_.raw_needs_normalising() ? s.dot / raw_norm : s.dot;
+      }
+    }
+  });
+  return out;
+}
+
+RoundReduce parse_round_reduce(const std::string& name) {
+  if (name == "max") return RoundReduce::max;
+  if (name == "mean") return RoundReduce::mean;
+  throw UsageError("unknown reduction '" + name + "' (max, mean)");
+}
+
+RoundReduction::RoundReduction(RoundReduce how, std::size_t count)
+    : how_(how),
+      acc_(count, how == RoundReduce::max ? -std::numeric_limits<double>::infinity() : 0.0) {}
+
+void RoundReduction::add(const std::vector<double>& round_scores) {
+  for (std::size_t j = 0; j < acc_.size(); ++j)
+    acc_[j] = how_ == RoundReduce::max ? std::max(acc_[j], round_scores[j]) : acc_[j] + round_scores[j];
+  ++rounds_;
+}
+
+std::vector<double> RoundReduction::result() const {
+  if (how_ == RoundReduce::max) return acc_;
+  std::vector<double> mean(acc_);
+  for (double& m : mean) m /= double(rounds_);
+  return mean;
+}
+
+}  // namespace dpaudit

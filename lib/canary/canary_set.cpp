@@ -1,0 +1,74 @@
+#include "canary/canary_set.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "io/error.hpp"
+#include "io/npy.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+bool has_npy_magic(const std::string& path) {
+  if (path == "-" || path.empty()) return false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataError("cannot open canaries", path);
+  char magic[6] = {};
+  in.read(magic, sizeof magic);
+  return in.gcount() == 6 && std::equal(magic, magic + 6, "\x93NUMPY");
+}
+
+}  // namespace
+
+CanarySet CanarySet::open(const std::string& spec_or_npy) {
+  if (!has_npy_magic(spec_or_npy))
+    return from_spec(read_canary_spec(spec_or_npy), spec_or_npy);
+  NpyArray a = read_npy(spec_or_npy);
+  return from_matrix(std::move(a.data), a.rows(), a.cols(), spec_or_npy);
+}
+
+CanarySet CanarySet::from_spec(const CanarySpec& spec, std::string source) {
+  validate_canary_spec(spec, source);
+  CanarySet s;
+  s.spec_ = spec;
+  s.count_ = spec.count;
+  s.dim_ = spec.dim;
+  s.source_ = std::move(source);
+  return s;
+}
+
+CanarySet CanarySet::from_matrix(std::vector<double> rows, std::size_t count, std::size_t dim,
+                                 std::string source) {
+  if (count == 0 || dim == 0) throw DataError("no canaries in the matrix", source);
+  if (rows.size() != count * dim) throw DataError("matrix size is not count x dim", source);
+  CanarySet s;
+  s.rows_ = std::move(rows);
+  s.count_ = count;
+  s.dim_ = dim;
+  s.source_ = std::move(source);
+  return s;
+}
+
+void CanarySet::get(std::size_t j, double* out) const {
+  if (spec_) {
+    generate_canary(*spec_, j, out);
+  } else {
+    raw(j, 0, dim_, out);
+  }
+}
+
+void CanarySet::raw(std::size_t j, std::size_t begin, std::size_t len, double* out) const {
+  if (spec_) {
+    generate_canary_raw(*spec_, j, begin, len, out);
+  } else {
+    const double* row = rows_.data() + j * dim_ + begin;
+    std::copy(row, row + len, out);
+  }
+}
+
+bool CanarySet::raw_needs_normalising() const {
+  return spec_ && dpaudit::raw_needs_normalising(*spec_);
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,141 @@
+#include "canary/canary_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "canary/lane_sum.hpp"
+#include "io/error.hpp"
+#include "io/json.hpp"
+#include "random/philox_stream.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  if (path == "-" || path.empty()) {
+    return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataError("cannot open canary spec", path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string field_where(const std::string& where, const std::string& field) {
+  return where + ", field " + field;
+}
+
+std::uint64_t unsigned_field(const Json& j, const std::string& name, const std::string& where) {
+  const Json& v = j.at(name);
+  if (!v.is_number_unsigned())
+    throw DataError("expected a non-negative integer", field_where(where, name));
+  return v.get<std::uint64_t>();
+}
+
+}  // namespace
+
+CanaryKind parse_canary_kind(const std::string& name) {
+  if (name == "sphere") return CanaryKind::sphere;
+  if (name == "dummy") return CanaryKind::dummy;
+  throw UsageError("unknown canary kind '" + name + "' (sphere, dummy)");
+}
+
+std::string canary_kind_name(CanaryKind kind) {
+  return kind == CanaryKind::sphere ? "sphere" : "dummy";
+}
+
+void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
+  if (spec.count == 0) throw DataError("canary count is 0", field_where(where, "count"));
+  if (spec.dim == 0) throw DataError("canary dimension is 0", field_where(where, "dim"));
+  if (!(spec.clip > 0) || !std::isfinite(spec.clip))
+    throw DataError("clip must be a positive finite number", field_where(where, "clip"));
+}
+
+CanarySpec parse_canary_spec(const std::string& text, const std::string& where) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw DataError("malformed JSON at byte " + std::to_string(e.byte), where);
+  }
+  if (!j.is_object()) throw DataError("a canary spec must be a JSON object", where);
+  for (const char* required : {"kind", "count", "dim"})
+    if (!j.contains(required)) throw DataError("missing field", field_where(where, required));
+  for (const auto& item : j.items()) {
+    static const char* known[] = {"kind", "seed", "count", "dim", "first_index", "clip", "flip"};
+    if (std::find(std::begin(known), std::end(known), item.key()) == std::end(known))
+      throw DataError("unknown field", field_where(where, item.key()));
+  }
+  CanarySpec spec;
+  if (!j["kind"].is_string()) throw DataError("expected a string", field_where(where, "kind"));
+  const std::string kind = j["kind"].get<std::string>();
+  if (kind == "sphere") {
+    spec.kind = CanaryKind::sphere;
+  } else if (kind == "dummy") {
+    spec.kind = CanaryKind::dummy;
+  } else {
+    throw DataError("unknown canary kind '" + kind + "' (sphere, dummy)", field_where(where, "kind"));
+  }
+  if (spec.kind == CanaryKind::sphere && !j.contains("seed"))
+    throw DataError("missing field", field_where(where, "seed"));
+  if (j.contains("seed")) spec.seed = unsigned_field(j, "seed", where);
+  spec.count = unsigned_field(j, "count", where);
+  spec.dim = unsigned_field(j, "dim", where);
+  if (j.contains("first_index")) spec.first_index = unsigned_field(j, "first_index", where);
+  if (j.contains("clip")) {
+    if (!j["clip"].is_number()) throw DataError("expected a number", field_where(where, "clip"));
+    spec.clip = j["clip"].get<double>();
+  }
+  if (j.contains("flip")) {
+    if (!j["flip"].is_boolean()) throw DataError("expected true or false", field_where(where, "flip"));
+    spec.flip = j["flip"].get<bool>();
+  }
+  validate_canary_spec(spec, where);
+  return spec;
+}
+
+CanarySpec read_canary_spec(const std::string& path) {
+  return parse_canary_spec(read_text(path), path == "-" || path.empty() ? "stdin" : path);
+}
+
+std::string canary_spec_json(const CanarySpec& spec) {
+  // Keys in the order of DESIGN.md (ordered_json keeps insertion order).
+  nlohmann::ordered_json j;
+  j["kind"] = canary_kind_name(spec.kind);
+  j["seed"] = spec.seed;
+  j["count"] = spec.count;
+  j["dim"] = spec.dim;
+  j["first_index"] = spec.first_index;
+  if (spec.kind == CanaryKind::dummy) {
+    j["clip"] = spec.clip;
+    j["flip"] = spec.flip;
+  }
+  return j.dump();
+}
+
+bool raw_needs_normalising(const CanarySpec& spec) { return spec.kind == CanaryKind::sphere; }
+
+void generate_canary_raw(const CanarySpec& spec, std::size_t j, std::size_t begin,
+                         std::size_t len, double* out) {
+  if (spec.kind == CanaryKind::sphere) {
+    PhiloxStream(spec.seed, spec.first_index + j, begin).fill_normal(out, len);
+  } else {
+    const double entry = spec.clip / std::sqrt(static_cast<double>(spec.dim));
+    std::fill(out, out + len, spec.flip ? -entry : entry);
+  }
+}
+
+void generate_canary(const CanarySpec& spec, std::size_t j, double* out) {
+  generate_canary_raw(spec, j, 0, spec.dim, out);
+  if (!raw_needs_normalising(spec)) return;
+  LaneSum norm2;
+  norm2.add_squares(out, spec.dim);
+  const double scale = 1 / std::sqrt(norm2.total());
+  for (std::size_t i = 0; i < spec.dim; ++i) out[i] *= scale;
+}
+
+}  // namespace dpaudit

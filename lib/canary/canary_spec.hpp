@@ -1,0 +1,52 @@
+// The canary spec of DESIGN.md: a JSON object from which every canary is regenerated
+// bit-identically anywhere, e.g. {"kind":"sphere","seed":7,"count":1000,"dim":101770,
+// "first_index":0}.
+//   sphere: canary j is uniform on the unit sphere S^{dim-1} (003 Sec. 3, Alg. 1): the
+//           standard Gaussian vector of PhiloxStream(seed, first_index + j), normalised.
+//   dummy:  002's dummy gradient (Sec. 4.1, "Dummy gradient"): every entry
+//           clip / sqrt(dim), so its norm is the clipping bound; "flip" negates it
+//           (002's g_2 = -g_1). All canaries of a dummy spec are this one vector.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace dpaudit {
+
+enum class CanaryKind { sphere, dummy };
+
+struct CanarySpec {
+  CanaryKind kind = CanaryKind::sphere;
+  std::uint64_t seed = 0;
+  std::size_t count = 0;
+  std::size_t dim = 0;
+  std::size_t first_index = 0;
+  double clip = 1;  // dummy: the norm of the canary
+  bool flip = false;
+};
+
+CanaryKind parse_canary_kind(const std::string& name);  // UsageError for an unknown name
+std::string canary_kind_name(CanaryKind kind);
+
+// Reads and validates a spec ("-" is stdin). DataError naming the file and the field
+// for malformed JSON, a missing or mistyped field, count or dim 0, an unknown kind, a
+// clip that is not a positive finite number.
+CanarySpec read_canary_spec(const std::string& path);
+// The same for JSON text; `where` names its origin in errors.
+CanarySpec parse_canary_spec(const std::string& text, const std::string& where);
+// Throws DataError (with `where`) unless count, dim > 0 and clip is positive and finite.
+void validate_canary_spec(const CanarySpec& spec, const std::string& where);
+
+// One line of JSON (no newline); parse_canary_spec reads it back to the same spec.
+std::string canary_spec_json(const CanarySpec& spec);
+
+// Canary j (0 <= j < count), dim entries, into out.
+void generate_canary(const CanarySpec& spec, std::size_t j, double* out);
+
+// Entries [begin, begin + len) of canary j before normalisation: a sphere canary is
+// raw / ||raw|| (raw being its Gaussian vector), a dummy canary is raw itself.
+void generate_canary_raw(const CanarySpec& spec, std::size_t j, std::size_t begin,
+                         std::size_t len, double* out);
+bool raw_needs_normalising(const CanarySpec& spec);
+
+}  // namespace dpaudit

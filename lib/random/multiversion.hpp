@@ -1,0 +1,11 @@
+// Function multi-versioning for the hot loops of random number generation: GCC and
+// Clang compile one clone per instruction set listed and pick the best at load time
+// (ifunc). Only integer arithmetic and single, correctly rounded multiplications live
+// in such loops, so every clone returns the same bits.
+#pragma once
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DPAUDIT_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DPAUDIT_MULTIVERSION
+#endif

@@ -1,0 +1,218 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <vector>
+
+#include "canary/canary_scores.hpp"
+#include "canary/canary_set.hpp"
+#include "canary/canary_spec.hpp"
+#include "canary/lane_sum.hpp"
+#include "io/error.hpp"
+#include "io/npy.hpp"
+#include "random/philox_stream.hpp"
+
+using namespace dpaudit;
+
+namespace {
+CanarySpec sphere(std::uint64_t seed, std::size_t count, std::size_t dim, std::size_t first = 0) {
+  CanarySpec s;
+  s.seed = seed;
+  s.count = count;
+  s.dim = dim;
+  s.first_index = first;
+  return s;
+}
+double norm(const std::vector<double>& x) {
+  long double s = 0;
+  for (double v : x) s += (long double)v * v;
+  return std::sqrt((double)s);
+}
+std::string spec_error(const std::string& text) {
+  try {
+    parse_canary_spec(text, "c.json");
+  } catch (const DataError& e) {
+    CHECK(e.exit_status() == 1);
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("spec JSON: the DESIGN.md example reads and writes back") {
+  const std::string text = R"({"kind":"sphere","seed":7,"count":1000,"dim":101770,"first_index":0})";
+  const CanarySpec s = parse_canary_spec(text, "c.json");
+  CHECK(s.kind == CanaryKind::sphere);
+  CHECK(s.seed == 7);
+  CHECK(s.count == 1000);
+  CHECK(s.dim == 101770);
+  CHECK(canary_spec_json(s) == text);
+  CanarySpec d = s;
+  d.kind = CanaryKind::dummy;
+  d.clip = 0.5;
+  d.flip = true;
+  CHECK(canary_spec_json(d) ==
+        R"({"kind":"dummy","seed":7,"count":1000,"dim":101770,"first_index":0,"clip":0.5,"flip":true})");
+  const CanarySpec back = parse_canary_spec(canary_spec_json(d), "x");
+  CHECK(back.clip == 0.5);
+  CHECK(back.flip);
+  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":18446744073709551615,"count":1,"dim":1})", "x").seed ==
+        18446744073709551615ull);
+}
+
+TEST_CASE("spec JSON: every malformed spec is a DataError naming file and field") {
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":0,"dim":5})") == "canary count is 0 (c.json, field count)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":0})") == "canary dimension is 0 (c.json, field dim)");
+  CHECK(spec_error(R"({"kind":"cube","seed":1,"count":3,"dim":4})") ==
+        "unknown canary kind 'cube' (sphere, dummy) (c.json, field kind)");
+  // 36 characters: nlohmann::json reports the unexpected end of input at byte 37
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,)") == "malformed JSON at byte 37 (c.json)");
+  CHECK(spec_error(R"({"kind":"sphere","count":3,"dim":4})") == "missing field (c.json, field seed)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":4,"frist_index":2})") ==
+        "unknown field (c.json, field frist_index)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":-1,"count":3,"dim":4})") ==
+        "expected a non-negative integer (c.json, field seed)");
+  CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":0})") ==
+        "clip must be a positive finite number (c.json, field clip)");
+  CHECK(spec_error("[1,2]") == "a canary spec must be a JSON object (c.json)");
+}
+
+TEST_CASE("sphere canary j is the normalised Gaussian of stream (seed, first_index + j)") {
+  const std::size_t d = 1001;
+  std::vector<double> c(d), g(d);
+  generate_canary(sphere(5, 10, d), 7, c.data());
+  PhiloxStream(5, 7).fill_normal(g.data(), d);
+  const double n = norm(g);
+  for (std::size_t i = 0; i < d; ++i) CHECK(c[i] == doctest::Approx(g[i] / n).epsilon(1e-14));
+  CHECK(norm(c) == doctest::Approx(1).epsilon(1e-14));
+  // the same canary whatever the count and the split of indices
+  std::vector<double> c2(d);
+  generate_canary(sphere(5, 1, d, 7), 0, c2.data());
+  CHECK(c == c2);
+  generate_canary(sphere(5, 100000, d, 3), 4, c2.data());
+  CHECK(c == c2);
+  generate_canary(sphere(6, 10, d), 7, c2.data());
+  CHECK(c != c2);
+}
+
+TEST_CASE("dummy canary: every entry clip/sqrt(D); flip negates it") {
+  CanarySpec s;
+  s.kind = CanaryKind::dummy;
+  s.count = 2;
+  s.dim = 16;
+  s.clip = 2;
+  std::vector<double> c(16);
+  generate_canary(s, 1, c.data());
+  for (double v : c) CHECK(v == 0.5);  // 2 / sqrt(16)
+  s.flip = true;
+  generate_canary(s, 0, c.data());
+  for (double v : c) CHECK(v == -0.5);
+}
+
+TEST_CASE("CanarySet reads a spec file or an NPY matrix") {
+  const std::string json = "test_canary_set.json", npy = "test_canary_set.npy";
+  std::ofstream(json) << canary_spec_json(sphere(3, 4, 50));
+  const CanarySet from_spec = CanarySet::open(json);
+  CHECK(from_spec.count() == 4);
+  CHECK(from_spec.dim() == 50);
+  std::vector<double> rows(4 * 50);
+  for (std::size_t j = 0; j < 4; ++j) from_spec.get(j, rows.data() + j * 50);
+  save_npy(npy, rows.data(), {4, 50});
+  const CanarySet from_npy = CanarySet::open(npy);
+  CHECK(from_npy.count() == 4);
+  CHECK(!from_npy.raw_needs_normalising());
+  std::vector<double> row(50);
+  from_npy.get(2, row.data());
+  CHECK(std::equal(row.begin(), row.end(), rows.begin() + 100));
+  std::ofstream(json) << R"({"kind":"sphere","seed":1,"count":0,"dim":5})";
+  CHECK_THROWS_WITH_AS(CanarySet::open(json), "canary count is 0 (test_canary_set.json, field count)", DataError);
+  std::remove(json.c_str());
+  std::remove(npy.c_str());
+}
+
+TEST_CASE("LaneSum: fixed lanes, the same bits in any chunking") {
+  std::vector<double> a(1003), b(1003);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = std::sin(double(i));
+    b[i] = std::cos(double(i) * 0.5);
+  }
+  LaneSum whole, parts;
+  whole.add_products(a.data(), b.data(), a.size());
+  parts.add_products(a.data(), b.data(), 512);
+  parts.add_products(a.data() + 512, b.data() + 512, 488);
+  parts.add_products(a.data() + 1000, b.data() + 1000, 3);
+  CHECK(whole.total() == parts.total());
+  long double exact = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) exact += (long double)a[i] * b[i];
+  CHECK(whole.total() == doctest::Approx((double)exact).epsilon(1e-13));
+}
+
+TEST_CASE("cosine scores: closed forms for dummy canaries") {
+  CanarySpec s;
+  s.kind = CanaryKind::dummy;
+  s.count = 2;
+  s.dim = 100;
+  s.clip = 3;
+  const CanarySet set = CanarySet::from_spec(s);
+  std::vector<double> ones(100, 1.0), e1(100, 0.0);
+  e1[0] = 5;
+  CHECK(CanaryScorer(set).scores(ones.data(), ScoreStat::cosine)[0] == doctest::Approx(1.0).epsilon(1e-15));
+  CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::cosine)[1] == doctest::Approx(0.1).epsilon(1e-15));  // 1/sqrt(100)
+  CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::dot)[1] == doctest::Approx(1.5).epsilon(1e-15));  // 5 * 3/10
+  s.flip = true;
+  const CanarySet flipped = CanarySet::from_spec(s);
+  CHECK(CanaryScorer(flipped).scores(ones.data(), ScoreStat::cosine)[0] == doctest::Approx(-1.0).epsilon(1e-15));
+  std::vector<double> zero(100, 0.0);
+  CHECK_THROWS_AS(CanaryScorer(set).scores(zero.data(), ScoreStat::cosine), DataError);
+}
+
+TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the cache") {
+  const std::size_t k = 37, d = 10000;
+  const CanarySet set = CanarySet::from_spec(sphere(11, k, d));
+  std::vector<double> v(d);
+  PhiloxStream(99, 0).fill_normal(v.data(), d);
+  const std::vector<double> one = CanaryScorer(set, 1).scores(v.data(), ScoreStat::cosine);
+  CHECK(CanaryScorer(set, 3).scores(v.data(), ScoreStat::cosine) == one);
+  const CanaryScorer cached(set, 2, k * d * sizeof(double));
+  CHECK(cached.cached());
+  CHECK(cached.scores(v.data(), ScoreStat::cosine) == one);
+  std::vector<double> c(d);
+  for (std::size_t j : {0u, 20u, 36u}) {
+    set.get(j, c.data());
+    long double dot = 0;
+    for (std::size_t i = 0; i < d; ++i) dot += (long double)c[i] * v[i];
+    CHECK(one[j] == doctest::Approx(double(dot) / norm(v)).epsilon(1e-12));
+    CHECK(CanaryScorer(set, 2).scores(v.data(), ScoreStat::dot)[j] == doctest::Approx(double(dot)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (003 Thm 3.1)") {
+  const std::size_t k = 4000, d = 500;
+  const CanarySet set = CanarySet::from_spec(sphere(2, k, d));
+  std::vector<double> v(d, 0.0);
+  v[3] = 1;
+  const std::vector<double> cos = CanaryScorer(set, 2).scores(v.data(), ScoreStat::cosine);
+  const double mean = std::accumulate(cos.begin(), cos.end(), 0.0) / k;
+  double var = 0;
+  for (double x : cos) var += x * x;
+  var /= k;
+  // sd of the mean: 1/sqrt(k d); sd of the mean square: sqrt(2/(k)) / d (approximately Gaussian)
+  CHECK(std::abs(mean) < 4 / std::sqrt(double(k * d)));
+  CHECK(std::abs(var * d - 1) < 4 * std::sqrt(2.0 / k));
+}
+
+TEST_CASE("round reductions: max and mean over rounds") {
+  RoundReduction max(RoundReduce::max, 2), mean(RoundReduce::mean, 2);
+  for (const std::vector<double>& r : {std::vector<double>{0.1, -0.5}, {0.3, -0.7}, {-0.2, -0.6}}) {
+    max.add(r);
+    mean.add(r);
+  }
+  CHECK(max.result() == std::vector<double>{0.3, -0.5});
+  CHECK(mean.result()[0] == doctest::Approx(0.2 / 3));
+  CHECK(mean.result()[1] == doctest::Approx(-0.6));
+  CHECK(mean.rounds() == 3);
+  CHECK_THROWS_AS(parse_round_reduce("median"), UsageError);
+  CHECK_THROWS_AS(parse_score_stat("l2"), UsageError);
+}

@@ -1,0 +1,124 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "random/philox.hpp"
+#include "random/philox_stream.hpp"
+#include "random/ziggurat.hpp"
+
+using namespace dpaudit;
+
+namespace {
+double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+std::uint64_t key_of(std::uint32_t lo, std::uint32_t hi) {
+  return (static_cast<std::uint64_t>(hi) << 32) | lo;
+}
+}  // namespace
+
+TEST_CASE("Philox4x32-10 known answers (Random123's kat_vectors)") {
+  CHECK(philox_block({0, 0, 0, 0}, 0) == PhiloxBlock{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8});
+  CHECK(philox_block({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, key_of(0xffffffff, 0xffffffff)) ==
+        PhiloxBlock{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd});
+  CHECK(philox_block({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, key_of(0xa4093822, 0x299f31d0)) ==
+        PhiloxBlock{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1});
+}
+
+TEST_CASE("batched Philox words equal the scalar blocks at any offset") {
+  const std::uint64_t key = 0x0123456789abcdefULL, stream = 0xfedcba9876543210ULL;
+  for (std::uint64_t first : {0ull, 1ull, 3ull, 63ull, 1000001ull, (1ull << 40) + 2}) {
+    std::vector<std::uint32_t> words(201);
+    philox_words(key, stream, first, words.size(), words.data());
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::uint64_t w = first + i;
+      CHECK(words[i] == philox_block(philox_counter(stream, w / 4), key)[w % 4]);
+    }
+  }
+}
+
+TEST_CASE("ziggurat tables: every layer has area v and the top layer closes at 0") {
+  const ZigguratTables& t = ziggurat_tables();
+  const double v = 0.00492867323399;
+  auto f = [](double x) { return std::exp(-0.5 * x * x); };
+  CHECK(t.edge[1] == 3.6541528853610088);
+  // bottom layer: rectangle r f(r) plus the tail integral sqrt(pi/2) erfc(r/sqrt 2) = v
+  CHECK(t.edge[1] * f(t.edge[1]) + std::sqrt(M_PI / 2) * std::erfc(t.edge[1] / std::sqrt(2.0)) ==
+        doctest::Approx(v).epsilon(1e-9));
+  CHECK(t.edge[0] * f(t.edge[1]) == doctest::Approx(v).epsilon(1e-12));
+  CHECK(t.edge[100] * (f(t.edge[101]) - f(t.edge[100])) == doctest::Approx(v).epsilon(1e-9));
+  // top layer x_255 (1 - f(x_255)) = v up to the 12 digits of Marsaglia-Tsang's constants
+  CHECK(t.edge[255] * (1 - f(t.edge[255])) == doctest::Approx(v).epsilon(1e-6));
+  CHECK(t.edge[256] == 0);
+}
+
+TEST_CASE("normal numbers: moments, Kolmogorov-Smirnov, tail mass") {
+  const std::size_t n = 1 << 20;
+  std::vector<double> x(n);
+  PhiloxStream(42, 7).fill_normal(x.data(), n);
+  double sum = 0, sq = 0, fourth = 0;
+  std::size_t beyond_r = 0;
+  for (double v : x) {
+    sum += v;
+    sq += v * v;
+    fourth += v * v * v * v;
+    beyond_r += std::abs(v) > 3.6541528853610088;
+  }
+  const double mean = sum / n, var = sq / n - mean * mean;
+  CHECK(std::abs(mean) < 4 / std::sqrt(double(n)));            // sd of the mean 1/sqrt(n)
+  CHECK(std::abs(var - 1) < 4 * std::sqrt(2.0 / n));            // sd of the variance sqrt(2/n)
+  CHECK(std::abs(fourth / n - 3) < 4 * std::sqrt(96.0 / n));    // E x^4 = 3, Var x^4 = 96
+  // P(|x| > r) = erfc(r / sqrt 2) = 2.5799e-4: the tail path is exercised and correct
+  const double tail = std::erfc(3.6541528853610088 / std::sqrt(2.0)) * n;
+  CHECK(std::abs(beyond_r - tail) < 5 * std::sqrt(tail));
+  std::sort(x.begin(), x.end());
+  double ks = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double c = normal_cdf(x[i]);
+    ks = std::max({ks, c - double(i) / n, double(i + 1) / n - c});
+  }
+  CHECK(ks < 1.63 / std::sqrt(double(n)));  // KS critical value at level 0.01
+}
+
+TEST_CASE("number k of a stream is a pure function of (seed, stream, k)") {
+  std::vector<double> whole(5000), parts(5000), one_by_one(5000);
+  PhiloxStream(9, 3).fill_normal(whole.data(), whole.size());
+  PhiloxStream chunked(9, 3);
+  for (std::size_t done = 0, len = 1; done < parts.size(); done += len, len = len * 3 + 1)
+    chunked.fill_normal(parts.data() + done, std::min(len, parts.size() - done));
+  PhiloxStream single(9, 3);
+  for (double& v : one_by_one) v = single.normal();
+  CHECK(whole == parts);
+  CHECK(whole == one_by_one);
+  std::vector<double> tail(100);
+  PhiloxStream(9, 3, 4900).fill_normal(tail.data(), tail.size());
+  CHECK(std::equal(tail.begin(), tail.end(), whole.begin() + 4900));
+  std::vector<double> other(100);
+  PhiloxStream(9, 4, 4900).fill_normal(other.data(), other.size());
+  CHECK(other != tail);
+}
+
+TEST_CASE("uniform and integer draws") {
+  PhiloxStream s(1, 0);
+  const std::uint32_t w0 = philox_block({0, 0, 0, 0}, 1)[0], w1 = philox_block({0, 0, 0, 0}, 1)[1];
+  CHECK(s.next_u64() == ((std::uint64_t(w1) << 32) | w0));
+  CHECK(s.position() == 2);
+  double sum = 0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    const double u = s.uniform();
+    REQUIRE(u > 0);
+    REQUIRE(u < 1);
+    sum += u;
+  }
+  CHECK(std::abs(sum / n - 0.5) < 4 * std::sqrt(1.0 / 12 / n));
+  CHECK(uniform_from_words(0, 0) == 0x1p-54);
+  CHECK(uniform_from_words(0xffffffff, 0xffffffff) == 1 - 0x1p-54);
+}
+
+TEST_CASE("derived seeds separate purposes") {
+  CHECK(derive_seed(7, 1) != derive_seed(7, 2));
+  CHECK(derive_seed(7, 1) != derive_seed(8, 1));
+  CHECK(derive_seed(7, 1) != 7);
+  CHECK(derive_seed(7, 1) == derive_seed(7, 1));
+}
