@@ -1,0 +1,218 @@
+#include "accounting/rdp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "accounting/two_gaussian.hpp"
+#include "core/parallel.hpp"
+#include "io/error.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Running log(sum of e^x_i) with one exp per term.
+class LogSum {
+ public:
+  void add(double x) {
+    if (x == -kInf) return;
+    if (x > max_) {
+      sum_ = sum_ * std::exp(max_ - x) + 1;
+      max_ = x;
+    } else {
+      sum_ += std::exp(x - max_);
+    }
+  }
+  double value() const { return max_ == -kInf ? -kInf : max_ + std::log(sum_); }
+
+ private:
+  double max_ = -kInf;
+  double sum_ = 0;
+};
+
+// log A_alpha for integer alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3):
+// A_alpha = sum_{k=0}^{alpha} C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2 - k) / (2 sigma^2)).
+double log_a_integer(double sigma, double q, double alpha) {
+  const double log_q = std::log(q), log_1mq = std::log1p(-q);
+  const double inv_2var = 0.5 / (sigma * sigma);
+  const long long n = static_cast<long long>(alpha);
+  LogSum sum;
+  double log_binom = 0;  // log C(n, k), updated by C(n,k+1) = C(n,k) (n-k)/(k+1)
+  for (long long k = 0; k <= n; ++k) {
+    const double kd = static_cast<double>(k);
+    sum.add(log_binom + kd * log_q + (alpha - kd) * log_1mq + (kd * kd - kd) * inv_2var);
+    log_binom += std::log(static_cast<double>(n - k) / static_cast<double>(k + 1));
+  }
+  return sum.value();
+}
+
+// log A_alpha for fractional alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3): with
+// z0 = sigma^2 log(1/q - 1) + 1/2 and j = alpha - i, A_alpha = A0 + A1,
+//   A0 = sum_i C(alpha,i) q^i (1-q)^j exp((i^2 - i)/(2 sigma^2)) Phi((z0 - i)/sigma),
+//   A1 = sum_i C(alpha,i) q^j (1-q)^i exp((j^2 - j)/(2 sigma^2)) Phi((j - z0)/sigma),
+// both summed over i = 0, 1, ... until the terms are below e^-30 past i = alpha; the
+// generalized binomial C(alpha,i) changes sign past alpha, so positive and negative
+// terms are summed apart.
+double log_a_fractional(double sigma, double q, double alpha) {
+  const double log_q = std::log(q), log_1mq = std::log1p(-q);
+  const double inv_2var = 0.5 / (sigma * sigma);
+  const double z0 = sigma * sigma * (std::log(1 / q - 1)) + 0.5;
+  LogSum positive, negative;
+  double log_abs_binom = 0;
+  bool binom_positive = true;
+  for (int i = 0; i < 1000000; ++i) {
+    const double id = i, j = alpha - id;
+    const double s0 = log_abs_binom + id * log_q + j * log_1mq + (id * id - id) * inv_2var +
+                      log_normal_cdf((z0 - id) / sigma);
+    const double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2var +
+                      log_normal_cdf((j - z0) / sigma);
+    LogSum& target = binom_positive ? positive : negative;
+    target.add(s0);
+    target.add(s1);
+    if (id > alpha && std::max(s0, s1) < -30) {
+      const double log_a = log_sub(positive.value(), negative.value());
+      if (!std::isfinite(log_a))
+        throw DataError(fmt::format("RDP series lost precision (sigma {}, q {}, order {})",
+                                    sigma, q, alpha));
+      return log_a;
+    }
+    const double ratio = (alpha - id) / (id + 1);
+    if (ratio < 0) binom_positive = !binom_positive;
+    log_abs_binom += std::log(std::abs(ratio));
+  }
+  throw DataError(fmt::format("RDP series did not converge (sigma {}, q {}, order {})", sigma, q,
+                              alpha));
+}
+
+void check_event(const RdpEvent& e) {
+  if (!(e.sigma > 0) || !std::isfinite(e.sigma))
+    throw UsageError(fmt::format("sigma must be positive and finite, got {}", e.sigma));
+  if (!(e.q > 0 && e.q <= 1))
+    throw UsageError(fmt::format("q must be in (0,1], got {}", e.q));
+  if (e.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", e.steps));
+}
+
+void check_orders(const std::vector<double>& orders) {
+  if (orders.empty()) throw UsageError("the list of orders is empty");
+  for (double a : orders)
+    if (!(a > 1) || !std::isfinite(a))
+      throw UsageError(fmt::format("orders must be finite and > 1, got {}", a));
+}
+
+}  // namespace
+
+std::vector<double> default_rdp_orders() {
+  std::vector<double> orders;
+  for (int x = 1; x < 100; ++x) orders.push_back(1 + x / 10.0);
+  for (int a = 11; a < 64; ++a) orders.push_back(a);
+  for (double a : {128.0, 256.0, 512.0, 1024.0}) orders.push_back(a);
+  return orders;
+}
+
+double subsampled_gaussian_rdp(double sigma, double q, double alpha) {
+  check_event({sigma, q, 1});
+  check_orders({alpha});
+  if (q == 1) return alpha / (2 * sigma * sigma);  // the Gaussian mechanism (Mironov 2017)
+  const double log_a = alpha == std::floor(alpha) ? log_a_integer(sigma, q, alpha)
+                                                  : log_a_fractional(sigma, q, alpha);
+  return std::max(0.0, log_a / (alpha - 1));
+}
+
+std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
+                                 const std::vector<double>& orders, int threads) {
+  if (events.empty()) throw UsageError("no accounting events");
+  for (const auto& e : events) check_event(e);
+  check_orders(orders);
+  // Segments with the same (sigma, q) share one RDP curve.
+  std::map<std::pair<double, double>, std::size_t> index;
+  std::vector<std::pair<double, double>> distinct;
+  for (const auto& e : events)
+    if (index.emplace(std::make_pair(e.sigma, e.q), distinct.size()).second)
+      distinct.emplace_back(e.sigma, e.q);
+  const std::size_t n_orders = orders.size();
+  std::vector<double> curves(distinct.size() * n_orders);
+  parallel_blocks(distinct.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t i = begin; i < end; ++i)
+      for (std::size_t o = 0; o < n_orders; ++o)
+        curves[i * n_orders + o] =
+            subsampled_gaussian_rdp(distinct[i].first, distinct[i].second, orders[o]);
+  });
+  std::vector<double> total(n_orders, 0.0);
+  for (const auto& e : events) {
+    const double* curve = &curves[index.at({e.sigma, e.q}) * n_orders];
+    for (std::size_t o = 0; o < n_orders; ++o)
+      total[o] += static_cast<double>(e.steps) * curve[o];
+  }
+  return total;
+}
+
+RdpResult rdp_to_dp(const std::vector<double>& rdp, const std::vector<double>& orders,
+                    double delta) {
+  check_delta(delta);
+  check_orders(orders);
+  if (rdp.size() != orders.size())
+    throw UsageError(fmt::format("{} RDP values for {} orders", rdp.size(), orders.size()));
+  RdpResult best{kInf, orders.front()};
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double a = orders[i], r = rdp[i];
+    if (std::isnan(r) || r < 0) throw DataError(fmt::format("invalid RDP {} at order {}", r, a));
+    // delta^2 > 1 - e^-rdp: (0, delta)-DP through the KL divergence, as dp_accounting.
+    const double eps = delta * delta + std::expm1(-r) > 0
+                           ? 0
+                           : r + std::log1p(-1 / a) - (std::log(delta) + std::log(a)) / (a - 1);
+    if (eps < best.epsilon) best = {eps, a};
+  }
+  best.epsilon = std::max(0.0, best.epsilon);
+  return best;
+}
+
+RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
+                      const std::vector<double>& orders, int threads) {
+  check_delta(delta);
+  return rdp_to_dp(composed_rdp(events, orders, threads), orders, delta);
+}
+
+double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
+                             const std::vector<double>& orders) {
+  if (!(eps > 0) || !std::isfinite(eps))
+    throw UsageError(fmt::format("eps must be positive and finite, got {}", eps));
+  check_event({1, q, steps});
+  check_delta(delta);
+  check_orders(orders);
+  auto epsilon_at = [&](double sigma) {
+    return rdp_epsilon({{sigma, q, steps}}, delta, orders).epsilon;
+  };
+  // eps decreases in sigma: bracket [lo, hi] with eps(lo) > target >= eps(hi), then
+  // bisect log sigma until hi/lo - 1 < 1e-7.
+  constexpr double kMin = 1e-4, kMax = 1e6;
+  double lo = 1, hi = 1;
+  if (epsilon_at(1) > eps) {
+    while (epsilon_at(hi) > eps) {
+      lo = hi;
+      hi *= 2;
+      if (hi > kMax)
+        throw UsageError(fmt::format("eps {} needs a noise multiplier above {}", eps, kMax));
+    }
+  } else {
+    while (epsilon_at(lo) <= eps) {
+      hi = lo;
+      lo /= 2;
+      if (lo < kMin)
+        throw UsageError(fmt::format("eps {} is met by any noise multiplier above {}", eps, kMin));
+    }
+  }
+  while (hi / lo - 1 > 1e-7) {
+    const double mid = std::sqrt(lo * hi);
+    (epsilon_at(mid) > eps ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+}  // namespace dpaudit

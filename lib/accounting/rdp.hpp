@@ -1,0 +1,53 @@
+// Renyi DP accountant for the Poisson-subsampled Gaussian mechanism (Mironov,
+// Talwar & Zhang 2019: integer orders by the binomial expansion, fractional orders
+// by the two-series expansion, both in log space), composed over heterogeneous
+// segments, and converted to (eps, delta)-DP with Canonne, Kamath & Steinke 2020,
+// Prop. 12: eps = rdp + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha - 1).
+#pragma once
+#include <vector>
+
+namespace dpaudit {
+
+// One segment of training: `steps` steps with noise multiplier `sigma` and Poisson
+// sampling rate `q` (q = 1: the plain Gaussian mechanism).
+struct RdpEvent {
+  double sigma;
+  double q;
+  long long steps;
+};
+
+// The union of dp_accounting's and Opacus's default orders:
+// 1.1, 1.2, ..., 10.9, 11, 12, ..., 63, 128, 256, 512, 1024.
+std::vector<double> default_rdp_orders();
+
+// RDP of one step at order alpha > 1 (alpha/(2 sigma^2) when q = 1).
+double subsampled_gaussian_rdp(double sigma, double q, double alpha);
+
+// Total RDP at each order, summed over events (steps times the one-step RDP).
+// `threads` splits the events; the result does not depend on it.
+std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
+                                 const std::vector<double>& orders, int threads = 1);
+
+struct RdpResult {
+  double epsilon;
+  double order;  // the order that attains it
+};
+
+// The smallest eps over the orders (Canonne, Kamath & Steinke 2020, Prop. 12;
+// eps = 0 where delta^2 > 1 - e^-rdp, the bound through the KL divergence, as in
+// dp_accounting), never below 0.
+RdpResult rdp_to_dp(const std::vector<double>& rdp, const std::vector<double>& orders,
+                    double delta);
+
+// Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, delta outside (0,1),
+// an order <= 1, NaN or Inf, and no events.
+RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
+                      const std::vector<double>& orders = default_rdp_orders(),
+                      int threads = 1);
+
+// The smallest noise multiplier whose `steps` steps at rate q meet (eps, delta), to
+// 1e-6 relative (bisection on log sigma over [1e-3, 1e4]; UsageError outside).
+double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
+                             const std::vector<double>& orders = default_rdp_orders());
+
+}  // namespace dpaudit

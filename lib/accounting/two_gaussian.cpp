@@ -1,0 +1,176 @@
+#include "accounting/two_gaussian.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <boost/math/tools/toms748_solve.hpp>
+#include <fmt/format.h>
+
+#include "io/error.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kLogSqrt2Pi = 0.91893853320467274178;  // log(sqrt(2 pi))
+
+// log Phi(z) for z < -35 from the Mills-ratio series
+// Phi(z) = phi(z)/|z| * (1 - 1/z^2 + 3/z^4 - 15/z^6 + ...), truncated where the next
+// term is below 1e-14 relative (Abramowitz & Stegun 26.2.12).
+double log_normal_cdf_far_left(double z) {
+  const double u = 1.0 / (z * z);
+  const double series = 1 - u * (1 - 3 * u * (1 - 5 * u * (1 - 7 * u * (1 - 9 * u))));
+  return -0.5 * z * z - std::log(-z) - kLogSqrt2Pi + std::log(series);
+}
+
+// Region where a x^2 + b x + c > 0 (003 Sec. 3.2: split the line at the roots of R(x)).
+Region quadratic_positive_region(double a, double b, double c) {
+  Region r;
+  if (a == 0) {
+    if (b > 0) r.add(-c / b, kInf);
+    else if (b < 0) r.add(-kInf, -c / b);
+    else if (c > 0) r.add(-kInf, kInf);
+    return r;
+  }
+  const double disc = b * b - 4 * a * c;
+  if (!(disc > 0)) {  // no sign change: positive everywhere iff a > 0
+    if (a > 0) r.add(-kInf, kInf);
+    return r;
+  }
+  // Roots without cancellation: t = -(b + sign(b) sqrt(disc))/2, roots t/a and c/t.
+  const double t = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+  const double r1 = std::min(t / a, c / t), r2 = std::max(t / a, c / t);
+  if (a > 0) {
+    r.add(-kInf, r1);
+    r.add(r2, kInf);
+  } else {
+    r.add(r1, r2);
+  }
+  return r;
+}
+
+void check_gaussian(const Gaussian& g, const char* which) {
+  if (!std::isfinite(g.mean))
+    throw UsageError(fmt::format("mean of {} must be finite, got {}", which, g.mean));
+  if (!(g.stddev > 0) || !std::isfinite(g.stddev))
+    throw UsageError(fmt::format("standard deviation of {} must be positive and finite, got {}",
+                                 which, g.stddev));
+}
+
+// One direction of the hockey-stick divergence between Gaussians: with the privacy
+// loss log p(x)/q(x) = a x^2 + b x + c (003 Sec. 3.2),
+//   a = (1/sq^2 - 1/sp^2)/2, b = mp/sp^2 - mq/sq^2,
+//   c = ((mq/sq)^2 - (mp/sp)^2)/2 + log sq - log sp,
+// delta_{P||Q}(eps) = P(L > eps) - e^eps Q(L > eps).
+double log_delta_one_direction(const Gaussian& p, const Gaussian& q, double eps) {
+  const double vp = p.stddev * p.stddev, vq = q.stddev * q.stddev;
+  const double a = 0.5 * (1 / vq - 1 / vp);
+  const double b = p.mean / vp - q.mean / vq;
+  const double c = 0.5 * (q.mean * q.mean / vq - p.mean * p.mean / vp) +
+                   std::log(q.stddev / p.stddev);
+  const Region loss_above_eps = quadratic_positive_region(a, b, c - eps);
+  return log_hockey_stick(log_mass(p, p.mean, loss_above_eps),
+                          log_mass(q, q.mean, loss_above_eps), eps);
+}
+
+}  // namespace
+
+double log_normal_cdf(double z) {
+  if (std::isnan(z)) throw UsageError("log_normal_cdf of NaN");
+  if (z > 0) return std::log1p(-0.5 * std::erfc(z / std::sqrt(2.0)));
+  if (z > -35) return std::log(0.5 * std::erfc(-z / std::sqrt(2.0)));
+  if (z == -kInf) return -kInf;
+  return log_normal_cdf_far_left(z);
+}
+
+double log_normal_sf(double z) { return log_normal_cdf(-z); }
+
+double log_cdf(const Gaussian& g, double x) { return log_normal_cdf((x - g.mean) / g.stddev); }
+double log_sf(const Gaussian& g, double x) { return log_normal_cdf((g.mean - x) / g.stddev); }
+
+double log_add(double a, double b) {
+  if (a < b) std::swap(a, b);
+  if (b == -kInf) return a;
+  return a + std::log1p(std::exp(b - a));
+}
+
+double log_sub(double a, double b) {
+  if (b == -kInf) return a;
+  if (!(a > b)) return -kInf;
+  const double d = b - a;  // log(1 - e^d), d < 0 (Maechler 2012: two branches)
+  return a + (d > -0.69314718055994531 ? std::log(-std::expm1(d)) : std::log1p(-std::exp(d)));
+}
+
+void Region::add(double lo, double hi) {
+  if (!(lo < hi)) return;
+  if (size > 0 && parts[size - 1].hi >= lo) {
+    parts[size - 1].hi = std::max(parts[size - 1].hi, hi);
+    return;
+  }
+  if (size == kMaxParts) throw DataError("internal: region has too many intervals");
+  parts[size++] = {lo, hi};
+}
+
+double log_hockey_stick(double log_p, double log_q, double eps) {
+  return log_sub(log_p, eps + log_q);
+}
+
+double smallest_epsilon(const std::function<double(double)>& log_delta, double delta,
+                        double log_delta_at_infinity) {
+  check_delta(delta);
+  const double log_target = std::log(delta);
+  if (log_delta_at_infinity > log_target) return kInf;
+  if (log_delta(0) <= log_target) return 0;
+  // Bracket [lo, hi] with log_delta(lo) > target >= log_delta(hi).
+  double lo = 0, hi = 1;
+  while (log_delta(hi) > log_target) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 1e100) return kInf;
+  }
+  // -inf (delta exactly 0) is clamped below every representable target.
+  auto f = [&](double eps) { return std::max(log_delta(eps), -1000.0) - log_target; };
+  auto tolerance = [](double x, double y) {
+    return std::abs(y - x) <= 1e-10 * std::max(std::abs(x), std::abs(y)) ||
+           std::abs(y - x) <= 1e-300;
+  };
+  std::uintmax_t max_iter = 300;
+  const auto bracket = boost::math::tools::toms748_solve(f, lo, hi, tolerance, max_iter);
+  return bracket.second;
+}
+
+void check_delta(double delta, const char* what) {
+  if (!(delta > 0 && delta < 1))
+    throw UsageError(fmt::format("{} must be in (0,1), got {}", what, delta));
+}
+
+void check_epsilon(double eps, const char* what) {
+  if (!(eps >= 0) || !std::isfinite(eps))
+    throw UsageError(fmt::format("{} must be finite and >= 0, got {}", what, eps));
+}
+
+double two_gaussian_log_delta(const Gaussian& p, const Gaussian& q, double eps) {
+  check_gaussian(p, "the first Gaussian");
+  check_gaussian(q, "the second Gaussian");
+  check_epsilon(eps);
+  return std::max(log_delta_one_direction(p, q, eps), log_delta_one_direction(q, p, eps));
+}
+
+double two_gaussian_delta(const Gaussian& p, const Gaussian& q, double eps) {
+  return std::exp(two_gaussian_log_delta(p, q, eps));
+}
+
+double two_gaussian_epsilon(const Gaussian& p, const Gaussian& q, double delta) {
+  check_gaussian(p, "the first Gaussian");
+  check_gaussian(q, "the second Gaussian");
+  return smallest_epsilon(
+      [&](double eps) {
+        return std::max(log_delta_one_direction(p, q, eps), log_delta_one_direction(q, p, eps));
+      },
+      delta);
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,110 @@
+// Golden numbers marked [golden] come from tests/golden/accounting.py (mpmath 1.2.1
+// quadrature of max(0, p - e^eps q) at 50 digits, scipy 1.10.1 brentq), an
+// implementation independent of lib/accounting.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "accounting/analytic_gaussian.hpp"
+#include "accounting/two_gaussian.hpp"
+#include "io/error.hpp"
+
+using namespace dpaudit;
+
+namespace {
+bool close(double got, double want, double rel) {
+  return std::abs(got - want) <= rel * std::abs(want);
+}
+}  // namespace
+
+TEST_CASE("log normal CDF: closed values and both tails") {
+  CHECK(log_normal_cdf(0) == doctest::Approx(std::log(0.5)).epsilon(1e-15));
+  // Phi(-1.959963984540054) = 0.025 (the 97.5% quantile of N(0,1))
+  CHECK(close(log_normal_cdf(-1.959963984540054), std::log(0.025), 1e-13));
+  // log Phi(-40) = -804.6084420137538 [mpmath: log(ncdf(-40)) at 50 digits]; erfc underflows here
+  CHECK(close(log_normal_cdf(-40), -804.6084420137538, 1e-14));
+  // log Phi(10) = -Phi(-10) = -7.619853024160527e-24 [mpmath]
+  CHECK(close(log_normal_cdf(10), -7.619853024160527e-24, 1e-10));
+  CHECK(log_normal_sf(3) == log_normal_cdf(-3));
+  CHECK(log_normal_cdf(-std::numeric_limits<double>::infinity()) ==
+        -std::numeric_limits<double>::infinity());
+  CHECK(log_normal_cdf(std::numeric_limits<double>::infinity()) == 0);
+}
+
+TEST_CASE("log_add / log_sub") {
+  CHECK(log_add(std::log(2.0), std::log(3.0)) == doctest::Approx(std::log(5.0)).epsilon(1e-15));
+  CHECK(log_sub(std::log(5.0), std::log(3.0)) == doctest::Approx(std::log(2.0)).epsilon(1e-15));
+  CHECK(log_sub(-1000, -1000) == -std::numeric_limits<double>::infinity());
+  CHECK(log_add(-2000, -2000) == doctest::Approx(-2000 + std::log(2.0)).epsilon(1e-15));
+}
+
+TEST_CASE("identical Gaussians: delta(0) = 0 and eps = 0") {
+  const Gaussian g{0.3, 0.7};
+  CHECK(two_gaussian_delta(g, g, 0) == 0);
+  CHECK(two_gaussian_epsilon(g, g, 1e-6) == 0);
+}
+
+TEST_CASE("equal variances reduce to the analytic Gaussian mechanism (Balle & Wang 2018)") {
+  // N(0, s^2) vs N(1, s^2) is the mechanism with sensitivity 1 and noise s.
+  for (double s : {0.3, 1.0, 4.22}) {
+    for (double eps : {0.0, 0.5, 2.0}) {
+      CHECK(close(two_gaussian_delta({0, s}, {1, s}, eps), gaussian_mechanism_delta(s, eps), 1e-12));
+    }
+    CHECK(close(two_gaussian_epsilon({0, s}, {1, s}, 1e-5), gaussian_mechanism_epsilon(s, 1e-5), 1e-9));
+  }
+  // Scaling both by c leaves eps unchanged (003 Sec. 3.1): N(0, 1e-6) vs N(1e-3/4.22, 1e-6).
+  const double s = 1e-3, mu = 1e-3 / 4.224678889326838;
+  CHECK(close(two_gaussian_epsilon({0, s}, {mu, s}, 1e-6), 1.0, 1e-9));
+}
+
+TEST_CASE("symmetry in the two distributions") {
+  const Gaussian p{0, 1}, q{1, 2};
+  for (double eps : {0.0, 0.5, 3.0, 10.0})
+    CHECK(two_gaussian_delta(p, q, eps) == doctest::Approx(two_gaussian_delta(q, p, eps)).epsilon(1e-15));
+  CHECK(two_gaussian_epsilon(p, q, 1e-5) == two_gaussian_epsilon(q, p, 1e-5));
+}
+
+TEST_CASE("unequal variances match quadrature of the hockey-stick divergence") {
+  // [golden] delta(eps) for (mu1, s1, mu2, s2, eps)
+  CHECK(close(two_gaussian_delta({0, 1}, {1, 2}, 0.5), 0.32378654414300757, 1e-12));
+  CHECK(close(two_gaussian_delta({0, 1}, {1, 2}, 3.0), 0.141260620815425, 1e-12));
+  CHECK(close(two_gaussian_delta({0.2, 0.05}, {0.0, 0.1}, 1.0), 0.78047531024804695, 1e-12));
+  CHECK(close(two_gaussian_delta({0, 1}, {0, 1.5}, 0.2), 0.15418767554751434, 1e-12));
+  // [golden] eps(delta): the heavier tail of the wider Gaussian dominates
+  CHECK(close(two_gaussian_epsilon({0, 1}, {1, 2}, 1e-5), 34.75037597641217, 1e-10));
+  CHECK(close(two_gaussian_epsilon({0.2, 0.05}, {0.0, 0.1}, 1e-6), 78.32291381112083, 1e-10));
+}
+
+TEST_CASE("the returned eps meets delta and is the smallest such (1e-10 relative)") {
+  const Gaussian p{0.02, 0.011}, q{0, 0.01};
+  const double delta = 1e-6;
+  const double eps = two_gaussian_epsilon(p, q, delta);
+  CHECK(two_gaussian_delta(p, q, eps) <= delta);
+  CHECK(two_gaussian_delta(p, q, eps * (1 - 1e-9)) > delta);
+}
+
+TEST_CASE("far tails stay finite in log space") {
+  // delta far below the smallest double: separated Gaussians at large eps
+  const double log_delta = two_gaussian_log_delta({0, 1}, {1, 1}, 800);
+  CHECK(std::isfinite(log_delta));
+  CHECK(log_delta < -700);
+  // log delta(eps) of the mechanism with sigma 1 at eps 800 is log Phi(0.5 - 800) - ...;
+  // the first term dominates: log Phi(-799.5) = -319604.19... checked against log_normal_cdf.
+  CHECK(close(log_delta, log_normal_cdf(-799.5) + std::log1p(-std::exp(800 + log_normal_cdf(-800.5) - log_normal_cdf(-799.5))), 1e-12));
+  // a huge eps is still finite: N(0, 1e-3) vs N(1, 1e-3) needs eps ~ 1/(2 s^2) scale
+  const double eps = two_gaussian_epsilon({0, 1e-3}, {1, 1e-3}, 1e-6);
+  CHECK(std::isfinite(eps));
+  CHECK(close(eps, gaussian_mechanism_epsilon(1e-3, 1e-6), 1e-9));
+}
+
+TEST_CASE("invalid arguments throw, never NaN") {
+  CHECK_THROWS_AS(two_gaussian_delta({0, 0}, {1, 1}, 1), UsageError);
+  CHECK_THROWS_AS(two_gaussian_delta({0, -1}, {1, 1}, 1), UsageError);
+  CHECK_THROWS_AS(two_gaussian_delta({std::nan(""), 1}, {1, 1}, 1), UsageError);
+  CHECK_THROWS_AS(two_gaussian_delta({0, 1}, {1, 1}, -1), UsageError);
+  CHECK_THROWS_AS(two_gaussian_epsilon({0, 1}, {1, 1}, 0), UsageError);
+  CHECK_THROWS_AS(two_gaussian_epsilon({0, 1}, {1, 1}, 1), UsageError);
+  CHECK_THROWS_AS(two_gaussian_epsilon({0, 1}, {1, std::numeric_limits<double>::infinity()}, 0.1),
+                  UsageError);
+}
