@@ -1,0 +1,77 @@
+// `dp-train ldp`: 002's privacy test of LDP-SGD. Declares the options, runs the K trials
+// (ldp_game.hpp) and prints the decisions CSV `label,guess` or a JSON summary.
+#include <iostream>
+
+#include "cli/tool.hpp"
+#include "command.hpp"
+#include "io/atomic_output.hpp"
+#include "ldp_game.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace {
+
+struct LdpOptions {
+  LdpGameConfig game;
+  std::string crafter, distinguisher = "white-box", out = "-";
+  bool json = false;
+};
+
+std::function<int()> declare_ldp(CLI::App& sub) {
+  auto o = std::make_shared<LdpOptions>();
+  auto& g = o->game;
+  sub.description(
+      "LDP privacy test of 002 (Matsumoto et al.): a crafter makes gradients g1, g2; one of them, "
+      "chosen by a fair coin, is randomized by the LDP-SGD client; a white-box (Eq. 5) or black-box "
+      "(Eq. 4, 6, 7) distinguisher guesses which. Writes one row `label,guess` per trial (1 = g1) "
+      "for eps-from-scores --decisions (002 Eq. 3).");
+  sub.add_option("--crafter", o->crafter,
+                 "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
+                 "dummy-gradient (002 Sec. 3.4)")
+      ->required();
+  sub.add_option("--distinguisher", o->distinguisher, "white-box (Eq. 5) | black-box (Table 1's Eq. 4, 6 or 7)")
+      ->capture_default_str();
+  sub.add_option("--eps", g.ldp.eps, "local privacy parameter eps of LDP-SGD (> 0)")->required();
+  sub.add_option("--clip,-L", g.ldp.clip, "l2 clipping norm L (> 0)")->capture_default_str();
+  sub.add_option("--trials,-K", g.trials, "number of trials K (>= 1)")->capture_default_str();
+  sub.add_option("--clients,-n", g.clients,
+                 "reports the server averages per step; the other n-1 are benign (black-box, 002 Table 3)")
+      ->capture_default_str();
+  sub.add_option("--task", g.task, "fashion-mnist | synthetic")->capture_default_str();
+  sub.add_option("--data-dir", g.data_dir, "folder of the Fashion-MNIST IDX files (default: Debian's)");
+  sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
+  sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)");
+  sub.add_option("--radius", g.radius,
+                 "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)");
+  sub.add_option("--pretrain-steps", g.pretrain_steps, "SGD steps (batch 32, lr 0.1) that make theta_t")
+      ->capture_default_str();
+  sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")
+      ->capture_default_str();
+  sub.add_option("--seed", g.seed, "random seed")->capture_default_str();
+  sub.add_option("--threads", g.threads, "worker threads (output does not depend on it)")->capture_default_str();
+  sub.add_option("-o,--output", o->out, "decisions CSV file (- = stdout)")->capture_default_str();
+  sub.add_flag("--json", o->json, "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
+  sub.add_flag("--quiet,-q", g.quiet, "no progress on stderr");
+  return [o] {
+    LdpGameConfig& g = o->game;
+    g.crafter = parse_ldp_crafter(o->crafter);
+    g.distinguisher = parse_ldp_distinguisher(o->distinguisher);
+    const LdpGameResult result = run_ldp_game(g);
+    const bool csv = !o->json || o->out != "-";
+    if (csv) {
+      AtomicOutput out(o->out);
+      out.stream() << "label,guess\n";
+      for (std::size_t k = 0; k < result.labels.size(); ++k)
+        out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
+      out.commit();
+    }
+    if (o->json) std::cout << json_line(result.summary(g));
+    return 0;
+  };
+}
+
+const Registration registration{{"ldp", declare_ldp}};
+
+}  // namespace
+
+}  // namespace dpaudit::dp_train

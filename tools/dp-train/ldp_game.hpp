@@ -1,0 +1,55 @@
+// `dp-train ldp`: the LDP privacy test of 002 (Alg. 3 black-box, Alg. 4 white-box) with
+// one of its six crafters, on LDP-SGD (lib/mechanisms/ldp_sgd.hpp). No LibTorch here.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/json.hpp"
+#include "mechanisms/ldp_adversary.hpp"
+#include "mechanisms/ldp_sgd.hpp"
+
+namespace dpaudit::dp_train {
+
+struct LdpGameConfig {
+  LdpCrafter crafter = LdpCrafter::dummy_gradient;
+  LdpDistinguisher distinguisher = LdpDistinguisher::white_box;
+  LdpSgdConfig ldp;              // eps and the clipping norm L
+  std::size_t trials = 10000;    // K
+  std::size_t clients = 1;       // n: reports averaged by the server (black-box)
+  std::string task = "fashion-mnist";
+  std::string data_dir;          // empty: Debian's dataset-fashion-mnist folder
+  std::string model = "cnn";
+  std::size_t dim = 0;           // dummy gradient only: d (0: the model's parameter count)
+  double radius = 0;             // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
+  std::size_t pretrain_steps = 200;
+  std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
+  std::uint64_t seed = 1;
+  int threads = 1;
+  bool quiet = false;
+
+  // UsageError for eps/L <= 0, K or n < 1, and options that the crafter does not use.
+  void validate() const;
+  Json to_json() const;
+};
+
+struct LdpGameResult {
+  std::vector<std::uint8_t> labels;   // 1: the report came from g1
+  std::vector<std::uint8_t> guesses;  // 1: the distinguisher says g1
+  std::size_t dim = 0;
+  double radius = 0;
+  double model_accuracy = -1;  // test accuracy of theta_t (-1: no model)
+  double seconds = 0;          // wall time of the K trials (without data and pre-training)
+  Json summary(const LdpGameConfig& config) const;  // counts, FPR/FNR, Eq. 3's epsilon
+};
+
+LdpGameResult run_ldp_game(const LdpGameConfig& config);
+
+// Philox stream ids (data.hpp uses 1-2, fedavg 1<<40 .. 4<<40): trial k draws from
+// kLdpTrialStream + k; pre-training of theta_t and of the malicious model each have one.
+constexpr std::uint64_t kLdpTrialStream = std::uint64_t{16} << 40;
+constexpr std::uint64_t kLdpPretrainStream = std::uint64_t{17} << 40;
+constexpr std::uint64_t kLdpMaliciousStream = std::uint64_t{18} << 40;
+
+}  // namespace dpaudit::dp_train
