@@ -1,0 +1,187 @@
+#include "stats/epsilon_estimators.hpp"
+
+#include <cmath>
+#include <random>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "io/error.hpp"
+#include "stats/binomial_bounds.hpp"
+#include "stats/gaussian_fit.hpp"
+#include "stats/roc.hpp"
+#include "stats/sweep_maximum.hpp"
+
+namespace dpaudit {
+namespace {
+
+RateBound rate_bound_of(Method method) {
+  switch (method) {
+    case Method::threshold: return RateBound::point;
+    case Method::clopper_pearson: return RateBound::clopper_pearson;
+    case Method::jeffreys: return RateBound::jeffreys;
+    case Method::gauss_fit: break;
+  }
+  throw UsageError("gauss-fit has no decision rule");
+}
+
+// The log rates a method plugs into Eq. 1 for one rule, and the observed ones.
+struct RuleRates {
+  RateBound bound;
+  double alpha_per_rate;
+  std::size_t n_in;
+  std::size_t n_out;
+  std::optional<CosineNull> null;
+
+  double log_fnr(const OperatingPoint& p, RateBound b) const {
+    return log_rate_upper(b, n_in - p.true_positives, n_in, alpha_per_rate);
+  }
+  double log_fpr(const OperatingPoint& p, RateBound b) const {
+    if (null) return log_sf(*null, p.threshold);  // exact: nothing to bound
+    return log_rate_upper(b, p.false_positives, n_out, alpha_per_rate);
+  }
+};
+
+EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates, const EstimatorOptions& options,
+                              std::size_t thresholds_tried) {
+  EpsilonEstimate e;
+  e.delta = options.delta;
+  const double log_fpr_bound = rates.log_fpr(p, rates.bound);
+  const double log_fnr_bound = rates.log_fnr(p, rates.bound);
+  e.epsilon = epsilon_from_log_rates(log_fpr_bound, log_fnr_bound, options.delta, options.sides);
+  e.threshold = p.threshold;
+  e.fpr = std::exp(rates.log_fpr(p, RateBound::point));
+  e.fnr = std::exp(rates.log_fnr(p, RateBound::point));
+  e.fpr_bound = std::exp(log_fpr_bound);
+  e.fnr_bound = std::exp(log_fnr_bound);
+  e.thresholds_tried = thresholds_tried;
+  e.alpha_per_rate = rates.bound == RateBound::point ? 0 : rates.alpha_per_rate;
+  e.n_in = rates.n_in;
+  e.n_out = rates.null ? 0 : rates.n_out;
+  return e;
+}
+
+// The rule of a sweep with the largest epsilon (branch and bound, sweep_maximum.hpp).
+const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates, const EstimatorOptions& options) {
+  const auto& points = sweep.points;
+  const SweepMaximum best = maximize_epsilon(
+      points.size(), [&](std::size_t i) { return rates.log_fpr(points[i], rates.bound); },
+      [&](std::size_t i) { return rates.log_fnr(points[i], rates.bound); }, options.delta, options.sides);
+  return points[best.index];
+}
+
+// A uniformly random half of v (the first floor(n/2) of a seeded Fisher-Yates
+// shuffle) and the rest.
+std::pair<std::vector<double>, std::vector<double>> split_in_half(std::vector<double> v, std::mt19937_64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+  const auto middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  return {std::vector<double>(v.begin(), middle), std::vector<double>(middle, v.end())};
+}
+
+EpsilonEstimate threshold_estimate(const ScoreSet& scores, const EstimatorOptions& options) {
+  const std::vector<double> none;
+  const std::vector<double>& out = options.null ? none : scores.out();
+  const RateBound bound = rate_bound_of(options.method);
+  // The union bound spends alpha evenly on the sampled rates: FNR, and FPR unless exact.
+  const double alpha_each = options.alpha / (options.null ? 1 : 2);
+  const auto rates_for = [&](const std::vector<double>& in, const std::vector<double>& o, double alpha) {
+    return RuleRates{bound, alpha, in.size(), o.size(), options.null};
+  };
+  switch (options.thresholds) {
+    case ThresholdChoice::fixed:
+      return evaluate_rule(operating_point_at(scores.in(), out, options.fixed_threshold),
+                           rates_for(scores.in(), out, alpha_each), options, 1);
+    case ThresholdChoice::max:
+    case ThresholdChoice::bonferroni: {
+      const RocSweep sweep = roc_sweep(scores.in(), out);
+      const std::size_t m = sweep.points.size();
+      const bool correct = options.thresholds == ThresholdChoice::bonferroni;
+      const RuleRates rates = rates_for(scores.in(), out, correct ? alpha_each / static_cast<double>(m) : alpha_each);
+      return evaluate_rule(best_rule(sweep, rates, options), rates, options, m);
+    }
+    case ThresholdChoice::split: {
+      if (scores.in().size() < 2 || (!options.null && out.size() < 2))
+        throw DataError("--thresholds split needs at least 2 in and 2 out scores");
+      std::mt19937_64 rng(options.seed);
+      const auto [in_choose, in_hold] = split_in_half(scores.in(), rng);
+      const auto [out_choose, out_hold] = split_in_half(out, rng);
+      const ScoreSet choose(in_choose, out_choose), hold(in_hold, out_hold);
+      const RocSweep sweep = roc_sweep(choose.in(), choose.out());
+      // Point estimates tie at inf wherever FPR or FNR is 0; a confidence bound
+      // prefers rules backed by many samples, so the threshold method chooses by
+      // Clopper-Pearson too.
+      RuleRates choose_rates = rates_for(choose.in(), choose.out(), alpha_each);
+      if (bound == RateBound::point) choose_rates.bound = RateBound::clopper_pearson;
+      const double t = best_rule(sweep, choose_rates, options).threshold;
+      return evaluate_rule(operating_point_at(hold.in(), hold.out(), t), rates_for(hold.in(), hold.out(), alpha_each),
+                           options, sweep.points.size());
+    }
+  }
+  throw UsageError("unknown threshold choice");
+}
+
+Gaussian fit_with_spread(const std::vector<double>& x, const char* side) {
+  const Gaussian g = fit_gaussian(x);
+  if (!(g.stddev > 0))
+    throw DataError(fmt::format("all {} scores are equal: gauss-fit needs scores that vary", side));
+  return g;
+}
+
+EpsilonEstimate gauss_fit_estimate(const ScoreSet& scores, const EstimatorOptions& options) {
+  check_delta(options.delta);
+  if (options.sides != Sides::both) throw UsageError("one-sided estimates apply to threshold rules, not gauss-fit");
+  EpsilonEstimate e;
+  e.delta = options.delta;
+  e.fit_in = fit_with_spread(scores.in(), "in");
+  e.n_in = scores.in().size();
+  if (options.null) {
+    e.epsilon = null_vs_gaussian_epsilon(options.null->dim, options.null->kind, *e.fit_in, options.delta);
+  } else {
+    e.fit_out = fit_with_spread(scores.out(), "out");
+    e.n_out = scores.out().size();
+    e.epsilon = two_gaussian_epsilon(*e.fit_out, *e.fit_in, options.delta);
+  }
+  return e;
+}
+
+void check_options(const EstimatorOptions& options) {
+  if (!(options.alpha > 0 && options.alpha < 1)) throw UsageError(fmt::format("alpha {} is not in (0,1)", options.alpha));
+  if (!(options.delta >= 0 && options.delta < 1)) throw UsageError(fmt::format("delta {} is not in [0,1)", options.delta));
+}
+
+}  // namespace
+
+EpsilonEstimate estimate_epsilon(const ScoreSet& scores, const EstimatorOptions& options) {
+  check_options(options);
+  if (scores.in().empty()) throw DataError("no in scores (label 1)");
+  if (!options.null && scores.out().empty()) throw DataError("no out scores (label 0)");
+  return options.method == Method::gauss_fit ? gauss_fit_estimate(scores, options)
+                                             : threshold_estimate(scores, options);
+}
+
+EpsilonEstimate estimate_epsilon(const DecisionCounts& d, const EstimatorOptions& options) {
+  check_options(options);
+  if (d.n_in == 0 || d.n_out == 0) throw DataError("decisions need both labels, 0 and 1");
+  const RuleRates rates{rate_bound_of(options.method), options.alpha / 2, d.n_in, d.n_out, std::nullopt};
+  EpsilonEstimate e = evaluate_rule({0, d.n_in - d.false_negatives, d.false_positives}, rates, options, 1);
+  e.threshold.reset();
+  return e;
+}
+
+std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
+                                                             const EstimatorOptions& options, bool delta_one_over_n) {
+  std::map<double, EpsilonEstimate> estimates;
+  std::uint64_t index = 0;
+  for (const auto& [round, scores] : rounds) {
+    EstimatorOptions round_options = options;
+    round_options.seed = options.seed + index++;
+    if (delta_one_over_n) {
+      const std::size_t n = scores.in().size() + (options.null ? 0 : scores.out().size());
+      round_options.delta = 1.0 / static_cast<double>(n);
+    }
+    estimates.emplace(round, estimate_epsilon(scores, round_options));
+  }
+  return estimates;
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,76 @@
+// Every estimator of the papers from attack scores (or game decisions) to one
+// epsilon, in one place:
+//   threshold        max over thresholds of 003 Eq. 1 at the observed rates
+//                    (000 App. C.1); at one decision rule for a game (002 Eq. 3)
+//   clopper_pearson  the same at Clopper-Pearson upper bounds of FPR and FNR (004 Eq. 5)
+//   jeffreys         the same at Jeffreys upper bounds (003 Sec. 5.1, eps_lo)
+//   gauss_fit        a Gaussian fitted to each side, then the exact two-Gaussian
+//                    epsilon (003 Alg. 3), or against the cosine null (003 Alg. 2)
+// With an analytic null (CosineNull), the out side is not sampled: FPR at a threshold
+// is the exact null tail and only FNR is bounded (003's eps_lo-final).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "accounting/cosine_null.hpp"
+#include "accounting/two_gaussian.hpp"
+#include "stats/epsilon_from_rates.hpp"
+#include "stats/scores.hpp"
+
+namespace dpaudit {
+
+enum class Method { threshold, clopper_pearson, jeffreys, gauss_fit };
+
+// How the threshold is chosen, and what the confidence statement covers.
+enum class ThresholdChoice {
+  bonferroni,  // best over all m thresholds, each bound at confidence 1 - alpha/m: valid simultaneously
+  max,         // best over all thresholds, uncorrected (the papers' practice; over-states confidence)
+  split,       // chosen on a random half, bounded on the other half
+  fixed,       // one given threshold
+};
+
+struct EstimatorOptions {
+  Method method = Method::clopper_pearson;
+  double delta = 0;     // [0,1) for the threshold methods, (0,1) for gauss_fit
+  double alpha = 0.05;  // 1 - confidence of the whole bound, split evenly over the bounded rates
+  Sides sides = Sides::both;
+  ThresholdChoice thresholds = ThresholdChoice::bonferroni;
+  double fixed_threshold = 0;     // ThresholdChoice::fixed: the rule "in when score >= this"
+  std::uint64_t seed = 0;         // ThresholdChoice::split
+  std::optional<CosineNull> null; // out side = the analytic cosine null; out scores are ignored
+};
+
+struct EpsilonEstimate {
+  double epsilon = 0;
+  double delta = 0;  // the delta epsilon goes with
+  // Threshold methods on scores: the rule "in when score >= threshold" behind epsilon.
+  std::optional<double> threshold;
+  double fpr = 0;        // observed rates of that rule (FPR exact with a null)
+  double fnr = 0;
+  double fpr_bound = 0;  // the rates in the formula: upper bounds, or fpr/fnr for threshold
+  double fnr_bound = 0;
+  std::size_t thresholds_tried = 0;  // rules the maximum ran over (1 for fixed and decisions)
+  double alpha_per_rate = 0;         // confidence 1 - alpha_per_rate of each bounded rate
+  std::size_t n_in = 0;              // samples the rates rest on (split: the held-out half)
+  std::size_t n_out = 0;             // 0 with a null
+  std::optional<Gaussian> fit_in;    // gauss_fit
+  std::optional<Gaussian> fit_out;   // gauss_fit without a null
+};
+
+// Throws UsageError for options out of range, DataError for scores an estimator
+// cannot use (a missing class; gauss_fit on a side whose scores are all equal).
+EpsilonEstimate estimate_epsilon(const ScoreSet& scores, const EstimatorOptions& options);
+
+// A distinguishing game's single decision rule: threshold, clopper_pearson or jeffreys.
+EpsilonEstimate estimate_epsilon(const DecisionCounts& decisions, const EstimatorOptions& options);
+
+// One estimate per audit round (CANIFE's eps_r, 000 Sec. 3.4). With
+// delta_one_over_n, each round uses delta = 1/n, n its number of scores, as 000
+// does; round i (0-based, ascending) uses seed options.seed + i.
+std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
+                                                             const EstimatorOptions& options, bool delta_one_over_n);
+
+}  // namespace dpaudit

@@ -1,0 +1,15 @@
+// A Gaussian fitted to scores by its sample mean and standard deviation, by
+// default with ddof 0 (divide by n), as mean()/std() in 003 Alg. 1-3 and numpy.
+#pragma once
+#include <vector>
+
+#include "accounting/two_gaussian.hpp"
+
+namespace dpaudit {
+
+// Two passes (mean, then squared deviations) so a large common offset costs no
+// digits. The variance divides by n - ddof (ddof 1: the unbiased sample variance).
+// Throws UsageError unless there are more than ddof samples.
+Gaussian fit_gaussian(const std::vector<double>& x, unsigned ddof = 0);
+
+}  // namespace dpaudit

@@ -1,0 +1,42 @@
+#include "stats/score_summary.hpp"
+
+#include "io/error.hpp"
+#include "stats/anderson_darling.hpp"
+#include "stats/auroc.hpp"
+#include "stats/gaussian_fit.hpp"
+#include "stats/roc.hpp"
+
+namespace dpaudit {
+namespace {
+
+SideSummary summarize_side(const std::vector<double>& sorted) {
+  SideSummary s;
+  s.count = sorted.size();
+  s.fit = fit_gaussian(sorted);
+  if (sorted.size() >= 2 && sorted.front() != sorted.back()) s.anderson_darling = anderson_darling_normal(sorted);
+  return s;
+}
+
+}  // namespace
+
+ScoreSummary summarize_scores(const ScoreSet& scores, const std::optional<CosineNull>& null) {
+  if (scores.in().empty()) throw UsageError("summarize_scores: no in scores");
+  ScoreSummary summary;
+  summary.in = summarize_side(scores.in());
+  if (null) {
+    const auto null_log_cdf = [&](double t) { return log_cdf(*null, t); };
+    const auto null_log_sf = [&](double t) { return log_sf(*null, t); };
+    summary.auroc = auroc_against(scores.in(), null_log_cdf);
+    for (std::size_t i = 0; i < kSummaryFprs.size(); ++i)
+      summary.tpr_at_fpr[i] = tpr_at_fpr_against(scores.in(), null_log_sf, kSummaryFprs[i], -1, 1);
+    return summary;
+  }
+  if (scores.out().empty()) throw UsageError("summarize_scores: no out scores");
+  summary.out = summarize_side(scores.out());
+  const RocSweep sweep = roc_sweep(scores.in(), scores.out());
+  summary.auroc = auroc(sweep);
+  for (std::size_t i = 0; i < kSummaryFprs.size(); ++i) summary.tpr_at_fpr[i] = tpr_at_fpr(sweep, kSummaryFprs[i]);
+  return summary;
+}
+
+}  // namespace dpaudit

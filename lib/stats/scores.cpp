@@ -1,0 +1,111 @@
+#include "stats/scores.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "io/csv.hpp"
+#include "io/error.hpp"
+#include "io/format.hpp"
+#include "io/npy.hpp"
+
+namespace dpaudit {
+namespace {
+
+struct Classes {
+  std::vector<double> in, out;
+};
+
+// A score as the estimators see it: checked against the cosine range, then negated.
+double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
+  if (options.cosines && (s < -1 || s > 1))
+    throw DataError(fmt::format("score {} is not a cosine in [-1,1] (--null-dim)", format_number(s)), where);
+  return options.negate ? -s : s;
+}
+
+void check_classes(const Classes& c, const ScoreReadOptions& options, const std::string& where) {
+  if (c.in.empty() && c.out.empty()) throw DataError("no score rows", where);
+  if (c.in.empty()) throw DataError("no rows with label 1 (in)", where);
+  if (options.need_out && c.out.empty()) throw DataError("no rows with label 0 (out)", where);
+}
+
+// All rows of a scores CSV, keyed by round (one key, 0, when by_round is false).
+std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOptions& options, bool by_round) {
+  CsvReader csv(path);
+  const std::size_t label_col = csv.column("label");
+  const std::size_t score_col = csv.column("score");
+  const std::size_t round_col = by_round ? csv.column("round") : 0;
+  std::map<double, Classes> rounds;
+  Classes* only = by_round ? nullptr : &rounds[0];
+  while (csv.next()) {
+    const int label = csv.label(label_col);
+    const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
+    Classes& target = by_round ? rounds[csv.number(round_col)] : *only;
+    (label == 1 ? target.in : target.out).push_back(score);
+  }
+  if (by_round && rounds.empty()) throw DataError("no score rows", csv.source());
+  for (const auto& [round, classes] : rounds)
+    check_classes(classes, options, by_round ? fmt::format("{}, round {}", csv.source(), format_number(round))
+                                             : csv.source());
+  return rounds;
+}
+
+std::vector<double> read_npy_scores(const std::string& path, const ScoreReadOptions& options) {
+  NpyArray a = read_npy(path);
+  if (a.data.empty()) throw DataError("empty array: no scores", path);
+  for (std::size_t i = 0; i < a.data.size(); ++i)
+    a.data[i] = checked_score(a.data[i], options, fmt::format("{}, element {}", path, i));
+  return std::move(a.data);
+}
+
+}  // namespace
+
+ScoreSet::ScoreSet(std::vector<double> in, std::vector<double> out) : in_(std::move(in)), out_(std::move(out)) {
+  std::sort(in_.begin(), in_.end());
+  std::sort(out_.begin(), out_.end());
+}
+
+ScoreSet read_scores_csv(const std::string& path, const ScoreReadOptions& options) {
+  auto rows = read_rows(path, options, false);
+  Classes& c = rows.begin()->second;
+  return ScoreSet(std::move(c.in), std::move(c.out));
+}
+
+std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, const ScoreReadOptions& options) {
+  std::map<double, ScoreSet> sets;
+  for (auto& [round, c] : read_rows(path, options, true)) sets.emplace(round, ScoreSet(std::move(c.in), std::move(c.out)));
+  return sets;
+}
+
+ScoreSet read_scores_npy(const std::string& in_path, const std::string& out_path, const ScoreReadOptions& options) {
+  std::vector<double> in = read_npy_scores(in_path, options);
+  std::vector<double> out;
+  if (!out_path.empty()) out = read_npy_scores(out_path, options);
+  if (options.need_out && out.empty()) throw DataError("no out scores: give --out FILE.npy", in_path);
+  return ScoreSet(std::move(in), std::move(out));
+}
+
+DecisionCounts read_decisions_csv(const std::string& path) {
+  CsvReader csv(path);
+  const std::size_t label_col = csv.column("label");
+  const std::size_t guess_col = csv.column("guess");
+  DecisionCounts counts;
+  while (csv.next()) {
+    const int label = csv.label(label_col);
+    const int guess = csv.label(guess_col);
+    if (label == 1) {
+      ++counts.n_in;
+      if (guess == 0) ++counts.false_negatives;
+    } else {
+      ++counts.n_out;
+      if (guess == 1) ++counts.false_positives;
+    }
+  }
+  if (counts.n_in + counts.n_out == 0) throw DataError("no decision rows", csv.source());
+  if (counts.n_in == 0) throw DataError("no rows with label 1 (in)", csv.source());
+  if (counts.n_out == 0) throw DataError("no rows with label 0 (out)", csv.source());
+  return counts;
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,212 @@
+// eps-from-scores: attack scores (or a game's decisions) -> an empirical epsilon,
+// by any estimator of the papers (lib/stats/epsilon_estimators.hpp).
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/tool.hpp"
+#include "io/atomic_output.hpp"
+#include "io/csv.hpp"
+#include "io/error.hpp"
+#include "io/format.hpp"
+#include "output.hpp"
+#include "stats/epsilon_estimators.hpp"
+#include "stats/score_summary.hpp"
+#include "stats/scores.hpp"
+
+namespace {
+
+using namespace dpaudit;
+using eps_from_scores::Result;
+using eps_from_scores::RunDescription;
+
+const std::map<std::string, Method> kMethods{{"threshold", Method::threshold},
+                                             {"clopper-pearson", Method::clopper_pearson},
+                                             {"jeffreys", Method::jeffreys},
+                                             {"gauss-fit", Method::gauss_fit}};
+const std::map<std::string, ThresholdChoice> kThresholdChoices{
+    {"bonferroni", ThresholdChoice::bonferroni}, {"max", ThresholdChoice::max}, {"split", ThresholdChoice::split}};
+const std::map<std::string, NullKind> kNullKinds{{"exact", NullKind::exact}, {"gaussian", NullKind::gaussian}};
+
+const char* kExamples =
+    "  eps-from-scores scores.csv                                 # clopper-pearson, bonferroni, 95%\n"
+    "  eps-from-scores scores.csv --method threshold              # point estimate, max over thresholds\n"
+    "  eps-from-scores scores.csv --thresholds split --seed 3     # choose on one half, bound on the other\n"
+    "  eps-from-scores scores.csv --threshold 0.02 --alpha 0.01   # one fixed threshold\n"
+    "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 # gauss-fit against the cosine null (003 Alg. 2)\n"
+    "  eps-from-scores cosines.csv --null-dim 101770 --method jeffreys   # 003 eps_lo-final\n"
+    "  eps-from-scores --in seen.npy --out unseen.npy --method gauss-fit --delta 1e-5   # 003 Alg. 3\n"
+    "  eps-from-scores --decisions game.csv --method clopper-pearson     # a distinguishing game (004)\n"
+    "  eps-from-scores scores.csv --per round --method threshold  # CANIFE eps_r, delta = 1/n per round\n"
+    "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n";
+
+template <class T>
+std::string name_of(const std::map<std::string, T>& names, T value) {
+  for (const auto& [name, v] : names)
+    if (v == value) return name;
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Turn attack scores, or the decisions of a distinguishing game, into an empirical epsilon.\n"
+      "Scores: CSV with columns label (1 = in, 0 = out) and score (higher = more likely in), optional\n"
+      "id, round, trial; or NPY pairs --in/--out. Prints the epsilon alone on one line (inf when the\n"
+      "classes separate), or --json / --report with everything.",
+      "eps-from-scores"};
+  dpaudit::cli::setup(app, kExamples);
+
+  std::string scores_path = "-", in_npy, out_npy, decisions_path, output_path = "-";
+  std::string method_name, thresholds_name = "bonferroni", null_name = "exact", per;
+  std::size_t null_dim = 0;
+  double alpha = 0.05, delta = 0, fixed_threshold = 0, fail_above = 0;
+  std::uint64_t seed = 0;
+  bool negate = false, one_sided = false, json = false, report = false, quiet = false;
+
+  auto* scores_opt = app.add_option("scores", scores_path, "scores CSV; - or none: stdin");
+  auto* in_opt = app.add_option("--in", in_npy, "NPY file of in scores (label 1)")->check(CLI::ExistingFile);
+  auto* out_opt = app.add_option("--out", out_npy, "NPY file of out scores (label 0)")->check(CLI::ExistingFile);
+  auto* decisions_opt =
+      app.add_option("--decisions", decisions_path, "decisions CSV of a distinguishing game (label,guess); - = stdin");
+  app.add_flag("--negate", negate, "lower score means more likely in");
+  auto* null_dim_opt = app.add_option("--null-dim", null_dim,
+                                      "scores are cosines with canaries in D dimensions; the out side is the analytic "
+                                      "null (003 Thm 3.1); label-0 rows are ignored")
+                           ->check(CLI::Range(std::size_t{2}, std::numeric_limits<std::size_t>::max()));
+  auto* null_opt = app.add_option("--null", null_name, "null with --null-dim: exact (Thm 3.1) or gaussian (N(0,1/d))")
+                       ->check(CLI::IsMember({"exact", "gaussian"}));
+  auto* method_opt = app.add_option("-m,--method", method_name,
+                                    "threshold | clopper-pearson | jeffreys | gauss-fit (default: gauss-fit with "
+                                    "--null-dim, else clopper-pearson)")
+                         ->check(CLI::IsMember({"threshold", "clopper-pearson", "jeffreys", "gauss-fit"}));
+  app.add_option("--alpha", alpha, "1 - confidence of the bound, split evenly over FPR and FNR")
+      ->capture_default_str()
+      ->check(dpaudit::cli::open_unit_interval());
+  auto* delta_opt = app.add_option("--delta", delta,
+                                   "delta; default 0 for threshold, clopper-pearson and jeffreys, 1/n per round with "
+                                   "--per round (as CANIFE); gauss-fit needs it given, in (0,1)")
+                        ->check(CLI::Validator(
+                            [](std::string& s) -> std::string {
+                              const auto v = parse_finite(s);
+                              return v && *v >= 0 && *v < 1 ? "" : "value " + s + " is not in [0,1)";
+                            },
+                            "in [0,1)", ""));
+  auto* thresholds_opt =
+      app.add_option("--thresholds", thresholds_name,
+                     "bonferroni: valid over all thresholds (alpha / their number); max: best threshold without "
+                     "correction (the papers' practice; OVER-STATES the confidence); split: choose on a random half, "
+                     "bound on the other")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"bonferroni", "max", "split"}));
+  auto* threshold_opt =
+      app.add_option("--threshold", fixed_threshold, "one fixed threshold T: say in when score >= T (<= with --negate)")
+          ->check(dpaudit::cli::finite());
+  auto* seed_opt = app.add_option("--seed", seed, "seed of --thresholds split")->capture_default_str();
+  auto* one_sided_opt = app.add_flag("--one-sided", one_sided, "only the TPR/FPR direction, log((1-delta-FNR)/FPR)");
+  auto* per_opt = app.add_option("--per", per, "round: one epsilon per value of the round column")
+                      ->check(CLI::IsMember({"round"}));
+  auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when epsilon > X")
+                       ->check(dpaudit::cli::non_negative());
+  auto* json_opt = app.add_flag("--json", json, "print one JSON object with everything");
+  auto* report_opt = app.add_flag("--report", report, "print a short human-readable table");
+  app.add_option("-o,--output", output_path, "output file; - = stdout")->capture_default_str();
+  app.add_flag("-q,--quiet", quiet, "no notes on stderr");
+
+  json_opt->excludes(report_opt);
+  scores_opt->excludes(in_opt)->excludes(decisions_opt);
+  in_opt->excludes(decisions_opt);
+  out_opt->needs(in_opt);
+  threshold_opt->excludes(thresholds_opt);
+  null_opt->needs(null_dim_opt);
+  null_dim_opt->excludes(decisions_opt);
+  per_opt->excludes(in_opt)->excludes(decisions_opt);
+  seed_opt->excludes(threshold_opt);
+
+  return dpaudit::cli::run(app, argc, argv, [&]() -> int {
+    const bool have_null = null_dim_opt->count() > 0;
+    if (method_opt->count() == 0) method_name = have_null ? "gauss-fit" : "clopper-pearson";
+    const bool gauss_fit = method_name == "gauss-fit";
+    const bool decisions = decisions_opt->count() > 0;
+    const bool per_round = per_opt->count() > 0;
+    if (gauss_fit && (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || decisions))
+      throw UsageError("gauss-fit takes no --thresholds, --threshold, --one-sided or --decisions");
+    if (gauss_fit && delta_opt->count() == 0 && !per_round)
+      throw UsageError("gauss-fit needs --delta in (0,1): between two Gaussians epsilon is infinite at delta 0");
+    if (decisions && (thresholds_opt->count() || threshold_opt->count() || negate))
+      throw UsageError("--decisions is one decision rule: no --thresholds, --threshold or --negate");
+    if (in_opt->count() && out_npy.empty() && !have_null) throw UsageError("--in needs --out (or --null-dim)");
+
+    EstimatorOptions options;
+    options.method = kMethods.at(method_name);
+    options.delta = delta;
+    options.alpha = alpha;
+    options.sides = one_sided ? Sides::tpr_over_fpr : Sides::both;
+    options.thresholds = threshold_opt->count() ? ThresholdChoice::fixed : kThresholdChoices.at(thresholds_name);
+    options.fixed_threshold = negate ? -fixed_threshold : fixed_threshold;
+    options.seed = seed;
+    if (have_null) options.null = CosineNull{null_dim, kNullKinds.at(null_name)};
+
+    RunDescription run;
+    run.method = method_name;
+    if (!gauss_fit && !decisions) run.thresholds = threshold_opt->count() ? "fixed" : thresholds_name;
+    run.one_sided = one_sided;
+    run.negated = negate;
+    run.alpha = alpha;
+    run.null = options.null;
+
+    const ScoreReadOptions read{negate, !have_null, have_null};
+    const std::string source = decisions ? decisions_path : in_opt->count() ? in_npy : scores_path;
+    const bool details = json || report;
+    const auto summary_of = [&](const ScoreSet& scores) {
+      return details ? std::optional(summarize_scores(scores, options.null)) : std::nullopt;
+    };
+    const auto note_ignored = [&](std::size_t n) {
+      if (have_null && n > 0 && !quiet)
+        dpaudit::cli::note(app, fmt::format("ignoring {} rows with label 0: the out side is the analytic null", n));
+    };
+    std::string text;
+    double reported = 0;
+    if (per_round) {
+      const auto rounds = read_scores_csv_by_round(scores_path, read);
+      std::size_t ignored = 0;
+      for (const auto& [round, s] : rounds) ignored += s.out().size();
+      note_ignored(ignored);
+      std::map<double, Result> results;
+      for (const auto& [round, e] : estimate_epsilon_per_round(rounds, options, delta_opt->count() == 0)) {
+        results.emplace(round, Result{e, summary_of(rounds.at(round))});
+        reported = std::max(reported, e.epsilon);
+      }
+      text = json     ? json_line(eps_from_scores::per_round_json(results, run))
+             : report ? eps_from_scores::per_round_report(results, run)
+                      : eps_from_scores::per_round_csv(results);
+    } else {
+      Result result;
+      if (decisions) {
+        result.estimate = estimate_epsilon(read_decisions_csv(decisions_path), options);
+      } else {
+        const ScoreSet scores =
+            in_opt->count() ? read_scores_npy(in_npy, out_npy, read) : read_scores_csv(scores_path, read);
+        note_ignored(scores.out().size());
+        result.estimate = estimate_epsilon(scores, options);
+        result.summary = summary_of(scores);
+      }
+      reported = result.estimate.epsilon;
+      text = json     ? json_line(eps_from_scores::result_json(result, run))
+             : report ? eps_from_scores::result_report(result, run)
+                      : format_number(reported) + "\n";
+    }
+    if (fail_opt->count() && reported > fail_above)
+      throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
+                              format_number(fail_above)),
+                  source == "-" ? "stdin" : source, kExitBudgetExceeded);
+    AtomicOutput output(output_path);
+    output.stream() << text;
+    output.commit();
+    return kExitOk;
+  });
+}

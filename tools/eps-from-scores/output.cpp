@@ -1,0 +1,152 @@
+#include "output.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "io/format.hpp"
+
+namespace dpaudit::eps_from_scores {
+namespace {
+
+// Scores were negated on input when lower meant "in": show values in input units.
+double input_units(double x, const RunDescription& run) { return run.negated ? -x : x; }
+
+std::string rule_text(double threshold, const RunDescription& run) {
+  return fmt::format("score {} {}", run.negated ? "<=" : ">=", format_number(input_units(threshold, run)));
+}
+
+Json gaussian_json(const Gaussian& g, const RunDescription& run) {
+  return {{"mean", input_units(g.mean, run)}, {"std", g.stddev}};
+}
+
+Json side_json(const SideSummary& s, const RunDescription& run) {
+  Json j = gaussian_json(s.fit, run);
+  j["count"] = s.count;
+  j["anderson_darling"] = s.anderson_darling ? Json(*s.anderson_darling) : Json(nullptr);
+  return j;
+}
+
+Json summary_json(const ScoreSummary& s, const RunDescription& run) {
+  Json tpr = Json::object();
+  for (std::size_t i = 0; i < kSummaryFprs.size(); ++i) tpr[format_number(kSummaryFprs[i])] = s.tpr_at_fpr[i];
+  Json j = {{"auroc", s.auroc}, {"tpr_at_fpr", tpr}, {"in", side_json(s.in, run)}};
+  if (s.out) j["out"] = side_json(*s.out, run);
+  return j;
+}
+
+Json estimate_json(const Result& r, const RunDescription& run) {
+  const EpsilonEstimate& e = r.estimate;
+  Json j = {{"epsilon", json_number(e.epsilon)}, {"delta", e.delta}, {"n_in", e.n_in}, {"n_out", e.n_out}};
+  if (e.fit_in) {
+    j["fit_in"] = gaussian_json(*e.fit_in, run);
+    if (e.fit_out) j["fit_out"] = gaussian_json(*e.fit_out, run);
+  } else {
+    if (e.threshold) {
+      j["threshold"] = input_units(*e.threshold, run);
+      j["decision_rule"] = rule_text(*e.threshold, run);
+    }
+    j["thresholds_tried"] = e.thresholds_tried;
+    j["fpr"] = e.fpr;
+    j["fnr"] = e.fnr;
+    j["fpr_bound"] = e.fpr_bound;
+    j["fnr_bound"] = e.fnr_bound;
+    j["alpha_per_rate"] = e.alpha_per_rate;
+  }
+  if (r.summary) j["summary"] = summary_json(*r.summary, run);
+  return j;
+}
+
+Json run_json(const RunDescription& run) {
+  Json j = {{"method", run.method}, {"sides", run.one_sided ? "tpr-over-fpr" : "both"}, {"alpha", run.alpha}};
+  if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
+  if (run.negated) j["negated"] = true;
+  if (run.null)
+    j["null"] = {{"dim", run.null->dim}, {"kind", run.null->kind == NullKind::exact ? "exact" : "gaussian"}};
+  return j;
+}
+
+void report_line(std::string& out, const std::string& name, const std::string& value) {
+  out += fmt::format("{:<22}{}\n", name, value);
+}
+
+std::string side_text(const SideSummary& s, const RunDescription& run) {
+  return fmt::format("n {}  mean {:.6g}  std {:.6g}  Anderson-Darling {}", s.count, input_units(s.fit.mean, run),
+                     s.fit.stddev, s.anderson_darling ? fmt::format("{:.4g}", *s.anderson_darling) : "-");
+}
+
+}  // namespace
+
+Json result_json(const Result& result, const RunDescription& run) {
+  Json j = run_json(run);
+  j.update(estimate_json(result, run));
+  return j;
+}
+
+std::string result_report(const Result& r, const RunDescription& run) {
+  const EpsilonEstimate& e = r.estimate;
+  std::string out;
+  std::string method = run.method;
+  if (!run.thresholds.empty()) method += fmt::format(" ({} over {} thresholds)", run.thresholds, e.thresholds_tried);
+  if (run.null)
+    method += fmt::format(", {} cosine null in {} dimensions", run.null->kind == NullKind::exact ? "exact" : "Gaussian",
+                          run.null->dim);
+  report_line(out, "method", method);
+  report_line(out, "epsilon", format_number(e.epsilon));
+  report_line(out, "delta", format_number(e.delta));
+  if (run.method != "threshold" && run.method != "gauss-fit")
+    report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
+  if (e.fit_in) {
+    report_line(out, "fit in", fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_in->mean, run), e.fit_in->stddev));
+    if (e.fit_out)
+      report_line(out, "fit out", fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_out->mean, run), e.fit_out->stddev));
+  } else {
+    if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
+    report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
+    report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
+  }
+  if (r.summary) {
+    const ScoreSummary& s = *r.summary;
+    report_line(out, "AUROC", fmt::format("{:.6g}", s.auroc));
+    for (std::size_t i = 0; i < kSummaryFprs.size(); ++i)
+      report_line(out, fmt::format("TPR at FPR {:g}%", 100 * kSummaryFprs[i]), fmt::format("{:.6g}", s.tpr_at_fpr[i]));
+    report_line(out, "in scores", side_text(s.in, run));
+    if (s.out) report_line(out, "out scores", side_text(*s.out, run));
+  }
+  return out;
+}
+
+Json per_round_json(const std::map<double, Result>& rounds, const RunDescription& run) {
+  Json j = run_json(run);
+  Json list = Json::array();
+  double max_epsilon = 0;
+  for (const auto& [round, r] : rounds) {
+    Json one = {{"round", round}};
+    one.update(estimate_json(r, run));
+    list.push_back(one);
+    max_epsilon = std::max(max_epsilon, r.estimate.epsilon);
+  }
+  j["max_epsilon"] = json_number(max_epsilon);
+  j["rounds"] = list;
+  return j;
+}
+
+std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run) {
+  std::string out = fmt::format("method {}{}\n", run.method, run.thresholds.empty() ? "" : " (" + run.thresholds + ")");
+  out += fmt::format("{:>10} {:>12} {:>12} {:>7} {:>7}  {}\n", "round", "epsilon", "delta", "n_in", "n_out", "rule");
+  for (const auto& [round, r] : rounds) {
+    const EpsilonEstimate& e = r.estimate;
+    out += fmt::format("{:>10} {:>12.6g} {:>12.6g} {:>7} {:>7}  {}\n", format_number(round), e.epsilon, e.delta, e.n_in,
+                       e.n_out, e.threshold ? rule_text(*e.threshold, run) : "-");
+  }
+  return out;
+}
+
+std::string per_round_csv(const std::map<double, Result>& rounds) {
+  std::string out = "round,epsilon\n";
+  for (const auto& [round, r] : rounds) out += format_number(round) + "," + format_number(r.estimate.epsilon) + "\n";
+  return out;
+}
+
+}  // namespace dpaudit::eps_from_scores

@@ -1,0 +1,38 @@
+// How eps-from-scores prints an estimate: the number alone, one JSON object, or a
+// short table (--report). Thresholds are shown in the input's own units.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+
+#include "io/json.hpp"
+#include "stats/epsilon_estimators.hpp"
+#include "stats/score_summary.hpp"
+
+namespace dpaudit::eps_from_scores {
+
+// What the output names besides the numbers.
+struct RunDescription {
+  std::string method;      // as given on the command line, e.g. "clopper-pearson"
+  std::string thresholds;  // "bonferroni", "max", "split", "fixed" or "" (gauss-fit, decisions)
+  bool one_sided = false;
+  bool negated = false;    // scores were negated: a threshold t is the rule score <= -t
+  double alpha = 0;
+  std::optional<CosineNull> null;
+};
+
+// One estimate with its summary (none for decisions).
+struct Result {
+  EpsilonEstimate estimate;
+  std::optional<ScoreSummary> summary;
+};
+
+Json result_json(const Result& result, const RunDescription& run);
+std::string result_report(const Result& result, const RunDescription& run);
+
+Json per_round_json(const std::map<double, Result>& rounds, const RunDescription& run);
+std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run);
+// The default per-round output: CSV `round,epsilon`.
+std::string per_round_csv(const std::map<double, Result>& rounds);
+
+}  // namespace dpaudit::eps_from_scores
