@@ -1,0 +1,123 @@
+// Golden numbers marked [golden] come from tests/golden/accounting.py: the RDP of the
+// Poisson-subsampled Gaussian as log(A_alpha)/(alpha-1), with A_alpha the integral of
+// mu0 (mu/mu0)^alpha computed by mpmath 1.2.1 quadrature at 50 digits (not the series).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "accounting/rdp.hpp"
+#include "io/error.hpp"
+
+using namespace dpaudit;
+
+namespace {
+bool close(double got, double want, double rel) {
+  return std::abs(got - want) <= rel * std::abs(want);
+}
+}  // namespace
+
+TEST_CASE("default orders contain dp_accounting's and Opacus's defaults") {
+  const auto orders = default_rdp_orders();
+  CHECK(orders.size() == 99 + 53 + 4);
+  CHECK(orders.front() == 1.1);
+  CHECK(orders[98] == 10.9);
+  CHECK(orders[99] == 11);
+  CHECK(orders[151] == 63);
+  CHECK(orders.back() == 1024);
+}
+
+TEST_CASE("q = 1: the Gaussian mechanism, RDP alpha / (2 sigma^2) (Mironov 2017)") {
+  for (double alpha : {1.5, 2.0, 7.3, 64.0})
+    CHECK(close(subsampled_gaussian_rdp(0.7, 1, alpha), alpha / (2 * 0.49), 1e-15));
+  const std::vector<double> orders = {2, 10.5};
+  const auto rdp = composed_rdp({{2.0, 1.0, 1}}, orders);
+  CHECK(close(rdp[0], 2 / 8.0, 1e-15));
+  CHECK(close(rdp[1], 10.5 / 8.0, 1e-15));
+}
+
+TEST_CASE("subsampled Gaussian RDP matches quadrature, integer and fractional orders") {
+  // [golden] (sigma, q, alpha). The fractional series stops at terms below e^-30
+  // (Mironov, Talwar & Zhang 2019), an absolute error of ~1e-13 in A_alpha.
+  CHECK(std::abs(subsampled_gaussian_rdp(1.1, 0.01, 2.5) - 0.00016207740937000371) < 1e-13);
+  CHECK(close(subsampled_gaussian_rdp(1.1, 0.01, 8), 0.00058407033552025108, 1e-10));
+  CHECK(close(subsampled_gaussian_rdp(1.1, 0.01, 32), 8.4694164336759256, 1e-10));
+  CHECK(close(subsampled_gaussian_rdp(0.8, 0.05, 1.5), 0.0062679076135898844, 1e-10));
+  CHECK(close(subsampled_gaussian_rdp(2.0, 0.3, 12.7), 0.44437515677064892, 1e-10));
+  CHECK(close(subsampled_gaussian_rdp(5.0, 1e-3, 3), 6.1218689805355314e-8, 1e-9));
+}
+
+TEST_CASE("the fractional series and the binomial sum agree at an integer") {
+  for (double sigma : {0.5, 1.0, 3.0})
+    for (double q : {1e-4, 0.01, 0.5})
+      CHECK(close(subsampled_gaussian_rdp(sigma, q, 3 + 1e-9), subsampled_gaussian_rdp(sigma, q, 3), 1e-6));
+}
+
+TEST_CASE("composition adds RDP; segments of equal noise merge") {
+  const std::vector<double> orders = {1.5, 4, 20};
+  const auto split = composed_rdp({{1.0, 0.01, 300}, {1.0, 0.01, 700}}, orders);
+  const auto whole = composed_rdp({{1.0, 0.01, 1000}}, orders);
+  for (std::size_t i = 0; i < orders.size(); ++i) CHECK(close(split[i], whole[i], 1e-14));
+  const auto mixed = composed_rdp({{1.0, 0.01, 10}, {2.0, 0.1, 5}}, orders);
+  for (std::size_t i = 0; i < orders.size(); ++i)
+    CHECK(close(mixed[i], 10 * subsampled_gaussian_rdp(1.0, 0.01, orders[i]) +
+                              5 * subsampled_gaussian_rdp(2.0, 0.1, orders[i]), 1e-14));
+}
+
+TEST_CASE("the result does not depend on the thread count") {
+  std::vector<RdpEvent> events;
+  for (int i = 0; i < 50; ++i) events.push_back({0.8 + 0.01 * i, 0.001 * (1 + i % 7), 1 + i});
+  const auto one = composed_rdp(events, default_rdp_orders(), 1);
+  const auto four = composed_rdp(events, default_rdp_orders(), 4);
+  CHECK(one == four);
+}
+
+TEST_CASE("RDP to DP: Canonne, Kamath & Steinke 2020, Prop. 12") {
+  // [golden] RDP at order 8 times 1000 steps, converted by
+  // eps = rdp + log(7/8) - (log(1e-5) + log 8) / 7
+  const double rdp8 = 1000 * 0.00058407033552025108;
+  const double want = rdp8 + std::log(7.0 / 8.0) - (std::log(1e-5) + std::log(8.0)) / 7;
+  const RdpResult r = rdp_epsilon({{1.1, 0.01, 1000}}, 1e-5, {8});
+  CHECK(close(r.epsilon, want, 1e-9));
+  CHECK(r.order == 8);
+  // the optimum over the orders is the smallest per-order value
+  const RdpResult best = rdp_to_dp({3.0, 1.0, 5.0}, {2, 4, 8}, 1e-5);
+  CHECK(best.order == 4);
+  CHECK(close(best.epsilon, 1.0 + std::log(0.75) - (std::log(1e-5) + std::log(4.0)) / 3, 1e-14));
+  // tiny RDP: delta^2 > 1 - e^-rdp gives eps 0 (the KL bound, as dp_accounting)
+  CHECK(rdp_to_dp({1e-12}, {2}, 1e-3).epsilon == 0);
+}
+
+TEST_CASE("extreme but valid: sigma 0.1, q 1e-6, 1e7 steps stays finite") {
+  const RdpResult r = rdp_epsilon({{0.1, 1e-6, 10000000}}, 1e-6);
+  CHECK(std::isfinite(r.epsilon));
+  CHECK(r.epsilon > 0);
+  const RdpResult loose = rdp_epsilon({{0.1, 1e-6, 1000}}, 1e-6);
+  CHECK(loose.epsilon < r.epsilon);
+  // more noise, less eps
+  CHECK(rdp_epsilon({{0.5, 1e-6, 10000000}}, 1e-6).epsilon < r.epsilon);
+}
+
+TEST_CASE("sigma for a target eps inverts rdp_epsilon to 1e-6 relative") {
+  for (double eps : {0.5, 2.0, 8.0}) {
+    const double sigma = rdp_sigma_for_epsilon(eps, 0.01, 1000, 1e-5);
+    CHECK(rdp_epsilon({{sigma, 0.01, 1000}}, 1e-5).epsilon <= eps);
+    CHECK(rdp_epsilon({{sigma * (1 - 1e-6), 0.01, 1000}}, 1e-5).epsilon > eps);
+  }
+  // q = 1, one step: rdp-compose's sigma and the RDP bound are consistent
+  const double sigma = rdp_sigma_for_epsilon(3.0, 1.0, 1, 1e-6);
+  CHECK(close(rdp_epsilon({{sigma, 1.0, 1}}, 1e-6).epsilon, 3.0, 1e-6));
+}
+
+TEST_CASE("invalid arguments") {
+  CHECK_THROWS_AS(rdp_epsilon({{0, 0.1, 10}}, 1e-5), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{1, 0, 10}}, 1e-5), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{1, 1.5, 10}}, 1e-5), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{1, 0.1, 0}}, 1e-5), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{1, 0.1, 10}}, 0), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{1, 0.1, 10}}, 1e-5, {1.0}), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{1, 0.1, 10}}, 1e-5, {}), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({}, 1e-5), UsageError);
+  CHECK_THROWS_AS(rdp_epsilon({{std::nan(""), 0.1, 10}}, 1e-5), UsageError);
+  CHECK_THROWS_AS(rdp_sigma_for_epsilon(0, 0.1, 10, 1e-5), UsageError);
+}
