@@ -1,0 +1,32 @@
+#!/usr/bin/python3
+"""Writes the benchmark inputs of eps-from-scores: N scores (half in, half out) as CSV.
+
+usage: make_scores.py N OUT.csv [--cosines DIM]
+  default: in ~ N(1,1), out ~ N(0,1) (Gaussian mechanism with sensitivity/sigma 1)
+  --cosines DIM: in-scores only, cosines ~ N(3/sqrt(DIM), 1/DIM), for --null-dim DIM
+Seeded (numpy default_rng(0)), so every run writes the same file.
+"""
+import sys
+
+import numpy as np
+
+
+def main():
+    n, path = int(sys.argv[1]), sys.argv[2]
+    rng = np.random.default_rng(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "--cosines":
+        dim = int(sys.argv[4])
+        scores = rng.normal(3 / np.sqrt(dim), 1 / np.sqrt(dim), n)
+        labels = np.ones(n, dtype=int)
+    else:
+        half = n // 2
+        scores = np.concatenate([rng.normal(1, 1, half), rng.normal(0, 1, n - half)])
+        labels = np.concatenate([np.ones(half, dtype=int), np.zeros(n - half, dtype=int)])
+    order = rng.permutation(n)
+    with open(path, "w") as f:
+        f.write("label,score\n")
+        f.writelines(f"{labels[i]},{scores[i]!r}\n" for i in order)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+#!/bin/bash
+# eps-from-scores: known answers of every method, output forms, determinism, and one
+# check per bad-input case of issue 3.
+source "$SRC/tests/cli/lib.bash"
+T=eps-from-scores
+
+# ---- inputs ------------------------------------------------------------------
+# 1000 in scores above 1000 out scores (perfectly separated).
+"$PYTHON" - "$TMP" <<'PY'
+import sys
+import numpy as np
+d = sys.argv[1]
+with open(f"{d}/separated.csv", "w") as f:
+    f.write("id,label,score\n")
+    for i in range(1000):
+        f.write(f"{i},1,{2 + i / 1000}\n{1000 + i},0,{i / 1000}\n")
+with open(f"{d}/negated.csv", "w") as f:
+    f.write("label,score\n")
+    for i in range(1000):
+        f.write(f"1,{-(2 + i / 1000)}\n0,{-(i / 1000)}\n")
+np.save(f"{d}/in.npy", np.array([[2 + i / 1000 for i in range(500)], [2.5 + i / 1000 for i in range(500)]]))
+np.save(f"{d}/out.npy", np.array([i / 1000 for i in range(1000)], dtype=np.float32))
+np.save(f"{d}/nan.npy", np.array([0.1, np.nan, 0.3]))
+# 002 Sec. 3's example: FP rate 0.1, FN rate 0.2 over 100 + 100 trials.
+with open(f"{d}/decisions.csv", "w") as f:
+    f.write("label,guess\n")
+    f.writelines(f"1,{0 if i < 20 else 1}\n" for i in range(100))
+    f.writelines(f"0,{1 if i < 10 else 0}\n" for i in range(100))
+PY
+# Hand example: the rule score >= 0.6 has FNR = FPR = 1/3, eps = log 2; rounds 1 and 2.
+printf 'label,score,round\n1,0.1,1\n1,0.6,1\n1,0.8,1\n0,0.2,1\n0,0.5,1\n0,0.9,1\n1,3,2\n1,1,2\n0,-1,2\n0,-3,2\n' >"$TMP/hand.csv"
+# gauss-fit: in {1,3} = N(2,1), out {-1,1} = N(0,1).
+printf 'label,score\n1,1\n1,3\n0,-1\n0,1\n' >"$TMP/gauss.csv"
+# Cosines for --null-dim 100: in {0.1,0.3} = N(0.2, 0.1^2), one label-0 row to ignore.
+printf 'label,score\n1,0.1\n1,0.3\n0,0.05\n' >"$TMP/cosines.csv"
+
+# ---- known answers -------------------------------------------------------------
+expect_status 0 $T "$TMP/separated.csv" --method threshold
+expect_eq "$(cat "$TMP/out")" "inf" "threshold on separated scores"
+
+# 004 Sec. III: 1000 successful trials allow at most 5.60 with Clopper-Pearson at 95%,
+# each rate bounded at alpha/2: log((1-u)/u), u = 1 - 0.025^(1/1000) = 5.6005875...
+expect_status 0 $T "$TMP/separated.csv" --thresholds max
+expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "004's 5.60 (max)"
+expect_status 0 $T "$TMP/separated.csv" --threshold 1.5
+expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "004's 5.60 (fixed threshold)"
+expect_status 0 $T "$TMP/negated.csv" --negate --thresholds max --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["decision_rule"], j["fpr"], j["fnr"], round(j["epsilon"], 9))' <"$TMP/out")" \
+  "score <= -2 0.0 0.0 5.600587531" "--negate: rule in input units"
+# Bonferroni over the 2000 thresholds: each rate at 0.05/4000.
+expect_status 0 $T "$TMP/separated.csv"
+expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'import math; u = 1 - (0.05/4000)**1e-3; print(math.log((1-u)/u))')" 1e-9 "bonferroni"
+
+expect_status 0 $T --in "$TMP/in.npy" --out "$TMP/out.npy" --thresholds max
+expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "NPY pair (2-D f8 in, f4 out)"
+
+grep -v ',2$' "$TMP/hand.csv" | cut -d, -f1,2 >"$TMP/hand1.csv"
+expect_status 0 $T "$TMP/hand1.csv" -m threshold
+expect_near "$(cat "$TMP/out")" 0.6931471805599453 1e-12 "hand example: log 2"
+expect_status 0 $T "$TMP/hand1.csv" -m threshold --delta 0.1
+expect_near "$(cat "$TMP/out")" 0.5306282510621704 1e-12 "hand example, delta 0.1: log 1.7"
+
+expect_status 0 $T --decisions "$TMP/decisions.csv" -m threshold
+expect_near "$(cat "$TMP/out")" 2.0794415416798357 1e-12 "002's example: log 8"
+# Clopper-Pearson on the same decisions: FPR <= beta.ppf(.975, 11, 90), FNR <= beta.ppf(.975, 21, 80)
+expect_status 0 $T --decisions "$TMP/decisions.csv"
+expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'import math; from scipy.stats import beta; f=beta.ppf(.975,11,90); n=beta.ppf(.975,21,80); print(max(math.log((1-f)/n), math.log((1-n)/f)))')" 1e-9 "decisions, clopper-pearson"
+
+# Two unit Gaussians 2 apart at delta 1e-5: 9.997256146434298 (Balle-Wang, scipy brentq).
+expect_status 0 $T "$TMP/gauss.csv" -m gauss-fit --delta 1e-5
+expect_near "$(cat "$TMP/out")" 9.997256146434298 1e-7 "gauss-fit"
+expect_status 0 $T "$TMP/cosines.csv" --null-dim 100 --null gaussian --delta 1e-5
+expect_near "$(cat "$TMP/out")" 9.997256146434298 1e-7 "gauss-fit against N(0,1/d)"
+grep -q "note: ignoring 1 rows with label 0" "$TMP/err" || fail "no note about ignored label-0 rows"
+expect_status 0 $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 -q
+[ -s "$TMP/err" ] && fail "--quiet still prints notes"
+
+# Per round: delta = 1/n per round (CANIFE); round 1 is the hand example at delta 1/6:
+# log((1 - 1/6 - 1/3)/(1/3)) = log 1.5; round 2 separates: inf.
+expect_status 0 $T "$TMP/hand.csv" --per round -m threshold
+expect_eq "$(sed -n '1p;3p' "$TMP/out")" "$(printf 'round,epsilon\n2,inf')" "per round CSV"
+expect_near "$(sed -n 2p "$TMP/out" | cut -d, -f2)" 0.4054651081081644 1e-12 "per round: round 1 at delta 1/6"
+expect_status 0 $T "$TMP/hand.csv" --per round -m threshold --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["max_epsilon"], [r["delta"] for r in j["rounds"]])' <"$TMP/out")" \
+  "inf [0.16666666666666666, 0.25]" "per round JSON"
+
+# ---- output forms ----------------------------------------------------------------
+expect_status 0 $T "$TMP/separated.csv" --json
+"$PYTHON" - "$TMP/out" <<'PY' || fail "JSON fields"
+import json, sys
+j = json.load(open(sys.argv[1]))
+s = j["summary"]
+assert j["method"] == "clopper-pearson" and j["thresholds"] == "bonferroni", j
+assert j["n_in"] == 1000 and j["n_out"] == 1000 and j["thresholds_tried"] == 2000
+assert s["auroc"] == 1.0 and s["tpr_at_fpr"] == {"0.001": 1.0, "0.01": 1.0, "0.1": 1.0}, s
+assert abs(s["in"]["mean"] - 2.4995) < 1e-12 and s["out"]["count"] == 1000
+assert 0 < s["in"]["anderson_darling"] < 20
+PY
+expect_status 0 $T "$TMP/separated.csv" -m threshold --json
+grep -q '"epsilon":"inf"' "$TMP/out" || fail "inf prints as \"inf\" in JSON"
+expect_status 0 $T "$TMP/separated.csv" --report
+grep -q "^epsilon  *4\.4" "$TMP/out" || fail "report shows the epsilon"
+grep -q "^AUROC  *1$" "$TMP/out" || fail "report shows AUROC"
+
+# Same seed, same bytes; the output file appears whole.
+expect_status 0 $T "$TMP/separated.csv" --thresholds split --seed 5 --json -o "$TMP/a.json"
+expect_status 0 $T "$TMP/separated.csv" --thresholds split --seed 5 --json -o "$TMP/b.json"
+cmp -s "$TMP/a.json" "$TMP/b.json" || fail "--seed is not deterministic"
+
+# CI gate: exit 3, one line, nothing on stdout or in -o.
+expect_error 3 'error: epsilon 4\.4[0-9]* exceeds the budget --fail-above 4 \(.*separated.csv\)' \
+  $T "$TMP/separated.csv" --fail-above 4 -o "$TMP/gate.txt"
+[ -e "$TMP/gate.txt" ] && fail "-o file written although the budget was exceeded"
+expect_status 0 $T "$TMP/separated.csv" --fail-above 5
+expect_near "$(cat "$TMP/out")" 4.478207016027911 1e-9 "under budget: epsilon printed"
+
+expect_status 0 $T --help
+grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
+grep -q "OVER-STATES" "$TMP/out" || fail "--help does not warn that max over-states confidence"
+expect_status 0 $T --version
+
+# ---- bad input: one line, exit 1 (data) or 2 (usage), nothing on stdout ----------------
+printf '' >"$TMP/empty.csv"
+printf 'label,score\n' >"$TMP/header_only.csv"
+printf 'label,score\n1,0.5\n1,0.7\n' >"$TMP/no_out.csv"
+printf 'label,score\n0,0.5\n' >"$TMP/no_in.csv"
+printf 'label,score\n1,0.5\n0,nan\n' >"$TMP/nan.csv"
+printf 'label,score\n1,inf\n0,0.1\n' >"$TMP/inf.csv"
+printf 'label,score\n1,0.5\n0,high\n' >"$TMP/text.csv"
+printf 'label,score\n1,0.5\n2,0.1\n' >"$TMP/label.csv"
+printf 'label,value\n1,0.5\n0,0.1\n' >"$TMP/no_score.csv"
+printf 'class,score\n1,0.5\n0,0.1\n' >"$TMP/no_label.csv"
+printf 'label,score\n1,0.5,7\n' >"$TMP/ragged.csv"
+expect_error 1 'empty input: no header line \(.*empty.csv\)' $T "$TMP/empty.csv"
+expect_error 1 'empty input: no header line \(stdin\)' $T <"$TMP/empty.csv"
+expect_error 1 'no score rows \(.*header_only.csv\)' $T "$TMP/header_only.csv"
+expect_error 1 'no rows with label 0 \(out\) \(.*no_out.csv\)' $T "$TMP/no_out.csv"
+expect_error 1 'no rows with label 1 \(in\) \(.*no_in.csv\)' $T "$TMP/no_in.csv"
+expect_error 1 "'nan' is not a finite number \(.*nan.csv, row 3, column 'score'\)" $T "$TMP/nan.csv"
+expect_error 1 "'inf' is not a finite number \(.*inf.csv, row 2, column 'score'\)" $T "$TMP/inf.csv"
+expect_error 1 "'high' is not a finite number \(.*text.csv, row 3, column 'score'\)" $T "$TMP/text.csv"
+expect_error 1 "label '2' is not 0 or 1 \(.*label.csv, row 3, column 'label'\)" $T "$TMP/label.csv"
+expect_error 1 "missing column 'score'.*no_score.csv" $T "$TMP/no_score.csv"
+expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
+expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
+expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"
+expect_error 1 'non-finite value nan \(.*nan.npy, index 1\)' $T --in "$TMP/nan.npy" --out "$TMP/out.npy"
+cp "$TMP/hand.csv" "$TMP/hand_r.csv"; echo "1,0.5,3" >>"$TMP/hand_r.csv"
+expect_error 1 "no rows with label 0 \(out\) \(.*hand_r.csv, round 3\)" $T "$TMP/hand_r.csv" --per round
+expect_error 1 "missing column 'round'" $T "$TMP/separated.csv" --per round
+expect_error 1 "score 2 is not a cosine in \[-1,1\].*separated.csv, row 2, column 'score'" \
+  $T "$TMP/separated.csv" --null-dim 100 -m jeffreys
+printf 'label,guess\n1,1\n0,yes\n' >"$TMP/bad_guess.csv"
+expect_error 1 "label 'yes' is not 0 or 1 \(.*bad_guess.csv, row 3, column 'guess'\)" $T --decisions "$TMP/bad_guess.csv"
+printf 'label,score\n1,1\n1,1\n0,0\n0,2\n' >"$TMP/flat.csv"
+expect_error 1 'all in scores are equal' $T "$TMP/flat.csv" -m gauss-fit --delta 1e-5
+
+expect_error 2 '--delta: value 1 is not in \[0,1\)' $T "$TMP/separated.csv" --delta 1
+expect_error 2 '--delta: value -0.5 is not in \[0,1\)' $T "$TMP/separated.csv" --delta=-0.5
+expect_error 2 "--delta: value abc is not in \[0,1\)" $T "$TMP/separated.csv" --delta abc
+expect_error 2 '--alpha: value 0 is not in \(0,1\)' $T "$TMP/separated.csv" --alpha 0
+expect_error 2 '--alpha: value 1.5 is not in \(0,1\)' $T "$TMP/separated.csv" --alpha 1.5
+expect_error 2 'gauss-fit needs --delta' $T "$TMP/gauss.csv" -m gauss-fit
+expect_error 2 'gauss-fit takes no --thresholds' $T "$TMP/gauss.csv" -m gauss-fit --delta 1e-5 --one-sided
+expect_error 2 'error: .*--method' $T "$TMP/gauss.csv" -m bayes
+expect_error 2 'error: .*--null-dim' $T "$TMP/cosines.csv" --null-dim 1
+expect_error 2 'error: .*--in.*excludes|error: .*scores.*excludes' $T "$TMP/separated.csv" --in "$TMP/in.npy"
+expect_error 2 '--in needs --out' $T --in "$TMP/in.npy"
+expect_error 2 'error: .*--fail-above' $T "$TMP/separated.csv" --fail-above -1
+
+finish

@@ -1,0 +1,35 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "io/error.hpp"
+#include "stats/score_summary.hpp"
+
+using namespace dpaudit;
+
+TEST_CASE("summary of sampled scores: counts, fits, AUROC, TPR at FPR, Anderson-Darling") {
+  const ScoreSet s({0.4, 0.8, 0.9}, {0.1, 0.4, 0.7});
+  const ScoreSummary m = summarize_scores(s, std::nullopt);
+  CHECK(m.in.count == 3);
+  CHECK(m.in.fit.mean == doctest::Approx(0.7));
+  CHECK(m.out->fit.mean == doctest::Approx(0.4));
+  CHECK(m.out->fit.stddev == doctest::Approx(std::sqrt(0.06)));  // deviations -0.3, 0, 0.3
+  CHECK(m.auroc == doctest::Approx(7.5 / 9));
+  // FPR <= 0.1%, 1%, 10% with 3 out scores allows none: the rule score >= 0.8.
+  for (double tpr : m.tpr_at_fpr) CHECK(tpr == doctest::Approx(2.0 / 3));
+  REQUIRE(m.in.anderson_darling);
+  CHECK(*m.in.anderson_darling > 0);
+}
+
+TEST_CASE("with a null, AUROC and TPR are against the null; a constant side has no A-D") {
+  // Gaussian null N(0, 1/100): the in score 0 sits at its median; 0.5 is 5 sd out.
+  const CosineNull null{100, NullKind::gaussian};
+  const ScoreSummary m = summarize_scores(ScoreSet({0.0, 0.5}, {0.3}), null);
+  CHECK(!m.out);
+  // (Phi(0) + Phi(5)) / 2 = (0.5 + 0.9999997133484281) / 2 (scipy.stats.norm.cdf(5)).
+  CHECK(m.auroc == doctest::Approx((0.5 + 0.9999997133484281) / 2).epsilon(1e-10));
+  // Thresholds norm.isf(f)/10 = 0.309, 0.233, 0.128 all keep 0.5 only.
+  for (double tpr : m.tpr_at_fpr) CHECK(tpr == 0.5);
+  CHECK(summarize_scores(ScoreSet({0.2, 0.2}, {}), null).in.anderson_darling == std::nullopt);
+  CHECK_THROWS_AS(summarize_scores(ScoreSet({0.2}, {}), std::nullopt), UsageError);
+}
