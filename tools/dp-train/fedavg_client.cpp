@@ -1,0 +1,64 @@
+#include "fedavg_client.hpp"
+
+#include <algorithm>
+
+#include "core/parallel.hpp"
+#include "mechanisms/fedavg_server.hpp"
+#include "models.hpp"
+#include "random/philox_stream.hpp"
+
+namespace dpaudit::dp_train {
+
+ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
+                             LocalTraining training, int threads)
+    : train_(train), clients_(clients), training_(training), threads_(std::max(1, threads)) {
+  for (int i = 0; i < threads_; ++i)
+    replicas_.push_back(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(model->clone()));
+}
+
+std::vector<ClientUpdate> ClientTrainer::train(const torch::Tensor& global, const std::vector<std::size_t>& ids,
+                                               std::size_t round, std::uint64_t seed, std::uint64_t stream) {
+  std::vector<ClientUpdate> out(ids.size());
+  parallel_blocks(ids.size(), threads_, [&](std::size_t begin, std::size_t end, std::size_t thread) {
+    for (std::size_t k = begin; k < end; ++k)
+      out[k] = train_one(replicas_[thread], global, ids[k], seed, stream + round * clients_.size() + ids[k]);
+  });
+  return out;
+}
+
+ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global, std::size_t client,
+                                      std::uint64_t batch_seed, std::uint64_t batch_stream) const {
+  ClientUpdate result;
+  result.update.assign(static_cast<std::size_t>(global.numel()), 0.0);
+  std::vector<std::size_t> order = clients_[client];
+  if (order.empty()) return result;
+  result.has_data = true;
+  assign_parameters(*replica, global);
+  PhiloxStream rng(batch_seed, batch_stream);
+  double loss_sum = 0;
+  std::size_t batches = 0;
+  for (std::size_t epoch = 0; epoch < training_.epochs; ++epoch) {
+    for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates: a fresh minibatch order per epoch
+      std::swap(order[i - 1], order[std::min(i - 1, static_cast<std::size_t>(rng.uniform() * i))]);
+    for (std::size_t begin = 0; begin < order.size(); begin += training_.batch) {
+      const std::size_t count = std::min(training_.batch, order.size() - begin);
+      const Batch batch = gather_batch(train_, order.data() + begin, count);
+      replica->zero_grad();
+      torch::Tensor loss = cross_entropy_loss(replica, batch);
+      loss.backward();
+      {
+        torch::NoGradGuard no_grad;
+        for (auto& p : replica->parameters()) p.sub_(p.grad(), training_.learning_rate);
+      }
+      loss_sum += loss.item<double>();
+      ++batches;
+    }
+  }
+  result.loss = loss_sum / static_cast<double>(batches);
+  const torch::Tensor delta = (flatten_parameters(*replica) - global).to(torch::kDouble).contiguous();
+  std::copy_n(delta.data_ptr<double>(), result.update.size(), result.update.data());
+  clip_to_norm(result.update.data(), result.update.size(), training_.clip);
+  return result;
+}
+
+}  // namespace dpaudit::dp_train

@@ -1,0 +1,60 @@
+// Configuration of one `dp-train fedavg` run (003 Alg. 2-3), as parsed from the command
+// line and recorded in run.json. No LibTorch here.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "io/json.hpp"
+
+namespace dpaudit::dp_train {
+
+struct FedAvgConfig {
+  // data and model
+  std::string task = "fashion-mnist";
+  std::string data_dir;  // default: Debian's dataset-fashion-mnist folder
+  std::string model = "mlp";
+  std::int64_t hidden = 128;
+  std::size_t clients = 1000;
+  std::string partition = "iid";
+  double alpha = 0.5;
+  // DP-FedAvg
+  std::size_t rounds = 100;
+  std::string sampling = "shuffle";
+  double q = 0.1;
+  std::size_t clients_per_round = 100;
+  std::size_t local_epochs = 1;
+  std::size_t local_batch = 16;
+  double client_lr = 0.05;
+  double clip = 1.0;
+  double noise_multiplier = 0.0;
+  double server_lr = 1.0;
+  double server_momentum = 0.9;
+  // canaries
+  std::string canaries;  // spec or NPY of seen canaries
+  std::string unseen;    // spec or NPY of unseen canaries
+  std::size_t canary_repeats = 0;  // 0: canaries are sampled like real clients
+  std::size_t num_canaries = 0;
+  std::size_t num_unseen = 0;
+  std::uint64_t canary_seed = 1;
+  double canary_memory_mb = 2048;
+  // outputs
+  std::string out;
+  std::size_t eval_every = 10;
+  double delta = 0;  // 0: 003 Sec. 5.1's delta = n^-1.1 with n the number of clients
+  bool save_deltas = false;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  bool quiet = false;
+
+  double effective_delta() const;
+  Json to_json() const;
+};
+
+// Philox stream ids of the run's randomness (data.hpp uses 1 and 2).
+constexpr std::uint64_t kFedAvgScheduleStream = std::uint64_t{1} << 40;
+constexpr std::uint64_t kFedAvgRepeatsStream = std::uint64_t{2} << 40;
+constexpr std::uint64_t kFedAvgNoiseStream = std::uint64_t{3} << 40;
+constexpr std::uint64_t kFedAvgBatchStream = std::uint64_t{4} << 40;
+
+}  // namespace dpaudit::dp_train

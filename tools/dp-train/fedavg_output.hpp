@@ -1,0 +1,42 @@
+// dp-train fedavg's output folder: files are written into a staging folder beside
+// --out and moved into --out only when the whole run succeeded, so a failed run leaves
+// no half-written output. No LibTorch here.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dpaudit::dp_train {
+
+class StagingDir {
+ public:
+  explicit StagingDir(std::string target);  // creates <target>.partial-<pid>
+  ~StagingDir();                            // removes the staging folder unless committed
+  StagingDir(const StagingDir&) = delete;
+  StagingDir& operator=(const StagingDir&) = delete;
+  std::string path(const std::string& file) const;  // a file inside the staging folder
+  void commit();                                    // moves every file into target
+
+ private:
+  std::string target_, staging_;
+  bool committed_ = false;
+};
+
+// CSV `id,label,score` of seen (label 1) then unseen (label 0) canaries; ids are each
+// canary's index in its own set.
+void write_scores_csv(const std::string& path, const std::vector<double>& seen, const std::vector<double>& unseen);
+
+// One line of metrics.csv: round,train_loss,update_norm,test_accuracy (empty when the
+// round was not evaluated).
+struct RoundMetrics {
+  std::size_t round = 0;
+  double train_loss = 0;
+  double update_norm = 0;
+  double test_accuracy = -1;  // < 0: not evaluated
+};
+void write_metrics_csv(const std::string& path, const std::vector<RoundMetrics>& rows);
+
+// Peak resident memory of this process in MiB (getrusage).
+double peak_memory_mb();
+
+}  // namespace dpaudit::dp_train

@@ -1,0 +1,202 @@
+#include "fedavg_run.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+#include <ATen/Parallel.h>
+
+#include "accounting/analytic_gaussian.hpp"
+#include "accounting/rdp.hpp"
+#include "cli/progress.hpp"
+#include "data.hpp"
+#include "fedavg_canaries.hpp"
+#include "fedavg_client.hpp"
+#include "fedavg_output.hpp"
+#include "io/error.hpp"
+#include "io/npy.hpp"
+#include "mechanisms/fedavg_server.hpp"
+#include "mechanisms/participation.hpp"
+#include "models.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace {
+
+std::vector<double> to_doubles(const torch::Tensor& t) {
+  const torch::Tensor d = t.to(torch::kDouble).contiguous();
+  return {d.data_ptr<double>(), d.data_ptr<double>() + d.numel()};
+}
+
+torch::Tensor to_float_tensor(const std::vector<double>& v) {
+  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kDouble)
+      .to(torch::kFloat);
+}
+
+void check_options(const FedAvgConfig& c) {
+  if (c.out.empty()) throw UsageError("an output folder is required", "--out");
+  if (c.rounds == 0) throw UsageError("need at least one round", "--rounds");
+  if (!c.canaries.empty() && c.num_canaries > 0)
+    throw UsageError("give either --canaries or --num-canaries, not both", "--num-canaries");
+  if (!c.unseen.empty() && c.num_unseen > 0)
+    throw UsageError("give either --unseen or --num-unseen, not both", "--num-unseen");
+  if (c.local_batch == 0) throw UsageError("local batch size must be at least 1", "--local-batch");
+  if (c.local_epochs == 0) throw UsageError("need at least one local epoch", "--local-epochs");
+  if (c.eval_every == 0) throw UsageError("evaluation period must be at least 1", "--eval-every");
+  if (!(c.delta > 0 && c.delta < 1) && c.delta != 0) throw UsageError("delta must be in (0,1)", "--delta");
+}
+
+// Participation of every round: real clients are members 0..clients-1; seen canaries are
+// members clients..clients+k-1 when they are sampled like real clients, else they follow
+// their own fixed-repeats schedule (003 Sec. 5.2).
+struct Schedules {
+  RoundMembers clients;   // real client ids per round
+  RoundMembers canaries;  // seen canary ids per round
+};
+
+Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
+  ParticipationConfig p;
+  p.sampling = parse_sampling(c.sampling);
+  p.population = c.clients + (c.canary_repeats == 0 ? seen : 0);
+  p.rounds = c.rounds;
+  p.q = c.q;
+  p.per_round = c.clients_per_round;
+  p.seed = c.seed;
+  p.stream = kFedAvgScheduleStream;
+  const RoundMembers all = participation_schedule(p);
+  Schedules s{RoundMembers(c.rounds), RoundMembers(c.rounds)};
+  for (std::size_t t = 0; t < c.rounds; ++t)
+    for (std::size_t id : all[t]) (id < c.clients ? s.clients[t].push_back(id) : s.canaries[t].push_back(id - c.clients));
+  if (c.canary_repeats > 0 && seen > 0)
+    s.canaries = fixed_repeats_schedule(seen, c.canary_repeats, c.rounds, c.seed, kFedAvgRepeatsStream);
+  return s;
+}
+
+// The analytic bounds run.json reports: the per-round Gaussian mechanism (003 footnote 5:
+// one participation, the round known to the adversary) and, with Poisson sampling,
+// RDP composition over the rounds (Mironov et al. 2019). z = 0 gives inf.
+Json analytic_epsilons(const FedAvgConfig& c) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double delta = c.effective_delta();
+  Json j;
+  const bool noisy = c.noise_multiplier > 0;
+  j["eps_gaussian_per_round"] = json_number(noisy ? gaussian_mechanism_epsilon(c.noise_multiplier, delta) : inf);
+  if (c.sampling == "poisson")
+    j["eps_rdp_poisson"] = json_number(
+        noisy ? rdp_epsilon({{c.noise_multiplier, c.q, static_cast<long long>(c.rounds)}}, delta).epsilon : inf);
+  return j;
+}
+
+}  // namespace
+
+Json run_fedavg(const FedAvgConfig& c) {
+  const auto start = std::chrono::steady_clock::now();
+  check_options(c);
+  const ModelKind kind = parse_model_kind(c.model);
+  const PartitionKind partition = parse_partition(c.partition);
+  parse_sampling(c.sampling);
+  const TrainTest data = load_task(c.task, c.data_dir.empty() ? kFashionMnistDir : c.data_dir, c.seed);
+  const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
+
+  at::set_num_threads(1);  // parallelism is over clients (fedavg_client.hpp)
+  torch::nn::Sequential model = make_model({kind, data.train.example_shape, data.train.num_classes, c.hidden}, c.seed);
+  const std::size_t dim = static_cast<std::size_t>(parameter_count(*model));
+  const CanaryPanel canaries(c, dim);
+  const Schedules schedules = make_schedules(c, canaries.seen());
+  const Json analytic = analytic_epsilons(c);
+
+  StagingDir staging(c.out);
+  if (!canaries.made_seen_spec_json().empty()) std::ofstream(staging.path("canaries.json")) << canaries.made_seen_spec_json();
+  if (!canaries.made_unseen_spec_json().empty()) std::ofstream(staging.path("unseen.json")) << canaries.made_unseen_spec_json();
+
+  ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr, c.clip}, c.threads);
+  const std::vector<double> theta0 = to_doubles(flatten_parameters(*model));
+  std::vector<double> theta = theta0;
+  ServerOptimizer server(dim, c.server_lr, c.server_momentum);
+  RoundReduction seen_max(RoundReduce::max, canaries.seen()), unseen_max(RoundReduce::max, canaries.unseen());
+  std::vector<double> seen_cos, unseen_cos, canary(dim), deltas;
+  std::vector<RoundMetrics> metrics;
+  std::size_t canary_insertions = 0;
+  double accuracy = -1;
+  cli::Progress progress("dp-train fedavg", c.rounds, c.quiet);
+  const auto train_start = std::chrono::steady_clock::now();
+
+  for (std::size_t t = 0; t < c.rounds; ++t) {
+    // 003 Alg. 3 lines 3-9: clipped client updates + projected canaries + noise, over m.
+    const torch::Tensor global = to_float_tensor(theta);
+    const std::vector<ClientUpdate> updates =
+        trainer.train(global, schedules.clients[t], t, c.seed, kFedAvgBatchStream);
+    UpdateSum rho(dim);
+    RoundMetrics row;
+    row.round = t + 1;
+    std::size_t trained = 0;
+    for (const auto& u : updates) {
+      rho.add(u.update.data());
+      if (u.has_data) {
+        row.train_loss += u.loss;
+        ++trained;
+      }
+    }
+    row.train_loss = trained ? row.train_loss / trained : 0.0;
+    for (std::size_t j : schedules.canaries[t]) {
+      canaries.seen_canary(j, canary.data());
+      project_to_norm(canary.data(), dim, c.clip);
+      rho.add(canary.data());
+      ++canary_insertions;
+    }
+    PhiloxStream noise(c.seed, kFedAvgNoiseStream + t);
+    const std::vector<double> rho_bar = rho.release(c.noise_multiplier * c.clip, noise);
+    row.update_norm = l2_norm(rho_bar.data(), dim);
+    // Alg. 3 lines 10-12: every canary's cosine with this round's aggregate.
+    canaries.cosines(rho_bar, seen_cos, unseen_cos);
+    seen_max.add(seen_cos);
+    unseen_max.add(unseen_cos);
+    if (c.save_deltas) deltas.insert(deltas.end(), rho_bar.begin(), rho_bar.end());
+    server.step(rho_bar, theta.data());
+    if ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds) {
+      assign_parameters(*model, to_float_tensor(theta));
+      row.test_accuracy = accuracy = evaluate(model, data.test).accuracy;
+    }
+    metrics.push_back(row);
+    progress.update(t + 1);
+  }
+  const double train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
+
+  // Alg. 2 lines 10-11: cosines with theta_T - theta_0.
+  std::vector<double> delta(dim);
+  for (std::size_t i = 0; i < dim; ++i) delta[i] = theta[i] - theta0[i];
+  std::vector<double> seen_final, unseen_final;
+  canaries.cosines(delta, seen_final, unseen_final);
+
+  save_npy(staging.path("final_model.npy"), theta.data(), {dim}, NpyDtype::f4);
+  save_npy(staging.path("delta.npy"), delta.data(), {dim}, NpyDtype::f4);
+  if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
+  write_scores_csv(staging.path("scores_final.csv"), seen_final, unseen_final);
+  write_scores_csv(staging.path("scores_all.csv"), seen_max.result(), unseen_max.result());
+  write_metrics_csv(staging.path("metrics.csv"), metrics);
+
+  Json run;
+  run["config"] = c.to_json();
+  run["dim"] = dim;
+  run["seen_canaries"] = canaries.seen();
+  run["unseen_canaries"] = canaries.unseen();
+  run["canary_insertions"] = canary_insertions;
+  run["canaries_in_memory"] = canaries.in_memory();
+  run["delta"] = c.effective_delta();
+  run["analytic_epsilon"] = analytic;
+  run["test_accuracy"] = accuracy;
+  run["final_train_loss"] = metrics.back().train_loss;
+  run["seconds_per_round"] = train_seconds / static_cast<double>(c.rounds);
+  run["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run["peak_memory_mb"] = peak_memory_mb();
+  {
+    std::ofstream f(staging.path("run.json"));
+    f << run.dump(2) << "\n";
+    if (!f) throw DataError("cannot write run.json", c.out);
+  }
+  staging.commit();
+  return run;
+}
+
+}  // namespace dpaudit::dp_train
