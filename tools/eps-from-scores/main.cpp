@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
       ->check(dpaudit::cli::open_unit_interval());
   auto* delta_opt = app.add_option("--delta", delta,
                                    "delta; default 0 for threshold, clopper-pearson and jeffreys, 1/n per round with "
-                                   "--per round (as CANIFE); gauss-fit needs it given, in (0,1)")
+                                   "--per round (as CANIFE); gauss-fit needs it given, in (0,1), unless --per round")
                         ->check(CLI::Validator(
                             [](std::string& s) -> std::string {
                               const auto v = parse_finite(s);

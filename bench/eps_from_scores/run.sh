@@ -1,0 +1,44 @@
+#!/bin/bash
+# Times eps-from-scores on 1,000,000 scores, reading included, for every method.
+# usage: bench/eps_from_scores/run.sh BUILD_DIR [N]
+# Inputs are made once by make_scores.py (seeded) under BUILD_DIR/bench-data/.
+set -eu
+build=$1
+n=${2:-1000000}
+here=$(cd "$(dirname "$0")" && pwd)
+tool=$build/bin/eps-from-scores
+data=$build/bench-data
+mkdir -p "$data"
+scores=$data/scores-$n.csv
+cosines=$data/cosines-$n.csv
+[ -s "$scores" ] || /usr/bin/python3 "$here/make_scores.py" "$n" "$scores"
+[ -s "$cosines" ] || /usr/bin/python3 "$here/make_scores.py" "$n" "$cosines" --cosines 101770
+
+# Best of 3 wall-clock seconds and the peak memory of one run.
+run() {
+  local label=$1; shift
+  local best=999 mem=0
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o "$data/time" "$tool" "$@" >"$data/out"
+    read -r s kb <"$data/time"
+    best=$(/usr/bin/python3 -c "print(min($best, $s))")
+    mem=$kb
+  done
+  printf '| %-58s | %6s | %6d | %s |\n' "$label" "$best" $((mem / 1024)) "$(head -c 60 "$data/out" | head -1)"
+}
+
+echo "| command (n = $n scores) | seconds | MiB | output |"
+echo "|---|---|---|---|"
+for m in threshold clopper-pearson jeffreys; do
+  for t in bonferroni max split; do
+    run "$m --thresholds $t" "$scores" -m "$m" --thresholds "$t"
+  done
+done
+run "clopper-pearson --threshold 0.5" "$scores" --threshold 0.5
+run "gauss-fit --delta 1e-5" "$scores" -m gauss-fit --delta 1e-5
+run "clopper-pearson --json (with AUROC, TPR, Anderson-Darling)" "$scores" --json
+for m in threshold jeffreys; do
+  run "--null-dim 101770 -m $m (exact null)" "$cosines" --null-dim 101770 -m "$m"
+done
+run "--null-dim 101770 gauss-fit --delta 1e-6 (exact null)" "$cosines" --null-dim 101770 --delta 1e-6
+run "--null-dim 101770 -m jeffreys --json (exact null)" "$cosines" --null-dim 101770 -m jeffreys --json
