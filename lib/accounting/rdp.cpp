@@ -18,18 +18,21 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Running log(sum of e^x_i) with one exp per term.
+// Running log(sum of e^x_i) with at most one exp per term; terms below e^-40 times
+// the largest so far change no digit of a double and are skipped.
 class LogSum {
  public:
+  static constexpr double kNegligible = 40;
   void add(double x) {
-    if (x == -kInf) return;
     if (x > max_) {
       sum_ = sum_ * std::exp(max_ - x) + 1;
       max_ = x;
-    } else {
+    } else if (x > max_ - kNegligible) {
       sum_ += std::exp(x - max_);
     }
   }
+  // Whether a term no larger than e^x could still matter.
+  bool matters(double x) const { return x > max_ - kNegligible; }
   double value() const { return max_ == -kInf ? -kInf : max_ + std::log(sum_); }
 
  private:
@@ -37,21 +40,48 @@ class LogSum {
   double sum_ = 0;
 };
 
+// log k for k = 0..kCount-1, shared by the binomial sums (log 0 is unused).
+constexpr int kLogTableSize = 4097;
+const std::vector<double>& log_table() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(kLogTableSize, -kInf);
+    for (int k = 1; k < kLogTableSize; ++k) t[k] = std::log(static_cast<double>(k));
+    return t;
+  }();
+  return table;
+}
+
+double log_of_count(long long k) {
+  return k < kLogTableSize ? log_table()[static_cast<std::size_t>(k)] : std::log(static_cast<double>(k));
+}
+
 // log A_alpha for integer alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3):
 // A_alpha = sum_{k=0}^{alpha} C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2 - k) / (2 sigma^2)).
 double log_a_integer(double sigma, double q, double alpha) {
   const double log_q = std::log(q), log_1mq = std::log1p(-q);
   const double inv_2var = 0.5 / (sigma * sigma);
   const long long n = static_cast<long long>(alpha);
-  LogSum sum;
+  // Exponents first (no transcendental calls with the log table), then exp only of
+  // the terms within e^-40 of the largest.
+  std::vector<double> exponents(static_cast<std::size_t>(n + 1));
   double log_binom = 0;  // log C(n, k), updated by C(n,k+1) = C(n,k) (n-k)/(k+1)
+  double largest = -kInf;
   for (long long k = 0; k <= n; ++k) {
     const double kd = static_cast<double>(k);
-    sum.add(log_binom + kd * log_q + (alpha - kd) * log_1mq + (kd * kd - kd) * inv_2var);
-    log_binom += std::log(static_cast<double>(n - k) / static_cast<double>(k + 1));
+    const double x = log_binom + kd * log_q + (alpha - kd) * log_1mq + (kd * kd - kd) * inv_2var;
+    exponents[static_cast<std::size_t>(k)] = x;
+    largest = std::max(largest, x);
+    log_binom += log_of_count(n - k) - log_of_count(k + 1);
   }
-  return sum.value();
+  double sum = 0;
+  for (double x : exponents)
+    if (x > largest - LogSum::kNegligible) sum += std::exp(x - largest);
+  return largest + std::log(sum);
 }
+
+// log Phi(z) inside the series: above z = 8.5 it is above -1e-17, below the
+// resolution of the log-terms it is added to, and taken as 0.
+double log_phi_in_series(double z) { return z > 8.5 ? 0.0 : log_normal_cdf(z); }
 
 // log A_alpha for fractional alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3): with
 // z0 = sigma^2 log(1/q - 1) + 1/2 and j = alpha - i, A_alpha = A0 + A1,
@@ -69,13 +99,13 @@ double log_a_fractional(double sigma, double q, double alpha) {
   bool binom_positive = true;
   for (int i = 0; i < 1000000; ++i) {
     const double id = i, j = alpha - id;
-    const double s0 = log_abs_binom + id * log_q + j * log_1mq + (id * id - id) * inv_2var +
-                      log_normal_cdf((z0 - id) / sigma);
-    const double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2var +
-                      log_normal_cdf((j - z0) / sigma);
+    // log Phi <= 0, so a term whose other factors are already negligible is skipped
+    // without evaluating Phi.
     LogSum& target = binom_positive ? positive : negative;
-    target.add(s0);
-    target.add(s1);
+    double s0 = log_abs_binom + id * log_q + j * log_1mq + (id * id - id) * inv_2var;
+    double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2var;
+    if (target.matters(s0)) target.add(s0 += log_phi_in_series((z0 - id) / sigma));
+    if (target.matters(s1)) target.add(s1 += log_phi_in_series((j - z0) / sigma));
     if (id > alpha && std::max(s0, s1) < -30) {
       const double log_a = log_sub(positive.value(), negative.value());
       if (!std::isfinite(log_a))
