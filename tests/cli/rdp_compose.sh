@@ -1,0 +1,98 @@
+#!/bin/bash
+# rdp-compose: closed forms, golden RDP from tests/golden/accounting.py (mpmath quadrature
+# of A_alpha), the Canonne-Kamath-Steinke conversion, --eps inversion, --events, JSON,
+# --fail-above, bad input.
+source "$SRC/tests/cli/lib.bash"
+
+py() { "$PYTHON" -c "import math; print(repr($1))"; }
+
+# q = 1, one step, order 2: RDP alpha/(2 sigma^2) = 1/sigma^2, then
+# eps = rdp + log(1/2) - (log delta + log 2)/1
+expect_status 0 rdp-compose --sigma 2 --q 1 --steps 1 --delta 1e-5 --orders 2
+expect_near "$(cat "$TMP/out")" "$(py "0.25 + math.log(0.5) - (math.log(1e-5) + math.log(2))")" 1e-13r "Gaussian RDP, order 2"
+# q = 1, T steps at order 10.5: T * 10.5/(2 sigma^2)
+expect_status 0 rdp-compose --sigma 3 --q 1 --steps 40 --delta 1e-6 --orders 10.5
+expect_near "$(cat "$TMP/out")" "$(py "40*10.5/18 + math.log(9.5/10.5) - (math.log(1e-6) + math.log(10.5))/9.5")" 1e-13r "Gaussian RDP, fractional order"
+# [golden] RDP of sigma 1.1, q 0.01 at order 8 = 0.00058407033552025108 per step
+expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --orders 8 --json
+expect_near "$("$PYTHON" -c "import json; print(json.load(open('$TMP/out'))['eps'])")" \
+  "$(py "1000*0.00058407033552025108 + math.log(7/8) - (math.log(1e-5) + math.log(8))/7")" 1e-9r "subsampled RDP, order 8"
+expect_eq "$("$PYTHON" -c "import json; j=json.load(open('$TMP/out')); print(j['order'], j['delta'], j['steps'])")" "8.0 1e-05 1000" "JSON fields"
+
+# default orders: eps is the minimum over them, never above a single order's
+expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5
+all=$(cat "$TMP/out")
+"$PYTHON" -c "import sys; sys.exit(0 if $all <= 1000*0.00058407033552025108 + __import__('math').log(7/8) - (__import__('math').log(1e-5) + __import__('math').log(8))/7 else 1)" \
+  || fail "default orders give a larger eps than order 8 alone"
+
+# --eps: the smallest noise multiplier; composing it gives eps back (1e-6 relative)
+expect_status 0 rdp-compose --eps 3 --q 0.01 --steps 1000 --delta 1e-5
+sigma=$(cat "$TMP/out")
+expect_status 0 rdp-compose --sigma "$sigma" --q 0.01 --steps 1000 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 3 1e-6r "eps of the sigma found for eps 3"
+
+# --events: segments compose additively; equal segments equal one longer segment
+printf 'sigma,q,steps\n1.1,0.01,300\n1.1,0.01,700\n' >"$TMP/events.csv"
+expect_status 0 rdp-compose --events "$TMP/events.csv" --delta 1e-5
+expect_near "$(cat "$TMP/out")" "$all" 1e-12r "two segments = one"
+printf 'steps,q,sigma\n10,0.5,2\n5,1,4\n' >"$TMP/mixed.csv"
+expect_status 0 rdp-compose --events - --delta 1e-5 --orders 3 <"$TMP/mixed.csv"
+mixed=$(cat "$TMP/out")
+expect_status 0 rdp-compose --events "$TMP/mixed.csv" --delta 1e-5 --orders 3 --threads 2
+expect_eq "$(cat "$TMP/out")" "$mixed" "same output with 2 threads"
+# integer order 3, q = 0.5, sigma 2: A = sum_k C(3,k) 0.5^3 exp((k^2-k)/8); plus 5 steps of q = 1, sigma 4
+expect_near "$mixed" "$(py "10*math.log(sum(math.comb(3,k)*0.125*math.exp((k*k-k)/8) for k in range(4)))/2 + 5*3/32 + math.log(2/3) - (math.log(1e-5) + math.log(3))/2")" 1e-12r "heterogeneous events, closed form"
+
+# extreme but valid: sigma 0.1, q 1e-6, 1e7 steps
+expect_status 0 rdp-compose --sigma 0.1 --q 1e-6 --steps 10000000 --delta 1e-6
+"$PYTHON" -c "import math,sys; v=float('$(cat "$TMP/out")'); sys.exit(0 if math.isfinite(v) and v > 0 else 1)" \
+  || fail "extreme parameters: $(cat "$TMP/out")"
+
+# --fail-above: exit 3, one line, nothing on stdout; below the budget: exit 0
+expect_error 3 'rdp-compose: error: eps .* exceeds the budget --fail-above 1' rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --fail-above 1
+expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --fail-above 100
+expect_eq "$(cat "$TMP/out")" "$all" "under the budget prints eps"
+
+# --- bad input ------------------------------------------------------------------------------
+expect_error 2 'rdp-compose: error: --delta' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 0
+expect_error 2 'rdp-compose: error: --delta' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1
+expect_error 2 'rdp-compose: error: --delta' rdp-compose --sigma 1 --q 0.1 --steps 10
+expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma 0 --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma -1 --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma nan --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma abc --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --q' rdp-compose --sigma 1 --q 0 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --q' rdp-compose --sigma 1 --q 1.5 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --q' rdp-compose --sigma 1 --q inf --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --steps' rdp-compose --sigma 1 --q 0.1 --steps 0 --delta 1e-5
+expect_error 2 'rdp-compose: error: --steps' rdp-compose --sigma 1 --q 0.1 --steps 2.5 --delta 1e-5
+expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2,1
+expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2,x
+expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps 0 --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 '--q is required' rdp-compose --sigma 1 --steps 10 --delta 1e-5
+expect_error 2 '--sigma cannot be used with --events' rdp-compose --events "$TMP/events.csv" --sigma 1 --delta 1e-5
+expect_error 2 '--sigma cannot be used with --eps' rdp-compose --eps 1 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
+printf 'sigma,steps\n1,10\n' >"$TMP/nocol.csv"
+expect_error 1 "missing column 'q'" rdp-compose --events "$TMP/nocol.csv" --delta 1e-5
+printf 'sigma,q,steps\n1,0.1,10\n1,abc,10\n' >"$TMP/text.csv"
+expect_error 1 "row 3.*'q'" rdp-compose --events "$TMP/text.csv" --delta 1e-5
+printf 'sigma,q,steps\n0,0.1,10\n' >"$TMP/sigma0.csv"
+expect_error 1 "sigma must be > 0.*row 2" rdp-compose --events "$TMP/sigma0.csv" --delta 1e-5
+printf 'sigma,q,steps\n1,1.5,10\n' >"$TMP/q.csv"
+expect_error 1 "q must be in \(0,1\].*row 2" rdp-compose --events "$TMP/q.csv" --delta 1e-5
+printf 'sigma,q,steps\n1,0.1,0\n' >"$TMP/steps0.csv"
+expect_error 1 "steps must be a whole number.*row 2" rdp-compose --events "$TMP/steps0.csv" --delta 1e-5
+printf 'sigma,q,steps\n1,0.1,2.5\n' >"$TMP/steps.csv"
+expect_error 1 "steps must be a whole number.*row 2" rdp-compose --events "$TMP/steps.csv" --delta 1e-5
+printf 'sigma,q,steps\nnan,0.1,10\n' >"$TMP/nan.csv"
+expect_error 1 "row 2.*sigma" rdp-compose --events "$TMP/nan.csv" --delta 1e-5
+printf 'sigma,q,steps\n' >"$TMP/header.csv"
+expect_error 1 "no events" rdp-compose --events "$TMP/header.csv" --delta 1e-5
+expect_error 1 "cannot open" rdp-compose --events "$TMP/missing.csv" --delta 1e-5
+
+expect_status 0 rdp-compose --help
+grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"
+grep -q 'Poisson subsampling only' "$TMP/out" || fail "--help does not say what sampling is supported"
+expect_status 0 rdp-compose --version
+
+finish
