@@ -25,7 +25,7 @@ RateBound rate_bound_of(Method method) {
   throw UsageError("gauss-fit has no decision rule");
 }
 
-// The log rates a method plugs into Eq. 1 for one rule, and the observed ones.
+// The log rates a method plugs into Eq. 1 for one rule, and the observed rates.
 struct RuleRates {
   RateBound bound;
   double alpha_per_rate;
@@ -33,12 +33,19 @@ struct RuleRates {
   std::size_t n_out;
   std::optional<CosineNull> null;
 
-  double log_fnr(const OperatingPoint& p, RateBound b) const {
-    return log_rate_upper(b, n_in - p.true_positives, n_in, alpha_per_rate);
+  double log_fnr(const OperatingPoint& p) const {
+    return log_rate_upper(bound, n_in - p.true_positives, n_in, alpha_per_rate);
   }
-  double log_fpr(const OperatingPoint& p, RateBound b) const {
+  double log_fpr(const OperatingPoint& p) const {
     if (null) return log_sf(*null, p.threshold);  // exact: nothing to bound
-    return log_rate_upper(b, p.false_positives, n_out, alpha_per_rate);
+    return log_rate_upper(bound, p.false_positives, n_out, alpha_per_rate);
+  }
+  double fnr(const OperatingPoint& p) const {
+    return static_cast<double>(n_in - p.true_positives) / static_cast<double>(n_in);
+  }
+  double fpr(const OperatingPoint& p) const {
+    if (null) return std::exp(log_sf(*null, p.threshold));
+    return static_cast<double>(p.false_positives) / static_cast<double>(n_out);
   }
 };
 
@@ -46,16 +53,17 @@ EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates, c
                               std::size_t thresholds_tried) {
   EpsilonEstimate e;
   e.delta = options.delta;
-  const double log_fpr_bound = rates.log_fpr(p, rates.bound);
-  const double log_fnr_bound = rates.log_fnr(p, rates.bound);
+  const double log_fpr_bound = rates.log_fpr(p);
+  const double log_fnr_bound = rates.log_fnr(p);
   e.epsilon = epsilon_from_log_rates(log_fpr_bound, log_fnr_bound, options.delta, options.sides);
   e.threshold = p.threshold;
-  e.fpr = std::exp(rates.log_fpr(p, RateBound::point));
-  e.fnr = std::exp(rates.log_fnr(p, RateBound::point));
-  e.fpr_bound = std::exp(log_fpr_bound);
-  e.fnr_bound = std::exp(log_fnr_bound);
+  e.fpr = rates.fpr(p);
+  e.fnr = rates.fnr(p);
+  const bool point = rates.bound == RateBound::point;
+  e.fpr_bound = point ? e.fpr : std::exp(log_fpr_bound);
+  e.fnr_bound = point ? e.fnr : std::exp(log_fnr_bound);
   e.thresholds_tried = thresholds_tried;
-  e.alpha_per_rate = rates.bound == RateBound::point ? 0 : rates.alpha_per_rate;
+  e.alpha_per_rate = point ? 0 : rates.alpha_per_rate;
   e.n_in = rates.n_in;
   e.n_out = rates.null ? 0 : rates.n_out;
   return e;
@@ -65,8 +73,8 @@ EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates, c
 const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates, const EstimatorOptions& options) {
   const auto& points = sweep.points;
   const SweepMaximum best = maximize_epsilon(
-      points.size(), [&](std::size_t i) { return rates.log_fpr(points[i], rates.bound); },
-      [&](std::size_t i) { return rates.log_fnr(points[i], rates.bound); }, options.delta, options.sides);
+      points.size(), [&](std::size_t i) { return rates.log_fpr(points[i]); },
+      [&](std::size_t i) { return rates.log_fnr(points[i]); }, options.delta, options.sides);
   return points[best.index];
 }
 

@@ -1,6 +1,7 @@
 // eps-from-scores: attack scores (or a game's decisions) -> an empirical epsilon,
 // by any estimator of the papers (lib/stats/epsilon_estimators.hpp).
-#include <iostream>
+#include <charconv>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -77,7 +78,15 @@ int main(int argc, char** argv) {
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "scores are cosines with canaries in D dimensions; the out side is the analytic "
                                       "null (003 Thm 3.1); label-0 rows are ignored")
-                           ->check(CLI::Range(std::size_t{2}, std::numeric_limits<std::size_t>::max()));
+                           ->check(CLI::Validator(
+                               [](std::string& s) -> std::string {
+                                 std::size_t d = 0;
+                                 const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+                                 return ec == std::errc() && end == s.data() + s.size() && d >= 2
+                                            ? ""
+                                            : "value " + s + " is not an integer >= 2";
+                               },
+                               "integer >= 2", ""));
   auto* null_opt = app.add_option("--null", null_name, "null with --null-dim: exact (Thm 3.1) or gaussian (N(0,1/d))")
                        ->check(CLI::IsMember({"exact", "gaussian"}));
   auto* method_opt = app.add_option("-m,--method", method_name,
@@ -152,7 +161,8 @@ int main(int argc, char** argv) {
     if (have_null) options.null = CosineNull{null_dim, kNullKinds.at(null_name)};
 
     RunDescription run;
-    run.method = method_name;
+    run.method = options.method;
+    run.method_name = method_name;
     if (!gauss_fit && !decisions) run.thresholds = threshold_opt->count() ? "fixed" : thresholds_name;
     run.one_sided = one_sided;
     run.negated = negate;

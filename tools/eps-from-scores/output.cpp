@@ -17,6 +17,10 @@ std::string rule_text(double threshold, const RunDescription& run) {
   return fmt::format("score {} {}", run.negated ? "<=" : ">=", format_number(input_units(threshold, run)));
 }
 
+bool has_confidence(const RunDescription& run) {
+  return run.method == Method::clopper_pearson || run.method == Method::jeffreys;
+}
+
 Json gaussian_json(const Gaussian& g, const RunDescription& run) {
   return {{"mean", input_units(g.mean, run)}, {"std", g.stddev}};
 }
@@ -52,14 +56,15 @@ Json estimate_json(const Result& r, const RunDescription& run) {
     j["fnr"] = e.fnr;
     j["fpr_bound"] = e.fpr_bound;
     j["fnr_bound"] = e.fnr_bound;
-    j["alpha_per_rate"] = e.alpha_per_rate;
+    if (has_confidence(run)) j["alpha_per_rate"] = e.alpha_per_rate;
   }
   if (r.summary) j["summary"] = summary_json(*r.summary, run);
   return j;
 }
 
 Json run_json(const RunDescription& run) {
-  Json j = {{"method", run.method}, {"sides", run.one_sided ? "tpr-over-fpr" : "both"}, {"alpha", run.alpha}};
+  Json j = {{"method", run.method_name}, {"sides", run.one_sided ? "tpr-over-fpr" : "both"}};
+  if (has_confidence(run)) j["alpha"] = run.alpha;
   if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
   if (run.negated) j["negated"] = true;
   if (run.null)
@@ -87,7 +92,7 @@ Json result_json(const Result& result, const RunDescription& run) {
 std::string result_report(const Result& r, const RunDescription& run) {
   const EpsilonEstimate& e = r.estimate;
   std::string out;
-  std::string method = run.method;
+  std::string method = run.method_name;
   if (!run.thresholds.empty()) method += fmt::format(" ({} over {} thresholds)", run.thresholds, e.thresholds_tried);
   if (run.null)
     method += fmt::format(", {} cosine null in {} dimensions", run.null->kind == NullKind::exact ? "exact" : "Gaussian",
@@ -95,7 +100,7 @@ std::string result_report(const Result& r, const RunDescription& run) {
   report_line(out, "method", method);
   report_line(out, "epsilon", format_number(e.epsilon));
   report_line(out, "delta", format_number(e.delta));
-  if (run.method != "threshold" && run.method != "gauss-fit")
+  if (has_confidence(run))
     report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
   if (e.fit_in) {
     report_line(out, "fit in", fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_in->mean, run), e.fit_in->stddev));
@@ -133,7 +138,7 @@ Json per_round_json(const std::map<double, Result>& rounds, const RunDescription
 }
 
 std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run) {
-  std::string out = fmt::format("method {}{}\n", run.method, run.thresholds.empty() ? "" : " (" + run.thresholds + ")");
+  std::string out = fmt::format("method {}{}\n", run.method_name, run.thresholds.empty() ? "" : " (" + run.thresholds + ")");
   out += fmt::format("{:>10} {:>12} {:>12} {:>7} {:>7}  {}\n", "round", "epsilon", "delta", "n_in", "n_out", "rule");
   for (const auto& [round, r] : rounds) {
     const EpsilonEstimate& e = r.estimate;

@@ -13,11 +13,12 @@ namespace dpaudit::eps_from_scores {
 
 // What the output names besides the numbers.
 struct RunDescription {
-  std::string method;      // as given on the command line, e.g. "clopper-pearson"
+  Method method = Method::clopper_pearson;
+  std::string method_name;  // as given on the command line, e.g. "clopper-pearson"
   std::string thresholds;  // "bonferroni", "max", "split", "fixed" or "" (gauss-fit, decisions)
   bool one_sided = false;
   bool negated = false;    // scores were negated: a threshold t is the rule score <= -t
-  double alpha = 0;
+  double alpha = 0;  // shown for the confidence-bound methods only
   std::optional<CosineNull> null;
 };
 
