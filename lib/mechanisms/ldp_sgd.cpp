@@ -76,14 +76,15 @@ void project_onto_ball(Eigen::Ref<Eigen::VectorXd> theta, double radius) {
 }
 
 void ldp_sgd_server_step(Eigen::Ref<Eigen::VectorXd> theta,
-                         const Eigen::Ref<const Eigen::VectorXd>& report_sum,
-                         std::size_t clients, double radius, const LdpSgdConfig& config) {
+                         const Eigen::Ref<const Eigen::VectorXd>& report_sum, std::size_t clients,
+                         double radius, double learning_rate, const LdpSgdConfig& config) {
   if (theta.size() != report_sum.size())
     throw DataError("model has dimension " + std::to_string(theta.size()) + ", reports " +
                     std::to_string(report_sum.size()));
   const auto d = static_cast<std::size_t>(theta.size());
-  const double step = ldp_sgd_learning_rate(radius, clients, d, config) *
-                      ldp_sgd_unbiasing_constant(d, config) / static_cast<double>(clients);
+  if (clients == 0) throw UsageError("clients must be >= 1");
+  const double step =
+      learning_rate * ldp_sgd_unbiasing_constant(d, config) / static_cast<double>(clients);
   theta -= step * report_sum;
   project_onto_ball(theta, radius);
 }

@@ -52,9 +52,10 @@ double ldp_sgd_learning_rate(double radius, std::size_t clients, std::size_t d,
 void project_onto_ball(Eigen::Ref<Eigen::VectorXd> theta, double radius);
 
 // 002 Alg. 2 lines 4-5: g = constant * report_sum / n; theta <- Proj_C(theta - eta g),
-// with C the ball of `radius` (||C||_2) and n = `clients` reports summed in report_sum.
+// with C the ball of `radius` (||C||_2), n = `clients` reports summed in report_sum and
+// eta = `learning_rate` (ldp_sgd_learning_rate gives Alg. 2's).
 void ldp_sgd_server_step(Eigen::Ref<Eigen::VectorXd> theta,
-                         const Eigen::Ref<const Eigen::VectorXd>& report_sum,
-                         std::size_t clients, double radius, const LdpSgdConfig& config);
+                         const Eigen::Ref<const Eigen::VectorXd>& report_sum, std::size_t clients,
+                         double radius, double learning_rate, const LdpSgdConfig& config);
 
 }  // namespace dpaudit

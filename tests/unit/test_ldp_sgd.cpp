@@ -159,12 +159,12 @@ TEST_CASE("server: learning rate, projection and one step") {
   Eigen::VectorXd one(1), sum(1);
   one << 1;
   sum << 0.5;
-  ldp_sgd_server_step(one, sum, 2, 100, config);
+  ldp_sgd_server_step(one, sum, 2, 100, ldp_sgd_learning_rate(100, 2, 1, config), config);
   CHECK(one(0) == doctest::Approx(1 - 100 * std::sqrt(2.0) / 2 * 0.5).epsilon(1e-13));
   // Projection onto the ball of radius 100 is active: -34.35 stays inside; a larger
   // step is clipped to the boundary.
   sum << -5;
-  ldp_sgd_server_step(one, sum, 2, 100, config);
+  ldp_sgd_server_step(one, sum, 2, 100, ldp_sgd_learning_rate(100, 2, 1, config), config);
   CHECK(one(0) == doctest::Approx(100));
 }
 
@@ -176,5 +176,5 @@ TEST_CASE("bad parameters are usage errors") {
   CHECK_THROWS_AS(ldp_sgd_learning_rate(0, 1, 1, {1, 1}), UsageError);
   CHECK_THROWS_AS(ldp_sgd_unbiasing_constant(0, {1, 1}), UsageError);
   Eigen::VectorXd theta(2), sum(3);
-  CHECK_THROWS_AS(ldp_sgd_server_step(theta, sum, 1, 1, {1, 1}), DataError);
+  CHECK_THROWS_AS(ldp_sgd_server_step(theta, sum, 1, 1, 0.1, {1, 1}), DataError);
 }

@@ -38,11 +38,14 @@ std::function<int()> declare_ldp(CLI::App& sub) {
                  "reports the server averages per step; the other n-1 are benign (black-box, 002 Table 3)")
       ->capture_default_str();
   sub.add_option("--task", g.task, "fashion-mnist | synthetic")->capture_default_str();
-  sub.add_option("--data-dir", g.data_dir, "folder of the Fashion-MNIST IDX files (default: Debian's)");
+  sub.add_option("--data-dir", g.data_dir, "folder of the Fashion-MNIST IDX files")->capture_default_str();
   sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
   sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)");
   sub.add_option("--radius", g.radius,
                  "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)");
+  sub.add_option("--lr", g.learning_rate,
+                 "black-box: the server's learning rate eta (default: 002 Alg. 2's ||C|| sqrt(n)/(L sqrt(d)) "
+                 "(e^eps-1)/(e^eps+1))");
   sub.add_option("--pretrain-steps", g.pretrain_steps, "SGD steps (batch 32, lr 0.1) that make theta_t")
       ->capture_default_str();
   sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")

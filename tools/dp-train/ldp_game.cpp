@@ -21,6 +21,8 @@ void LdpGameConfig::validate() const {
   if (clients < 1) throw UsageError("the number of clients n must be >= 1", "--clients");
   if (!(radius >= 0) || !std::isfinite(radius))
     throw UsageError("the parameter ball radius must be a finite number > 0", "--radius");
+  if (!(learning_rate >= 0) || !std::isfinite(learning_rate))
+    throw UsageError("the server learning rate must be a finite number > 0", "--lr");
   if (dim != 0 && crafter != LdpCrafter::dummy_gradient)
     throw UsageError("--dim only applies to the dummy-gradient crafter (others use the model's dimension)",
                      "--dim");
@@ -52,6 +54,7 @@ Json LdpGameResult::summary(const LdpGameConfig& config) const {
   Json j = config.to_json();
   j["dim"] = dim;
   j["radius"] = json_number(radius);
+  j["learning_rate"] = json_number(learning_rate);
   if (model_accuracy >= 0) j["model_accuracy"] = model_accuracy;
   j["g1_trials"] = count[1][0] + count[1][1];
   j["g2_trials"] = count[0][0] + count[0][1];
@@ -124,14 +127,16 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   }
   const double norm = s.theta.norm();
   result.radius = c.radius > 0 ? c.radius : norm > 0 ? norm : c.ldp.clip;
+  result.learning_rate = c.learning_rate > 0 ? c.learning_rate
+                                             : ldp_sgd_learning_rate(result.radius, c.clients, result.dim, c.ldp);
   return s;
 }
 
 // One thread's model replica and buffers; plays trials [begin, end).
 class TrialPlayer {
  public:
-  TrialPlayer(const LdpGameConfig& c, const GameSetup& s, double radius)
-      : c_(c), s_(s), radius_(radius), report_(s.theta.size()), reports_(s.theta.size()),
+  TrialPlayer(const LdpGameConfig& c, const GameSetup& s, const LdpGameResult& r)
+      : c_(c), s_(s), radius_(r.radius), learning_rate_(r.learning_rate), report_(s.theta.size()), reports_(s.theta.size()),
         next_(s.theta.size()) {
     if (s.uses_model)
       view_.emplace(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(s.model->clone()), s.theta);
@@ -166,7 +171,7 @@ class TrialPlayer {
       reports_ += report_;
     }
     next_ = s_.theta;
-    ldp_sgd_server_step(next_, reports_, c_.clients, radius_, c_.ldp);
+    ldp_sgd_server_step(next_, reports_, c_.clients, radius_, learning_rate_, c_.ldp);
     switch (black_box_rule(c_.crafter)) {
       case BlackBoxRule::sign_sum: return sign_sum_guess(s_.theta, next_);
       case BlackBoxRule::loss_decrease:
@@ -180,7 +185,7 @@ class TrialPlayer {
 
   const LdpGameConfig& c_;
   const GameSetup& s_;
-  double radius_;
+  double radius_, learning_rate_;
   std::optional<LdpModelView> view_;
   CraftedPair pair_;
   Eigen::VectorXd report_, reports_, next_;
@@ -198,7 +203,7 @@ LdpGameResult run_ldp_game(const LdpGameConfig& config) {
   cli::Progress progress("dp-train ldp", config.trials, config.quiet);
   const auto start = std::chrono::steady_clock::now();
   parallel_blocks(config.trials, config.threads, [&](std::size_t begin, std::size_t end, std::size_t thread) {
-    TrialPlayer player(config, setup, result.radius);
+    TrialPlayer player(config, setup, result);
     for (std::size_t k = begin; k < end; ++k) {
       player.play(k, result.labels[k], result.guesses[k]);
       if (thread == 0) progress.update((k - begin + 1) * config.trials / (end - begin));

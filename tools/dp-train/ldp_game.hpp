@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "data.hpp"
 #include "io/json.hpp"
 #include "mechanisms/ldp_adversary.hpp"
 #include "mechanisms/ldp_sgd.hpp"
@@ -19,11 +20,12 @@ struct LdpGameConfig {
   std::size_t trials = 10000;    // K
   std::size_t clients = 1;       // n: reports averaged by the server (black-box)
   std::string task = "fashion-mnist";
-  std::string data_dir;          // empty: Debian's dataset-fashion-mnist folder
+  std::string data_dir = kFashionMnistDir;  // Debian's dataset-fashion-mnist folder
   std::string model = "cnn";
   std::size_t dim = 0;           // dummy gradient only: d (0: the model's parameter count)
   double radius = 0;             // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
-  std::size_t pretrain_steps = 200;
+  double learning_rate = 0;      // the server's eta (0: 002 Alg. 2 line 5)
+  std::size_t pretrain_steps = 1000;
   std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
   std::uint64_t seed = 1;
   int threads = 1;
@@ -39,6 +41,7 @@ struct LdpGameResult {
   std::vector<std::uint8_t> guesses;  // 1: the distinguisher says g1
   std::size_t dim = 0;
   double radius = 0;
+  double learning_rate = 0;
   double model_accuracy = -1;  // test accuracy of theta_t (-1: no model)
   double seconds = 0;          // wall time of the K trials (without data and pre-training)
   Json summary(const LdpGameConfig& config) const;  // counts, FPR/FNR, Eq. 3's epsilon
