@@ -109,7 +109,7 @@ EpsilonEstimate threshold_estimate(const ScoreSet& scores, const EstimatorOption
     }
     case ThresholdChoice::split: {
       if (scores.in().size() < 2 || (!options.null && out.size() < 2))
-        throw DataError("--thresholds split needs at least 2 in and 2 out scores");
+        throw DataError("a split into halves needs at least 2 in and 2 out scores");
       std::mt19937_64 rng(options.seed);
       const auto [in_choose, in_hold] = split_in_half(scores.in(), rng);
       const auto [out_choose, out_hold] = split_in_half(out, rng);

@@ -118,6 +118,13 @@ expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 grep -q "OVER-STATES" "$TMP/out" || fail "--help does not warn that max over-states confidence"
 expect_status 0 $T --version
+# The man page documents every option of --help (roff writes - as \-).
+for opt in $($T --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+  grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$SRC/man/eps-from-scores.1" || fail "man page lacks $opt"
+done
+for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
+  grep -q "^\.SH $section" "$SRC/man/eps-from-scores.1" || fail "man page lacks section $section"
+done
 
 # ---- bad input: one line, exit 1 (data) or 2 (usage), nothing on stdout ----------------
 printf '' >"$TMP/empty.csv"
@@ -144,6 +151,7 @@ expect_error 1 "missing column 'score'.*no_score.csv" $T "$TMP/no_score.csv"
 expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
 expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
 expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"
+expect_error 1 'cannot open.*missing.npy' $T --in "$TMP/missing.npy" --out "$TMP/out.npy"
 expect_error 1 'non-finite value nan \(.*nan.npy, index 1\)' $T --in "$TMP/nan.npy" --out "$TMP/out.npy"
 cp "$TMP/hand.csv" "$TMP/hand_r.csv"; echo "1,0.5,3" >>"$TMP/hand_r.csv"
 expect_error 1 "no rows with label 0 \(out\) \(.*hand_r.csv, round 3\)" $T "$TMP/hand_r.csv" --per round

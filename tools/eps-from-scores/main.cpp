@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
   bool negate = false, one_sided = false, json = false, report = false, quiet = false;
 
   auto* scores_opt = app.add_option("scores", scores_path, "scores CSV; - or none: stdin");
-  auto* in_opt = app.add_option("--in", in_npy, "NPY file of in scores (label 1)")->check(CLI::ExistingFile);
-  auto* out_opt = app.add_option("--out", out_npy, "NPY file of out scores (label 0)")->check(CLI::ExistingFile);
+  auto* in_opt = app.add_option("--in", in_npy, "NPY file of in scores (label 1)");
+  auto* out_opt = app.add_option("--out", out_npy, "NPY file of out scores (label 0)");
   auto* decisions_opt =
       app.add_option("--decisions", decisions_path, "decisions CSV of a distinguishing game (label,guess); - = stdin");
   app.add_flag("--negate", negate, "lower score means more likely in");
