@@ -31,43 +31,55 @@ CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_
   });
 }
 
-CanaryScorer::Sums CanaryScorer::sums(std::size_t j, const double* v, double* buffer) const {
-  LaneSum dot, norm2;
+void CanaryScorer::group_sums(std::size_t first, std::size_t n, const double* v, double* buffer,
+                              double* dot, double* norm2) const {
+  LaneSum dots[kGroup], norms[kGroup];
   const std::size_t d = set_.dim();
   for (std::size_t begin = 0; begin < d; begin += kChunk) {
     const std::size_t len = std::min(kChunk, d - begin);
-    const double* raw = buffer;
-    if (cached()) {
-      raw = cache_.data() + j * d + begin;
-    } else {
-      set_.raw(j, begin, len, buffer);
+    for (std::size_t g = 0; g < n; ++g) {
+      const double* raw = buffer;
+      if (cached()) {
+        raw = cache_.data() + (first + g) * d + begin;
+      } else {
+        set_.raw(first + g, begin, len, buffer);
+      }
+      dots[g].add_products(raw, v + begin, len);
+      norms[g].add_squares(raw, len);
     }
-    dot.add_products(raw, v + begin, len);
-    norm2.add_squares(raw, len);
   }
-  return {dot.total(), norm2.total()};
+  for (std::size_t g = 0; g < n; ++g) {
+    dot[g] = dots[g].total();
+    norm2[g] = norms[g].total();
+  }
 }
 
-std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat) const {
+std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
+                                         const std::string& where) const {
   double v_norm = 0;
   if (stat == ScoreStat::cosine) {
     LaneSum v2;
     v2.add_squares(v, set_.dim());
     v_norm = std::sqrt(v2.total());
-    if (v_norm == 0) throw DataError("the cosine with a zero vector is undefined");
+    if (v_norm == 0) throw DataError("the cosine with a zero vector is undefined", where);
   }
   std::vector<double> out(set_.count());
   parallel_blocks(set_.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
     std::vector<double> buffer(cached() ? 0 : std::min(kChunk, set_.dim()));
-    for (std::size_t j = begin; j < end; ++j) {
-      const Sums s = sums(j, v, buffer.data());
-      if (s.norm2 == 0)
-        throw DataError("canary " + std::to_string(j) + " is the zero vector", set_.source());
-      const double raw_norm = std::sqrt(s.norm2);
-      if (stat == ScoreStat::cosine) {
-        out[j] = s.dot / raw_norm / v_norm;
-      } else {
-        out[j] = set_.raw_needs_normalising() ? s.dot / raw_norm : s.dot;
+    double dot[kGroup], norm2[kGroup];
+    for (std::size_t first = begin; first < end; first += kGroup) {
+      const std::size_t n = std::min(kGroup, end - first);
+      group_sums(first, n, v, buffer.data(), dot, norm2);
+      for (std::size_t g = 0; g < n; ++g) {
+        const std::size_t j = first + g;
+        if (norm2[g] == 0)
+          throw DataError("canary " + std::to_string(j) + " is the zero vector", set_.source());
+        const double raw_norm = std::sqrt(norm2[g]);
+        if (stat == ScoreStat::cosine) {
+          out[j] = dot[g] / raw_norm / v_norm;
+        } else {
+          out[j] = set_.raw_needs_normalising() ? dot[g] / raw_norm : dot[g];
+        }
       }
     }
   });

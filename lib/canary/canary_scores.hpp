@@ -23,16 +23,16 @@ class CanaryScorer {
   CanaryScorer(const CanarySet& set, int threads = 0, std::size_t cache_bytes = 0);
 
   // Scores of all canaries against v (set.dim() entries). DataError for a cosine with a
-  // zero vector v or a zero canary.
-  std::vector<double> scores(const double* v, ScoreStat stat) const;
+  // zero vector v (naming `where`, v's origin) or a zero canary.
+  std::vector<double> scores(const double* v, ScoreStat stat, const std::string& where = "") const;
   bool cached() const { return !cache_.empty(); }
 
  private:
-  struct Sums {
-    double dot;    // <raw_j, v>
-    double norm2;  // ||raw_j||^2
-  };
-  Sums sums(std::size_t j, const double* v, double* buffer) const;
+  // <raw_j, v> and ||raw_j||^2 for canaries [first, first + n), n <= kGroup: the group
+  // shares each chunk of v while it is in cache.
+  static constexpr std::size_t kGroup = 4;
+  void group_sums(std::size_t first, std::size_t n, const double* v, double* buffer, double* dot,
+                  double* norm2) const;
 
   const CanarySet& set_;
   int threads_;

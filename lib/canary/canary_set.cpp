@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/parallel.hpp"
 #include "io/error.hpp"
 #include "io/npy.hpp"
 
@@ -65,6 +66,14 @@ void CanarySet::raw(std::size_t j, std::size_t begin, std::size_t len, double* o
     const double* row = rows_.data() + j * dim_ + begin;
     std::copy(row, row + len, out);
   }
+}
+
+std::vector<double> CanarySet::matrix(int threads) const {
+  std::vector<double> m(count_ * dim_);
+  parallel_blocks(count_, threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t j = begin; j < end; ++j) get(j, m.data() + j * dim_);
+  });
+  return m;
 }
 
 bool CanarySet::raw_needs_normalising() const {

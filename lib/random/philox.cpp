@@ -14,7 +14,7 @@ namespace {
 constexpr std::uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
 constexpr std::uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
 constexpr int kRounds = 10;
-constexpr std::size_t kLanes = 16;  // blocks computed side by side (structure of arrays)
+constexpr std::size_t kLanes = 64;  // blocks computed side by side (structure of arrays)
 
 // kLanes consecutive blocks starting at `first_block`, written block-major into out
 // (4 * kLanes words). One round: (c0,c1,c2,c3) -> (hi(M1 c2)^c1^k0, lo(M1 c2),
@@ -73,16 +73,23 @@ PhiloxBlock philox_counter(std::uint64_t stream_id, std::uint64_t block, std::ui
 
 void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
                   std::size_t n, std::uint32_t* out) {
-  std::uint32_t lanes[4 * kLanes];
+  constexpr std::size_t kWords = 4 * kLanes;
+  std::uint32_t lanes[kWords];
   std::uint64_t block = first_word / 4;
   std::size_t skip = static_cast<std::size_t>(first_word % 4);
   while (n > 0) {
-    philox_lanes(key, stream_id, block, lanes);
-    const std::size_t take = std::min(n, 4 * kLanes - skip);
-    std::copy(lanes + skip, lanes + skip + take, out);
-    out += take;
-    n -= take;
-    skip = 0;
+    if (skip == 0 && n >= kWords) {  // whole batches go straight to out
+      philox_lanes(key, stream_id, block, out);
+      out += kWords;
+      n -= kWords;
+    } else {
+      philox_lanes(key, stream_id, block, lanes);
+      const std::size_t take = std::min(n, kWords - skip);
+      std::copy(lanes + skip, lanes + skip + take, out);
+      out += take;
+      n -= take;
+      skip = 0;
+    }
     block += kLanes;
   }
 }

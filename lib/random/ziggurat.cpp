@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "random/multiversion.hpp"
 #include "random/philox.hpp"
 
 namespace dpaudit {
@@ -61,13 +60,14 @@ double abscissa_of(std::uint32_t word) {  // 2m + 1, exact in a double
 }
 double sign_of(std::uint32_t word) { return (word & 0x100u) ? -1.0 : 1.0; }
 
-// First candidates of n words: out[i] is the signed value, rejected[i] != 0 where the
-// candidate falls outside the layer's inner rectangle (|u| >= x_{i+1} / x_i). The sign
-// is set by flipping the sign bit, without a branch (it is a coin toss).
-DPAUDIT_MULTIVERSION
-void fast_path(const std::uint32_t* __restrict words, std::size_t n,
-               const ScaledTables& __restrict s, double* __restrict out,
-               unsigned char* __restrict rejected) {
+// First candidates of n words: out[i] is the signed value of word i, and the indices
+// of the candidates outside their layer's inner rectangle (|u| >= x_{i+1} / x_i) go to
+// rejected; returns how many. The sign is set by flipping the sign bit, without a
+// branch (it is a coin toss), and the rejected index is always written, counted only
+// when rejected (no branch either).
+std::size_t fast_path(const std::uint32_t* words, std::size_t n, const ScaledTables& s, double* out,
+                      std::uint16_t* rejected) {
+  std::size_t count = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t w = words[i];
     const std::size_t layer = layer_of(w);
@@ -77,8 +77,10 @@ void fast_path(const std::uint32_t* __restrict words, std::size_t n,
     std::memcpy(&bits, &magnitude, sizeof bits);
     bits ^= static_cast<std::uint64_t>(w & 0x100u) << 55;  // bit 8 -> the sign bit 63
     std::memcpy(out + i, &bits, sizeof bits);
-    rejected[i] = !(a < s.ratio[layer]);
+    rejected[count] = static_cast<std::uint16_t>(i);
+    count += !(a < s.ratio[layer]);
   }
+  return count;
 }
 
 // The rest of the ziggurat for normal number `index` whose first candidate `word` was
@@ -90,7 +92,7 @@ double slow_path(std::uint64_t key, std::uint64_t stream_id, std::uint64_t index
   const ZigguratTables& t = ziggurat_tables();
   for (std::uint32_t attempt = 1;; ++attempt) {
     const std::size_t layer = layer_of(word);
-    const double u = std::ldexp(abscissa_of(word), -24);
+    const double u = abscissa_of(word) * 0x1p-24;
     const double sign = sign_of(word);
     if (u < t.ratio[layer]) return sign * (u * t.edge[layer]);
     const PhiloxBlock b = philox_block(philox_counter(stream_id, index, attempt), key);
@@ -119,17 +121,14 @@ void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t fi
                     std::size_t n, double* out) {
   const ScaledTables& s = scaled_tables();
   std::uint32_t words[kChunk];
-  unsigned char rejected[kChunk];
+  std::uint16_t rejected[kChunk];  // about 1.5% of the candidates
   for (std::size_t done = 0; done < n; done += kChunk) {
     const std::size_t len = std::min(kChunk, n - done);
     philox_words(key, stream_id, first + done, len, words);
-    fast_path(words, len, s, out + done, rejected);
-    for (std::size_t i = 0; i < len; i += 8) {  // about 1.5% are rejected: skip 8 at a time
-      std::uint64_t any = 0;
-      std::memcpy(&any, rejected + i, std::min<std::size_t>(8, len - i));
-      if (any == 0) continue;
-      for (std::size_t j = i; j < std::min(i + 8, len); ++j)
-        if (rejected[j]) out[done + j] = slow_path(key, stream_id, first + done + j, words[j]);
+    const std::size_t count = fast_path(words, len, s, out + done, rejected);
+    for (std::size_t r = 0; r < count; ++r) {
+      const std::size_t i = rejected[r];
+      out[done + i] = slow_path(key, stream_id, first + done + i, words[i]);
     }
   }
 }

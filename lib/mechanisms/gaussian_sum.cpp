@@ -1,0 +1,157 @@
+#include "mechanisms/gaussian_sum.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+#include "canary/lane_sum.hpp"
+#include "core/parallel.hpp"
+#include "io/error.hpp"
+#include "io/npy.hpp"
+#include "random/multiversion.hpp"
+#include "random/philox.hpp"
+#include "random/philox_stream.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+// Purposes of the streams drawn from the mechanism's --seed (random/philox.hpp,
+// derive_seed), distinct from canary specs that may use the same seed.
+constexpr std::uint64_t kNoisePurpose = 0x6e6f697365;   // "noise"
+constexpr std::uint64_t kClientPurpose = 0x636c69656e;  // "clien"
+constexpr std::size_t kNoiseChunk = 1 << 16;
+constexpr std::size_t kTermChunk = 4096;  // generated and squared while in L1 cache
+
+// acc[i] += round(x[i] * scale), rounding half away from zero.
+DPAUDIT_MULTIVERSION
+void add_fixed_point(const double* __restrict x, std::size_t n, double scale,
+                     std::int64_t* __restrict acc) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = x[i] * scale;
+    acc[i] += static_cast<std::int64_t>(y + std::copysign(0.5, y));
+  }
+}
+
+// Fills term (d entries) chunk by chunk with fill(begin, len, out); returns ||term||.
+template <class Fill>
+double fill_with_norm(std::size_t d, double* term, Fill fill) {
+  LaneSum norm2;
+  for (std::size_t begin = 0; begin < d; begin += kTermChunk) {
+    const std::size_t len = std::min(kTermChunk, d - begin);
+    fill(begin, len, term + begin);
+    norm2.add_squares(term + begin, len);
+  }
+  return std::sqrt(norm2.total());
+}
+
+// The factor that clips a vector of norm `norm` to norm <= 1.
+double clip_factor(double norm) { return norm > 1 ? 1 / norm : 1.0; }
+
+std::string dimension_mismatch(std::size_t got, std::size_t dim) {
+  return "dimension " + std::to_string(got) + " does not match --dim " + std::to_string(dim);
+}
+
+}  // namespace
+
+FixedPointSum::FixedPointSum(std::size_t dim, std::size_t max_terms)
+    : scale_bits_(62 - static_cast<int>(std::ceil(std::log2(double(max_terms) + 1)))),
+      scale_(std::ldexp(1.0, scale_bits_)),
+      acc_(dim, 0) {}
+
+void FixedPointSum::add(const double* x, double factor) {
+  add_fixed_point(x, acc_.size(), scale_ * factor, acc_.data());
+}
+
+void FixedPointSum::merge(const FixedPointSum& other) {
+  for (std::size_t i = 0; i < acc_.size(); ++i) acc_[i] += other.acc_[i];
+}
+
+void FixedPointSum::total(double* out) const {
+  for (std::size_t i = 0; i < acc_.size(); ++i)
+    out[i] = std::ldexp(static_cast<double>(acc_[i]), -scale_bits_);
+}
+
+void clip_to_norm(double* x, std::size_t n, double bound) {
+  LaneSum norm2;
+  norm2.add_squares(x, n);
+  const double norm = std::sqrt(norm2.total());
+  if (norm <= bound) return;
+  const double factor = bound / norm;
+  for (std::size_t i = 0; i < n; ++i) x[i] *= factor;
+}
+
+std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
+                                         const CanarySet* canaries) {
+  const std::size_t d = config.dim;
+  const std::size_t k = canaries ? canaries->count() : 0;
+  if (canaries && canaries->dim() != d)
+    throw DataError("canary " + dimension_mismatch(canaries->dim(), d), canaries->source());
+
+  std::size_t file_clients = 0;
+  std::unique_ptr<NpyReader> client_file;
+  if (config.client_data == ClientData::file) {
+    client_file = std::make_unique<NpyReader>(config.client_file);
+    if (client_file->header().cols() != d)
+      throw DataError("client " + dimension_mismatch(client_file->header().cols(), d),
+                      config.client_file);
+    file_clients = client_file->header().rows();
+  }
+  const std::size_t random_clients =
+      config.client_data == ClientData::random ? config.clients : 0;
+  const std::size_t terms = file_clients + random_clients + k;
+
+  // Random clients and canaries: one term each, spread over threads; every thread sums
+  // into its own FixedPointSum, merged exactly at the end.
+  const std::uint64_t client_seed = derive_seed(config.seed, kClientPurpose);
+  const std::size_t generated = random_clients + k;
+  std::size_t threads = config.threads > 0 ? std::size_t(config.threads)
+                                           : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::max<std::size_t>(1, std::min(threads, generated));
+  std::vector<FixedPointSum> partial(threads, FixedPointSum(d, terms));
+  parallel_blocks(generated, int(threads), [&](std::size_t begin, std::size_t end, std::size_t t) {
+    std::vector<double> term(d);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i < random_clients) {
+        const double norm = fill_with_norm(d, term.data(), [&](std::size_t from, std::size_t len, double* out) {
+          PhiloxStream(client_seed, i, from).fill_normal(out, len);
+        });
+        partial[t].add(term.data(), clip_factor(norm));
+      } else {
+        const std::size_t j = i - random_clients;
+        const double norm = fill_with_norm(d, term.data(), [&](std::size_t from, std::size_t len, double* out) {
+          canaries->raw(j, from, len, out);
+        });
+        partial[t].add(term.data(), canaries->raw_needs_normalising() ? 1 / norm : clip_factor(norm));
+      }
+    }
+  });
+  if (client_file) {
+    std::vector<double> row(d);
+    for (std::size_t i = 0; i < file_clients; ++i) {
+      client_file->read_rows(1, row.data());
+      clip_to_norm(row.data(), d, 1);
+      partial[0].add(row.data());
+    }
+  }
+  for (std::size_t t = 1; t < threads; ++t) partial[0].merge(partial[t]);
+
+  std::vector<double> release(d);
+  partial[0].total(release.data());
+  // rho = C (sum + sigma Z); coordinate i's noise is number i of the noise stream.
+  const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
+  const std::size_t chunks = (d + kNoiseChunk - 1) / kNoiseChunk;
+  parallel_blocks(chunks, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<double> z(kNoiseChunk);
+    for (std::size_t c = begin; c < end; ++c) {
+      const std::size_t first = c * kNoiseChunk, len = std::min(kNoiseChunk, d - first);
+      PhiloxStream(noise_seed, 0, first).fill_normal(z.data(), len);
+      for (std::size_t i = 0; i < len; ++i)
+        release[first + i] = config.clip * (release[first + i] + config.noise * z[i]);
+    }
+  });
+  return release;
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,60 @@
+// The Gaussian sum query with canaries inserted, released once (003 Alg. 1):
+//   rho = C * ( sum_i clip_1(x_i) + sum_j clip_1(c_j) + sigma Z ),  Z ~ N(0, I_d),
+// where clip_1(x) = x min(1, 1/||x||) bounds every contribution's norm by 1 (the
+// sensitivity), C (--clip) rescales to sensitivity C, and sigma is the noise
+// multiplier. Unit canaries (sphere specs) pass clip_1 unchanged.
+//
+// The sum is exact: contributions are added as 64-bit fixed-point numbers, so it is
+// the same whatever the number of threads or the order of terms (FixedPointSum).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "canary/canary_set.hpp"
+
+namespace dpaudit {
+
+// Sum of up to max_terms vectors whose entries lie in [-1, 1] (e.g. of norm <= 1), each
+// entry rounded to a multiple of 2^-s, s = 62 - ceil(log2(max_terms + 1)) (so no sum
+// can overflow): integer addition is exact and order-free. The rounding error of a
+// term is at most 2^-(s+1) per entry (2^-53 for up to 511 terms).
+class FixedPointSum {
+ public:
+  FixedPointSum(std::size_t dim, std::size_t max_terms);
+  // One term x * factor (dim entries); every x[i] * factor must lie in [-1, 1].
+  void add(const double* x, double factor = 1);
+  void merge(const FixedPointSum& other);   // adds other's terms
+  void total(double* out) const;            // the sum, dim entries
+  int scale_bits() const { return scale_bits_; }
+
+ private:
+  int scale_bits_;
+  double scale_;
+  std::vector<std::int64_t> acc_;
+};
+
+// x <- x min(1, bound / ||x||).
+void clip_to_norm(double* x, std::size_t n, double bound);
+
+enum class ClientData { zero, random, file };
+
+struct GaussianSumConfig {
+  std::size_t dim = 0;
+  std::size_t clients = 0;       // zero/random: how many; file: the matrix's rows
+  ClientData client_data = ClientData::zero;
+  std::string client_file;       // NPY, clients x dim, for ClientData::file
+  double noise = 1;              // sigma, the noise multiplier
+  double clip = 1;               // C, the sensitivity
+  std::uint64_t seed = 0;        // noise and random clients (derived seeds, see .cpp)
+  int threads = 0;               // <= 0: all cores
+};
+
+// The release rho (dim entries). Random clients are standard Gaussian vectors clipped
+// to norm 1; file clients are clipped to norm 1 too. DataError for a client file or a
+// canary set whose dimension differs from dim (naming both sizes), or NaN in the file.
+std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
+                                         const CanarySet* canaries);
+
+}  // namespace dpaudit

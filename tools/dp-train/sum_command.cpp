@@ -1,0 +1,72 @@
+// dp-train sum: one release of the Gaussian sum query with canaries inserted (003
+// Alg. 1, lines 1-6); the library does the work (mechanisms/gaussian_sum.hpp).
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "canary/canary_set.hpp"
+#include "cli/tool.hpp"
+#include "command.hpp"
+#include "io/error.hpp"
+#include "io/npy.hpp"
+#include "mechanisms/gaussian_sum.hpp"
+
+namespace dpaudit::dp_train {
+namespace {
+
+struct SumOptions {
+  GaussianSumConfig config;
+  std::string client_data = "zero";
+  std::string canaries;
+  std::string output = "-";
+  std::string dtype = "f8";
+};
+
+int run_sum(const SumOptions& o, bool clients_given) {
+  GaussianSumConfig config = o.config;
+  if (o.client_data == "zero") {
+    config.client_data = ClientData::zero;
+  } else if (o.client_data == "random") {
+    config.client_data = ClientData::random;
+  } else {
+    if (clients_given)
+      throw UsageError("--clients cannot be given with --client-data FILE (its rows are the clients)");
+    config.client_data = ClientData::file;
+    config.client_file = o.client_data;
+  }
+  std::optional<CanarySet> canaries;
+  if (!o.canaries.empty()) canaries = CanarySet::open(o.canaries);
+  const std::vector<double> release = gaussian_sum_release(config, canaries ? &*canaries : nullptr);
+  save_npy(o.output, release.data(), {release.size()}, parse_npy_dtype(o.dtype));
+  return 0;
+}
+
+const Registration kSum{{"sum", [](CLI::App& sub) -> std::function<int()> {
+  auto o = std::make_shared<SumOptions>();
+  sub.description(
+      "One release of the Gaussian sum query with canaries inserted (003 Alg. 1):\n"
+      "  rho = C (sum_i clip_1(x_i) + sum_j clip_1(c_j) + sigma Z), Z ~ N(0, I_D),\n"
+      "written as a 1-D NPY of D entries. Score it with score-dump.");
+  sub.add_option("--dim", o->config.dim, "dimension D of the vectors")->required()
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  auto* clients = sub.add_option("--clients", o->config.clients, "number N of client vectors (zero, random)")
+                      ->capture_default_str();
+  sub.add_option("--client-data", o->client_data,
+                 "zero | random (standard Gaussian, clipped to norm 1) | FILE.npy (N x D, rows clipped to norm 1)")
+      ->capture_default_str();
+  sub.add_option("--canaries", o->canaries, "canaries: a spec (canary-gen) or an NPY matrix K x D; rows clipped to norm 1");
+  sub.add_option("--noise", o->config.noise, "noise multiplier sigma: noise N(0, (sigma C)^2 I)")->required()
+      ->check(dpaudit::cli::positive());
+  sub.add_option("--clip", o->config.clip, "sensitivity C: everything is scaled by C")->capture_default_str()
+      ->check(dpaudit::cli::positive());
+  sub.add_option("--seed", o->config.seed, "seed of the noise and the random clients")->capture_default_str();
+  sub.add_option("--threads", o->config.threads, "threads (0: all cores); the output does not depend on it")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  sub.add_option("-o,--output", o->output, "release NPY file; - = stdout")->capture_default_str();
+  sub.add_option("--dtype", o->dtype, "f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
+  return [o, clients] { return run_sum(*o, clients->count() > 0); };
+}}};
+
+}  // namespace
+}  // namespace dpaudit::dp_train
