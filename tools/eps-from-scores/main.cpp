@@ -44,13 +44,6 @@ const char* kExamples =
     "  eps-from-scores scores.csv --per round --method threshold  # CANIFE eps_r, delta = 1/n per round\n"
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n";
 
-template <class T>
-std::string name_of(const std::map<std::string, T>& names, T value) {
-  for (const auto& [name, v] : names)
-    if (v == value) return name;
-  return "";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,11 +81,11 @@ int main(int argc, char** argv) {
                                },
                                "integer >= 2", ""));
   auto* null_opt = app.add_option("--null", null_name, "null with --null-dim: exact (Thm 3.1) or gaussian (N(0,1/d))")
-                       ->check(CLI::IsMember({"exact", "gaussian"}));
+                       ->check(CLI::IsMember(kNullKinds));
   auto* method_opt = app.add_option("-m,--method", method_name,
                                     "threshold | clopper-pearson | jeffreys | gauss-fit (default: gauss-fit with "
                                     "--null-dim, else clopper-pearson)")
-                         ->check(CLI::IsMember({"threshold", "clopper-pearson", "jeffreys", "gauss-fit"}));
+                         ->check(CLI::IsMember(kMethods));
   app.add_option("--alpha", alpha, "1 - confidence of the bound, split evenly over FPR and FNR")
       ->capture_default_str()
       ->check(dpaudit::cli::open_unit_interval());
@@ -111,7 +104,7 @@ int main(int argc, char** argv) {
                      "correction (the papers' practice; OVER-STATES the confidence); split: choose on a random half, "
                      "bound on the other")
           ->capture_default_str()
-          ->check(CLI::IsMember({"bonferroni", "max", "split"}));
+          ->check(CLI::IsMember(kThresholdChoices));
   auto* threshold_opt =
       app.add_option("--threshold", fixed_threshold, "one fixed threshold T: say in when score >= T (<= with --negate)")
           ->check(dpaudit::cli::finite());
