@@ -55,15 +55,24 @@ double log_of_count(long long k) {
   return k < kLogTableSize ? log_table()[static_cast<std::size_t>(k)] : std::log(static_cast<double>(k));
 }
 
+// The constants of one (sigma, q) pair that every order uses.
+struct SampledGaussian {
+  SampledGaussian(double sigma_, double q_)
+      : sigma(sigma_), q(q_), log_q(std::log(q_)), log_1mq(std::log1p(-q_)),
+        inv_2var(0.5 / (sigma_ * sigma_)), z0(sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5) {}
+  double sigma, q, log_q, log_1mq, inv_2var;
+  double z0;  // sigma^2 log(1/q - 1) + 1/2 (fractional orders)
+};
+
 // log A_alpha for integer alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3):
 // A_alpha = sum_{k=0}^{alpha} C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2 - k) / (2 sigma^2)).
-double log_a_integer(double sigma, double q, double alpha) {
-  const double log_q = std::log(q), log_1mq = std::log1p(-q);
-  const double inv_2var = 0.5 / (sigma * sigma);
+double log_a_integer(const SampledGaussian& g, double alpha) {
+  const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var;
   const long long n = static_cast<long long>(alpha);
   // Exponents first (no transcendental calls with the log table), then exp only of
   // the terms within e^-40 of the largest.
-  std::vector<double> exponents(static_cast<std::size_t>(n + 1));
+  thread_local std::vector<double> exponents;
+  exponents.resize(static_cast<std::size_t>(n + 1));
   double log_binom = 0;  // log C(n, k), updated by C(n,k+1) = C(n,k) (n-k)/(k+1)
   double largest = -kInf;
   for (long long k = 0; k <= n; ++k) {
@@ -83,6 +92,25 @@ double log_a_integer(double sigma, double q, double alpha) {
 // resolution of the log-terms it is added to, and taken as 0.
 double log_phi_in_series(double z) { return z > 8.5 ? 0.0 : log_normal_cdf(z); }
 
+// Upper bound of log Phi(z): 0, and for z < -1 the Mills-ratio bound
+// Phi(z) <= phi(z)/|z| <= phi(z).
+double log_phi_upper_bound(double z) {
+  return z < -1 ? -0.5 * z * z - 0.91893853320467274178 : 0.0;
+}
+
+// Adds the series term e^(partial) Phi(z) to `sum`, unless its upper bound is already
+// negligible there (then Phi is not evaluated); leaves in `partial` the term's log or
+// that bound.
+void add_term(LogSum& sum, double& partial, double z) {
+  const double bound = partial + log_phi_upper_bound(z);
+  if (!sum.matters(bound)) {
+    partial = bound;
+    return;
+  }
+  partial += log_phi_in_series(z);
+  sum.add(partial);
+}
+
 // log A_alpha for fractional alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3): with
 // z0 = sigma^2 log(1/q - 1) + 1/2 and j = alpha - i, A_alpha = A0 + A1,
 //   A0 = sum_i C(alpha,i) q^i (1-q)^j exp((i^2 - i)/(2 sigma^2)) Phi((z0 - i)/sigma),
@@ -90,22 +118,19 @@ double log_phi_in_series(double z) { return z > 8.5 ? 0.0 : log_normal_cdf(z); }
 // both summed over i = 0, 1, ... until the terms are below e^-30 past i = alpha; the
 // generalized binomial C(alpha,i) changes sign past alpha, so positive and negative
 // terms are summed apart.
-double log_a_fractional(double sigma, double q, double alpha) {
-  const double log_q = std::log(q), log_1mq = std::log1p(-q);
-  const double inv_2var = 0.5 / (sigma * sigma);
-  const double z0 = sigma * sigma * (std::log(1 / q - 1)) + 0.5;
+double log_a_fractional(const SampledGaussian& g, double alpha) {
+  const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var, z0 = g.z0;
+  const double sigma = g.sigma, q = g.q;
   LogSum positive, negative;
   double log_abs_binom = 0;
   bool binom_positive = true;
   for (int i = 0; i < 1000000; ++i) {
     const double id = i, j = alpha - id;
-    // log Phi <= 0, so a term whose other factors are already negligible is skipped
-    // without evaluating Phi.
     LogSum& target = binom_positive ? positive : negative;
     double s0 = log_abs_binom + id * log_q + j * log_1mq + (id * id - id) * inv_2var;
     double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2var;
-    if (target.matters(s0)) target.add(s0 += log_phi_in_series((z0 - id) / sigma));
-    if (target.matters(s1)) target.add(s1 += log_phi_in_series((j - z0) / sigma));
+    add_term(target, s0, (z0 - id) / sigma);
+    add_term(target, s1, (j - z0) / sigma);
     if (id > alpha && std::max(s0, s1) < -30) {
       const double log_a = log_sub(positive.value(), negative.value());
       if (!std::isfinite(log_a))
@@ -119,6 +144,12 @@ double log_a_fractional(double sigma, double q, double alpha) {
   }
   throw DataError(fmt::format("RDP series did not converge (sigma {}, q {}, order {})", sigma, q,
                               alpha));
+}
+
+double rdp_unchecked(const SampledGaussian& g, double alpha) {
+  if (g.q == 1) return alpha * g.inv_2var;  // the Gaussian mechanism (Mironov 2017)
+  const double log_a = alpha == std::floor(alpha) ? log_a_integer(g, alpha) : log_a_fractional(g, alpha);
+  return std::max(0.0, log_a / (alpha - 1));
 }
 
 void check_event(const RdpEvent& e) {
@@ -149,10 +180,7 @@ std::vector<double> default_rdp_orders() {
 double subsampled_gaussian_rdp(double sigma, double q, double alpha) {
   check_event({sigma, q, 1});
   check_orders({alpha});
-  if (q == 1) return alpha / (2 * sigma * sigma);  // the Gaussian mechanism (Mironov 2017)
-  const double log_a = alpha == std::floor(alpha) ? log_a_integer(sigma, q, alpha)
-                                                  : log_a_fractional(sigma, q, alpha);
-  return std::max(0.0, log_a / (alpha - 1));
+  return rdp_unchecked(SampledGaussian(sigma, q), alpha);
 }
 
 std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
@@ -169,10 +197,10 @@ std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
   const std::size_t n_orders = orders.size();
   std::vector<double> curves(distinct.size() * n_orders);
   parallel_blocks(distinct.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t i = begin; i < end; ++i)
-      for (std::size_t o = 0; o < n_orders; ++o)
-        curves[i * n_orders + o] =
-            subsampled_gaussian_rdp(distinct[i].first, distinct[i].second, orders[o]);
+    for (std::size_t i = begin; i < end; ++i) {
+      const SampledGaussian g(distinct[i].first, distinct[i].second);
+      for (std::size_t o = 0; o < n_orders; ++o) curves[i * n_orders + o] = rdp_unchecked(g, orders[o]);
+    }
   });
   std::vector<double> total(n_orders, 0.0);
   for (const auto& e : events) {
