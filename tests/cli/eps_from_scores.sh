@@ -38,7 +38,7 @@ printf 'label,score\n1,0.1\n1,0.3\n0,0.05\n' >"$TMP/cosines.csv"
 expect_status 0 $T "$TMP/separated.csv" --method threshold
 expect_eq "$(cat "$TMP/out")" "inf" "threshold on separated scores"
 
-# 004 Sec. III: 1000 successful trials allow at most 5.60 with Clopper-Pearson at 95%,
+# 004 Sec. III-C: 1000 successful trials allow at most 5.60 with Clopper-Pearson at 95%,
 # each rate bounded at alpha/2: log((1-u)/u), u = 1 - 0.025^(1/1000) = 5.6005875...
 expect_status 0 $T "$TMP/separated.csv" --thresholds max
 expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "004's 5.60 (max)"

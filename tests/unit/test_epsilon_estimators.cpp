@@ -49,8 +49,8 @@ EstimatorOptions with(Method method, ThresholdChoice thresholds = ThresholdChoic
 
 TEST_CASE("perfectly separated: threshold gives inf, Clopper-Pearson the most 1000 trials allow (004's 5.60)") {
   CHECK(estimate_epsilon(separated(), with(Method::threshold)).epsilon == INFINITY);
-  // 004 Sec. III (after Eq. 5): "Even if the adversary were to succeed in all 1000 of the
-  // trials, the Clopper-Pearson bound would imply an epsilon lower bound of 5.60."
+  // 004 Sec. III-C, after Eq. 5: with 1000 trials, all won, the Clopper-Pearson bound
+  // cannot exceed eps = 5.60.
   // Each rate bounded at alpha/2 = 0.025: u = 1 - 0.025^(1/1000), eps = log((1-u)/u).
   const double u = 1 - std::pow(0.025, 1e-3);
   const EpsilonEstimate max = estimate_epsilon(separated(), with(Method::clopper_pearson, ThresholdChoice::max));

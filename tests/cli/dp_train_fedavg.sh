@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# dp-train fedavg (003 Alg. 2-3) on the synthetic task with logistic regression
+# (D = 8*8*10 + 10 = 650 parameters): fast runs that check the audit's known answers.
+source "$SRC/tests/cli/lib.bash"
+cd "$TMP"
+
+SYN=(--task synthetic --model logreg --clients 200 --clients-per-round 20 --rounds 40 --delta 1e-5 --quiet)
+# expect_true WHAT PYTHON-EXPRESSION
+expect_true() { CHECKS=$((CHECKS + 1)); "$PYTHON" -c "import sys; sys.exit(0 if ($2) else 1)" || fail "$1"; }
+json_field() { "$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d' + sys.argv[2]))" "$@"; }
+# mean and sample sd of the scores with label $2 in CSV $1
+score_stats() {
+  "$PYTHON" - "$1" "$2" <<'PY'
+import sys, numpy as np
+a = np.genfromtxt(sys.argv[1], delimiter=",", names=True)
+s = a["score"][a["label"] == int(sys.argv[2])]
+print(s.mean(), s.std(ddof=1))
+PY
+}
+
+# --- clipping only (z = 0): all iterates separate seen from unseen canaries; the final
+# model leaks far less (003 Table 3/4, first row: eps_est-all >> eps_est-final).
+expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0 --save-deltas
+for f in final_model.npy delta.npy deltas.npy scores_final.csv scores_all.csv metrics.csv run.json canaries.json unseen.json; do
+  [ -s "z0/$f" ] || fail "z0/$f missing"
+done
+expect_eq "$(json_field z0/run.json "['dim']")" 650 "parameter count of logreg on 8x8x10"
+expect_eq "$(json_field z0/run.json "['analytic_epsilon']['eps_gaussian_per_round']")" inf "analytic eps without noise"
+expect_eq "$(wc -l <z0/metrics.csv)" 41 "metrics: header + one row per round"
+expect_eq "$(head -1 z0/metrics.csv)" "round,train_loss,update_norm,test_accuracy" "metrics header"
+eps_all=$(eps-from-scores z0/scores_all.csv --method gauss-fit --delta 1e-5)
+eps_final=$(eps-from-scores -q z0/scores_final.csv --null-dim 650 --delta 1e-5)
+# Measured with this command (seed 1): eps_est-all = 732, eps_est-final = 30.0.
+expect_true "eps_est-all with z = 0 is large ($eps_all)" "float('$eps_all') > 100"
+expect_true "eps_est-final ($eps_final) far below eps_est-all ($eps_all)" "float('$eps_final') < float('$eps_all') / 5"
+# The test set of the synthetic task is learnable: accuracy well above chance (0.1).
+expect_true "test accuracy" "$(json_field z0/run.json "['test_accuracy']") > 0.8"
+
+# The outputs are what score-dump computes from the written model delta and specs:
+# byte-identical for the final model, to float32 precision for the saved per-round deltas.
+score-dump --canaries z0/canaries.json --unseen z0/unseen.json --model z0/delta.npy >final_again.csv
+expect_eq "$(cmp final_again.csv z0/scores_final.csv && echo same)" same "score-dump on delta.npy = scores_final.csv"
+score-dump --canaries z0/canaries.json --unseen z0/unseen.json --deltas z0/deltas.npy --reduce max >all_again.csv
+expect_near "$("$PYTHON" -c "
+import numpy as np
+a = np.genfromtxt('all_again.csv', delimiter=',', names=True)['score']
+b = np.genfromtxt('z0/scores_all.csv', delimiter=',', names=True)['score']
+print(abs(a - b).max())")" 0 1e-6 "score-dump --deltas --reduce max = scores_all.csv"
+
+# --- same seed, --threads 1 and 2: byte-identical outputs (run.json differs in timings).
+expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0t2 --save-deltas --threads 2
+for f in final_model.npy delta.npy deltas.npy scores_final.csv scores_all.csv metrics.csv canaries.json unseen.json; do
+  expect_eq "$(cmp "z0/$f" "z0t2/$f" && echo same)" same "$f with --threads 1 and 2"
+done
+
+# --- large noise (z = 100): every canary's final cosine follows the null N(0, 1/D) of
+# 003 Thm 3.1: mean 0 and sd 1/sqrt(650) = 0.03922; the seen ones as well.
+expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 500 --num-unseen 500 --noise-multiplier 100 --out z100
+read -r mean sd <<<"$(score_stats z100/scores_final.csv 1)"
+expect_near "$mean" 0 0.0053 "seen final cosine mean (3 standard errors: 3 * 0.03922 / sqrt(500))"
+expect_near "$sd" 0.03922 0.1r "seen final cosine sd (10% = 3 sd of the estimate)"
+read -r mean sd <<<"$(score_stats z100/scores_final.csv 0)"
+expect_near "$mean" 0 0.0053 "unseen final cosine mean"
+expect_near "$sd" 0.03922 0.1r "unseen final cosine sd"
+# Per-round bound for z = 100 at delta 1e-5 is 0.05; the estimate from 500 + 500 cosines
+# stays near its sampling floor (0.90 measured with this command).
+eps_all=$(eps-from-scores z100/scores_all.csv --method gauss-fit --delta 1e-5)
+expect_near "$eps_all" 0.9 1.1 "eps_est-all with z = 100"
+
+# --- analytic epsilon in run.json: 003 Table 2, sigma 0.541 <-> eps 10 at delta 1e-6
+# (0.541 is rounded there, hence 2%); Poisson sampling adds RDP = rdp-compose's answer.
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --rounds 3 --sampling poisson --q 0.2 \
+  --noise-multiplier 0.541 --delta 1e-6 --out poisson --quiet
+expect_near "$(json_field poisson/run.json "['analytic_epsilon']['eps_gaussian_per_round']")" 10 0.02r "003 Table 2"
+expect_near "$(json_field poisson/run.json "['analytic_epsilon']['eps_rdp_poisson']")" \
+  "$(rdp-compose --sigma 0.541 --q 0.2 --steps 3 --delta 1e-6)" 1e-12 "RDP bound = rdp-compose"
+# delta defaults to clients^-1.1 (003 Sec. 5.1): 100^-1.1 = 0.0063096
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --rounds 1 --out d --quiet
+expect_near "$(json_field d/run.json "['delta']")" 0.0063095734448 1e-12 "default delta"
+
+# --- participation: with every member in every round (clients-per-round = 30 clients + 10
+# canaries), each canary is inserted every round: 10 x 4 = 40; with --canary-repeats 3
+# each canary is inserted exactly 3 times: 30.
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --clients-per-round 40 --rounds 4 \
+  --num-canaries 10 --out every --quiet
+expect_eq "$(json_field every/run.json "['canary_insertions']")" 40 "canaries in every round"
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --clients-per-round 10 --rounds 8 \
+  --num-canaries 10 --canary-repeats 3 --out rep --quiet
+expect_eq "$(json_field rep/run.json "['canary_insertions']")" 30 "fixed canary repetitions"
+
+# --- canaries given as specs (and as NPY): the same run as with --num-canaries.
+canary-gen --count 100 --dim 650 --seed 1 >seen.json
+canary-gen --count 100 --dim 650 --seed 1 --first-index 100 >unseen.json
+expect_status 0 dp-train fedavg "${SYN[@]}" --canaries seen.json --unseen unseen.json --noise-multiplier 0 --out given
+expect_eq "$(cmp given/scores_all.csv z0/scores_all.csv && echo same)" same "specs from canary-gen = --num-canaries"
+canary-gen --count 100 --dim 650 --seed 1 --npy -o seen.npy
+expect_status 0 dp-train fedavg "${SYN[@]}" --canaries seen.npy --unseen unseen.json --noise-multiplier 0 --out npy \
+  --canary-memory 0
+expect_near "$("$PYTHON" -c "
+import numpy as np
+a = np.genfromtxt('npy/scores_all.csv', delimiter=',', names=True)['score']
+b = np.genfromtxt('z0/scores_all.csv', delimiter=',', names=True)['score']
+print(abs(a - b).max())")" 0 1e-12 "NPY canaries, regenerated spec canaries = in-memory spec canaries"
+
+# --- Fashion-MNIST (Debian's dataset-fashion-mnist): a few rounds of logreg learn.
+expect_status 0 dp-train fedavg --model logreg --clients 600 --clients-per-round 60 --rounds 5 --out fmnist --quiet
+expect_eq "$(json_field fmnist/run.json "['dim']")" 7850 "logreg on 28x28x10"
+expect_true "Fashion-MNIST accuracy after 5 rounds (0.687 measured)" "$(json_field fmnist/run.json "['test_accuracy']") > 0.6"
+
+# --- --help and --version
+expect_status 0 dp-train fedavg --help
+grep -q "EXAMPLES" "$TMP/out" || grep -q "noise-multiplier" "$TMP/out" || fail "fedavg --help"
+finish

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# dp-train fedavg's bad input (issue 5): one line on stderr, exit 1 (bad data) or 2
+# (usage), nothing on stdout, and no output folder (not even a half-written one).
+source "$SRC/tests/cli/lib.bash"
+cd "$TMP"
+
+SYN=(--task synthetic --clients 50 --clients-per-round 10 --rounds 2 --quiet)
+no_output() { CHECKS=$((CHECKS + 1)); if ls -d out out.partial-* >/dev/null 2>&1; then fail "output left behind: $1"; fi; }
+
+expect_error 1 "missing Fashion-MNIST file \(Debian package dataset-fashion-mnist provides it\) \(/nonexistent/train-images-idx3-ubyte.gz\)" \
+  dp-train fedavg --data /nonexistent --out out
+no_output "missing data"
+mkdir fake && printf 'not gzip, not idx' >fake/train-images-idx3-ubyte.gz && cp fake/train-images-idx3-ubyte.gz fake/train-labels-idx1-ubyte.gz
+expect_error 1 "not an IDX file \(bad magic number\)" dp-train fedavg --data fake --out out
+no_output "corrupt data"
+
+expect_error 2 "unknown model 'resnet' \(logreg, mlp or cnn\) \(--model\)" dp-train fedavg "${SYN[@]}" --model resnet --out out
+no_output "unknown model"
+expect_error 2 "model cnn needs 1x28x28 images" dp-train fedavg "${SYN[@]}" --model cnn --out out
+no_output "cnn on 8x8"
+expect_error 2 "unknown partition 'dirichlet' \(iid or label-skew\) \(--partition\)" \
+  dp-train fedavg "${SYN[@]}" --partition dirichlet --out out
+no_output "unknown partition"
+expect_error 2 "unknown sampling 'uniform'" dp-train fedavg "${SYN[@]}" --sampling uniform --out out
+no_output "unknown sampling"
+
+# 50 clients + 10 canaries sampled with them: at most 60 per round.
+expect_error 2 "clients per round \(61\) must be between 1 and the population \(60\) \(--clients-per-round\)" \
+  dp-train fedavg --task synthetic --clients 50 --rounds 2 --num-canaries 10 --clients-per-round 61 --out out
+no_output "clients per round"
+expect_error 2 "more clients \(5000\) than training examples \(2000\) \(--clients\)" \
+  dp-train fedavg --task synthetic --clients 5000 --out out
+no_output "too many clients"
+for q in 0 1.5 -0.1; do
+  expect_error 2 "q must be in \(0, 1\] \(--q\)" dp-train fedavg "${SYN[@]}" --sampling poisson --q "$q" --out out
+  no_output "q = $q"
+done
+expect_error 2 "repeats \(3\) must be between 1 and the number of rounds \(2\)" \
+  dp-train fedavg "${SYN[@]}" --num-canaries 5 --canary-repeats 3 --out out
+no_output "repeats"
+
+# A spec for another model: logreg on the synthetic task has 650 parameters.
+canary-gen --count 10 --dim 101770 --seed 1 >big.json
+expect_error 1 "canary dim 101770 does not match the model's 650 parameters \(big.json, --canaries\)" \
+  dp-train fedavg "${SYN[@]}" --model logreg --canaries big.json --out out
+no_output "seen dim"
+expect_error 1 "canary dim 101770 does not match the model's 650 parameters \(big.json, --unseen\)" \
+  dp-train fedavg "${SYN[@]}" --model logreg --unseen big.json --out out
+no_output "unseen dim"
+echo '{"kind":"sphere"' >broken.json
+expect_error 1 "broken.json" dp-train fedavg "${SYN[@]}" --canaries broken.json --out out
+no_output "broken spec"
+expect_error 2 "either --canaries or --num-canaries" \
+  dp-train fedavg "${SYN[@]}" --canaries big.json --num-canaries 3 --out out
+no_output "both canary options"
+
+expect_error 2 "--out" dp-train fedavg "${SYN[@]}"
+expect_error 2 "noise-multiplier" dp-train fedavg "${SYN[@]}" --noise-multiplier -1 --out out
+no_output "negative noise"
+finish

@@ -1,0 +1,122 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "canary/canary_set.hpp"
+#include "io/error.hpp"
+#include "io/npy.hpp"
+#include "mechanisms/gaussian_sum.hpp"
+
+using namespace dpaudit;
+
+namespace {
+CanarySet spheres(std::size_t k, std::size_t d) {
+  CanarySpec s;
+  s.seed = 4;
+  s.count = k;
+  s.dim = d;
+  return CanarySet::from_spec(s);
+}
+GaussianSumConfig config(std::size_t d, double noise) {
+  GaussianSumConfig c;
+  c.dim = d;
+  c.noise = noise;
+  c.seed = 3;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("FixedPointSum: exact, order-free, 2^-52 resolution for 1000 terms") {
+  FixedPointSum a(3, 1000), b(3, 1000);
+  CHECK(a.scale_bits() == 52);  // 62 - ceil(log2(1001))
+  const double x[3] = {0.5, -0.25, 1e-3}, y[3] = {0.125, 1.0, -1.0};
+  a.add(x);
+  a.add(y);
+  b.add(y);
+  FixedPointSum c(3, 1000);
+  c.add(x);
+  b.merge(c);
+  double ta[3], tb[3];
+  a.total(ta);
+  b.total(tb);
+  CHECK(ta[0] == 0.625);
+  CHECK(ta[1] == 0.75);
+  CHECK(std::abs(ta[2] - (1e-3 - 1.0)) <= 0x1p-53);  // one rounding of 1e-3 to a multiple of 2^-52
+  for (int i = 0; i < 3; ++i) CHECK(ta[i] == tb[i]);
+  FixedPointSum scaled(1, 1);
+  const double half = 0.5;
+  scaled.add(&half, 0.5);
+  double t;
+  scaled.total(&t);
+  CHECK(t == 0.25);
+}
+
+TEST_CASE("release without noise is the sum of the unit canaries, scaled by C") {
+  const std::size_t k = 7, d = 5000;
+  const CanarySet set = spheres(k, d);
+  GaussianSumConfig c = config(d, 0);
+  c.clip = 2;
+  const std::vector<double> rho = gaussian_sum_release(c, &set);
+  std::vector<double> sum(d, 0.0), canary(d);
+  for (std::size_t j = 0; j < k; ++j) {
+    set.get(j, canary.data());
+    for (std::size_t i = 0; i < d; ++i) sum[i] += canary[i];
+  }
+  for (std::size_t i = 0; i < d; i += 97) CHECK(rho[i] == doctest::Approx(2 * sum[i]).epsilon(1e-12));
+}
+
+TEST_CASE("same release whatever the threads; noise has sd sigma C") {
+  const std::size_t d = 200000;
+  const CanarySet set = spheres(9, d);
+  GaussianSumConfig c = config(d, 3);
+  c.clip = 0.5;
+  c.threads = 1;
+  const std::vector<double> one = gaussian_sum_release(c, &set);
+  c.threads = 3;
+  CHECK(gaussian_sum_release(c, &set) == one);
+  double mean = 0, sq = 0;
+  for (double v : one) {
+    mean += v;
+    sq += v * v;
+  }
+  mean /= d;
+  const double sd = std::sqrt(sq / d - mean * mean);
+  // canaries add 9/d to the variance per entry (negligible); noise sd = sigma C = 1.5
+  CHECK(std::abs(sd - 1.5) < 4 * 1.5 / std::sqrt(2.0 * d));
+  CHECK(std::abs(mean) < 4 * 1.5 / std::sqrt(double(d)));
+  c.seed = 4;
+  CHECK(gaussian_sum_release(c, &set) != one);
+}
+
+TEST_CASE("client data: random clients have norm 1, file rows are clipped to norm 1") {
+  GaussianSumConfig c = config(1000, 0);
+  c.client_data = ClientData::random;
+  c.clients = 1;
+  const std::vector<double> rho = gaussian_sum_release(c, nullptr);
+  double n2 = 0;
+  for (double v : rho) n2 += v * v;
+  CHECK(std::sqrt(n2) == doctest::Approx(1).epsilon(1e-12));
+
+  const std::string path = "test_gaussian_sum_clients.npy";
+  const double rows[6] = {3, 4, 0, 0, 0, 0.5};
+  save_npy(path, rows, {2, 3});
+  GaussianSumConfig f = config(3, 0);
+  f.client_data = ClientData::file;
+  f.client_file = path;
+  const std::vector<double> fr = gaussian_sum_release(f, nullptr);
+  CHECK(fr[0] == doctest::Approx(0.6).epsilon(1e-15));
+  CHECK(fr[1] == doctest::Approx(0.8).epsilon(1e-15));
+  CHECK(fr[2] == 0.5);
+  f.dim = 4;
+  CHECK_THROWS_WITH_AS(gaussian_sum_release(f, nullptr),
+                       "client dimension 3 does not match --dim 4 (test_gaussian_sum_clients.npy)", DataError);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("canary dimension mismatch names both sizes") {
+  const CanarySet set = spheres(2, 10);
+  CHECK_THROWS_WITH_AS(gaussian_sum_release(config(20, 1), &set), "canary dimension 10 does not match --dim 20 (spec)",
+                       DataError);
+}
