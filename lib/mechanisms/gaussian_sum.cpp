@@ -73,15 +73,6 @@ void FixedPointSum::total(double* out) const {
     out[i] = std::ldexp(static_cast<double>(acc_[i]), -scale_bits_);
 }
 
-void clip_to_norm(double* x, std::size_t n, double bound) {
-  LaneSum norm2;
-  norm2.add_squares(x, n);
-  const double norm = std::sqrt(norm2.total());
-  if (norm <= bound) return;
-  const double factor = bound / norm;
-  for (std::size_t i = 0; i < n; ++i) x[i] *= factor;
-}
-
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
                                          const CanarySet* canaries) {
   const std::size_t d = config.dim;
@@ -131,8 +122,9 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
     std::vector<double> row(d);
     for (std::size_t i = 0; i < file_clients; ++i) {
       client_file->read_rows(1, row.data());
-      clip_to_norm(row.data(), d, 1);
-      partial[0].add(row.data());
+      LaneSum norm2;
+      norm2.add_squares(row.data(), d);
+      partial[0].add(row.data(), clip_factor(std::sqrt(norm2.total())));
     }
   }
   for (std::size_t t = 1; t < threads; ++t) partial[0].merge(partial[t]);

@@ -35,9 +35,6 @@ class FixedPointSum {
   std::vector<std::int64_t> acc_;
 };
 
-// x <- x min(1, bound / ||x||).
-void clip_to_norm(double* x, std::size_t n, double bound);
-
 enum class ClientData { zero, random, file };
 
 struct GaussianSumConfig {
