@@ -45,11 +45,12 @@ void write_scores_csv(const std::string& path, const std::vector<double>& seen, 
   AtomicOutput out(path);
   std::ostream& s = out.stream();
   s << "id,label,score\n";
-  auto rows = [&](const std::vector<double>& scores, int label) {
-    for (std::size_t j = 0; j < scores.size(); ++j) s << j << ',' << label << ',' << format_number(scores[j]) << '\n';
+  auto rows = [&](const std::vector<double>& scores, int label, std::size_t first_id) {
+    for (std::size_t j = 0; j < scores.size(); ++j)
+      s << first_id + j << ',' << label << ',' << format_number(scores[j]) << '\n';
   };
-  rows(seen, 1);
-  rows(unseen, 0);
+  rows(seen, 1, 0);
+  rows(unseen, 0, seen.size());
   out.commit();
 }
 

@@ -169,8 +169,8 @@ Json run_fedavg(const FedAvgConfig& c) {
   std::vector<double> seen_final, unseen_final;
   canaries.cosines(delta, seen_final, unseen_final);
 
-  save_npy(staging.path("final_model.npy"), theta.data(), {dim}, NpyDtype::f4);
-  save_npy(staging.path("delta.npy"), delta.data(), {dim}, NpyDtype::f4);
+  save_npy(staging.path("final_model.npy"), theta.data(), {dim});
+  save_npy(staging.path("delta.npy"), delta.data(), {dim});
   if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
   write_scores_csv(staging.path("scores_final.csv"), seen_final, unseen_final);
   write_scores_csv(staging.path("scores_all.csv"), seen_max.result(), unseen_max.result());
