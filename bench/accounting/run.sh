@@ -34,6 +34,7 @@ best_of3() {
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 best_of3 "eps-gauss2 --batch, 100000 rows" "$BIN/eps-gauss2" --batch "$TMP/rows.csv"
 awk -v w="$LAST_WALL" -v c="$LAST_CPU" 'BEGIN{printf "  -> %.0f eps/s (wall), %.0f eps/s (cpu)\n", 100000/w, 100000/c}'
-best_of3 "rdp-compose, 10000 events, 100 orders, 1 thread" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --orders "$ORDERS100"
-best_of3 "rdp-compose, 10000 events, 100 orders, 2 threads" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --orders "$ORDERS100" --threads 2
-best_of3 "rdp-compose, 10000 events, 156 default orders, 1 thread" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5
+best_of3 "rdp-compose, 10000 events, 100 orders, 1 thread" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --orders "$ORDERS100" --threads 1
+best_of3 "rdp-compose, 10000 events, 100 orders, all cores" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --orders "$ORDERS100"
+best_of3 "rdp-compose, 10000 events, 156 default orders, 1 thread" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --threads 1
+best_of3 "rdp-compose, 10000 events, 156 default orders, all cores" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5

@@ -40,19 +40,39 @@ class LogSum {
   double sum_ = 0;
 };
 
-// log k for k = 0..kCount-1, shared by the binomial sums (log 0 is unused).
-constexpr int kLogTableSize = 4097;
-const std::vector<double>& log_table() {
-  static const std::vector<double> table = [] {
-    std::vector<double> t(kLogTableSize, -kInf);
-    for (int k = 1; k < kLogTableSize; ++k) t[k] = std::log(static_cast<double>(k));
-    return t;
-  }();
-  return table;
-}
+// log|C(alpha, i)| and the sign of the generalized binomial coefficient for
+// i = 0..count-1, from C(alpha, i+1) = C(alpha, i) (alpha - i)/(i + 1); computed once
+// per order and shared by every (sigma, q).
+class BinomialRow {
+ public:
+  BinomialRow(double alpha, std::size_t count) : alpha_(alpha) {
+    double log_abs = 0;
+    bool positive = true;
+    for (std::size_t i = 0; i < count; ++i) {
+      log_abs_.push_back(log_abs);
+      positive_.push_back(positive);
+      const double ratio = (alpha - static_cast<double>(i)) / static_cast<double>(i + 1);
+      if (ratio == 0) break;  // integer alpha: C(alpha, i) = 0 beyond alpha
+      if (ratio < 0) positive = !positive;
+      log_abs += std::log(std::abs(ratio));
+    }
+  }
+  double alpha() const { return alpha_; }
+  std::size_t size() const { return log_abs_.size(); }
+  double log_abs(std::size_t i) const { return log_abs_[i]; }
+  bool positive(std::size_t i) const { return positive_[i]; }
 
-double log_of_count(long long k) {
-  return k < kLogTableSize ? log_table()[static_cast<std::size_t>(k)] : std::log(static_cast<double>(k));
+ private:
+  double alpha_;
+  std::vector<double> log_abs_;
+  std::vector<bool> positive_;
+};
+
+// Rows long enough for the series of typical (sigma, q): alpha + 1 terms for integer
+// orders; alpha + 64 for fractional ones (past that, the series continues the recurrence).
+BinomialRow binomial_row(double alpha) {
+  const bool integer = alpha == std::floor(alpha);
+  return BinomialRow(alpha, static_cast<std::size_t>(std::ceil(alpha)) + (integer ? 1 : 64));
 }
 
 // The constants of one (sigma, q) pair that every order uses.
@@ -66,21 +86,19 @@ struct SampledGaussian {
 
 // log A_alpha for integer alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3):
 // A_alpha = sum_{k=0}^{alpha} C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2 - k) / (2 sigma^2)).
-double log_a_integer(const SampledGaussian& g, double alpha) {
+double log_a_integer(const SampledGaussian& g, const BinomialRow& binom) {
+  const double alpha = binom.alpha();
   const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var;
-  const long long n = static_cast<long long>(alpha);
-  // Exponents first (no transcendental calls with the log table), then exp only of
-  // the terms within e^-40 of the largest.
+  // Exponents first (no transcendental calls), then exp only of the terms within e^-40
+  // of the largest.
   thread_local std::vector<double> exponents;
-  exponents.resize(static_cast<std::size_t>(n + 1));
-  double log_binom = 0;  // log C(n, k), updated by C(n,k+1) = C(n,k) (n-k)/(k+1)
+  exponents.resize(binom.size());
   double largest = -kInf;
-  for (long long k = 0; k <= n; ++k) {
+  for (std::size_t k = 0; k < binom.size(); ++k) {
     const double kd = static_cast<double>(k);
-    const double x = log_binom + kd * log_q + (alpha - kd) * log_1mq + (kd * kd - kd) * inv_2var;
-    exponents[static_cast<std::size_t>(k)] = x;
+    const double x = binom.log_abs(k) + kd * log_q + (alpha - kd) * log_1mq + (kd * kd - kd) * inv_2var;
+    exponents[k] = x;
     largest = std::max(largest, x);
-    log_binom += log_of_count(n - k) - log_of_count(k + 1);
   }
   double sum = 0;
   for (double x : exponents)
@@ -118,37 +136,44 @@ void add_term(LogSum& sum, double& partial, double z) {
 // both summed over i = 0, 1, ... until the terms are below e^-30 past i = alpha; the
 // generalized binomial C(alpha,i) changes sign past alpha, so positive and negative
 // terms are summed apart.
-double log_a_fractional(const SampledGaussian& g, double alpha) {
+double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
+  const double alpha = binom.alpha();
   const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var, z0 = g.z0;
-  const double sigma = g.sigma, q = g.q;
   LogSum positive, negative;
   double log_abs_binom = 0;
   bool binom_positive = true;
-  for (int i = 0; i < 1000000; ++i) {
-    const double id = i, j = alpha - id;
+  for (std::size_t i = 0; i < 1000000; ++i) {
+    if (i < binom.size()) {
+      log_abs_binom = binom.log_abs(i);
+      binom_positive = binom.positive(i);
+    }
+    const double id = static_cast<double>(i), j = alpha - id;
     LogSum& target = binom_positive ? positive : negative;
     double s0 = log_abs_binom + id * log_q + j * log_1mq + (id * id - id) * inv_2var;
     double s1 = log_abs_binom + j * log_q + id * log_1mq + (j * j - j) * inv_2var;
-    add_term(target, s0, (z0 - id) / sigma);
-    add_term(target, s1, (j - z0) / sigma);
+    add_term(target, s0, (z0 - id) / g.sigma);
+    add_term(target, s1, (j - z0) / g.sigma);
     if (id > alpha && std::max(s0, s1) < -30) {
       const double log_a = log_sub(positive.value(), negative.value());
       if (!std::isfinite(log_a))
         throw DataError(fmt::format("RDP series lost precision (sigma {}, q {}, order {})",
-                                    sigma, q, alpha));
+                                    g.sigma, g.q, alpha));
       return log_a;
     }
-    const double ratio = (alpha - id) / (id + 1);
-    if (ratio < 0) binom_positive = !binom_positive;
-    log_abs_binom += std::log(std::abs(ratio));
+    if (i + 1 >= binom.size()) {  // beyond the row: continue the recurrence
+      const double ratio = (alpha - id) / (id + 1);
+      if (ratio < 0) binom_positive = !binom_positive;
+      log_abs_binom += std::log(std::abs(ratio));
+    }
   }
-  throw DataError(fmt::format("RDP series did not converge (sigma {}, q {}, order {})", sigma, q,
-                              alpha));
+  throw DataError(fmt::format("RDP series did not converge (sigma {}, q {}, order {})", g.sigma,
+                              g.q, alpha));
 }
 
-double rdp_unchecked(const SampledGaussian& g, double alpha) {
+double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom) {
+  const double alpha = binom.alpha();
   if (g.q == 1) return alpha * g.inv_2var;  // the Gaussian mechanism (Mironov 2017)
-  const double log_a = alpha == std::floor(alpha) ? log_a_integer(g, alpha) : log_a_fractional(g, alpha);
+  const double log_a = alpha == std::floor(alpha) ? log_a_integer(g, binom) : log_a_fractional(g, binom);
   return std::max(0.0, log_a / (alpha - 1));
 }
 
@@ -180,7 +205,7 @@ std::vector<double> default_rdp_orders() {
 double subsampled_gaussian_rdp(double sigma, double q, double alpha) {
   check_event({sigma, q, 1});
   check_orders({alpha});
-  return rdp_unchecked(SampledGaussian(sigma, q), alpha);
+  return rdp_unchecked(SampledGaussian(sigma, q), binomial_row(alpha));
 }
 
 std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
@@ -195,11 +220,13 @@ std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
     if (index.emplace(std::make_pair(e.sigma, e.q), distinct.size()).second)
       distinct.emplace_back(e.sigma, e.q);
   const std::size_t n_orders = orders.size();
+  std::vector<BinomialRow> binomials;
+  for (double a : orders) binomials.push_back(binomial_row(a));
   std::vector<double> curves(distinct.size() * n_orders);
   parallel_blocks(distinct.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
     for (std::size_t i = begin; i < end; ++i) {
       const SampledGaussian g(distinct[i].first, distinct[i].second);
-      for (std::size_t o = 0; o < n_orders; ++o) curves[i * n_orders + o] = rdp_unchecked(g, orders[o]);
+      for (std::size_t o = 0; o < n_orders; ++o) curves[i * n_orders + o] = rdp_unchecked(g, binomials[o]);
     }
   });
   std::vector<double> total(n_orders, 0.0);

@@ -36,10 +36,20 @@ printf 'sigma,q,steps\n1.1,0.01,300\n1.1,0.01,700\n' >"$TMP/events.csv"
 expect_status 0 rdp-compose --events "$TMP/events.csv" --delta 1e-5
 expect_near "$(cat "$TMP/out")" "$all" 1e-12r "two segments = one"
 printf 'steps,q,sigma\n10,0.5,2\n5,1,4\n' >"$TMP/mixed.csv"
-expect_status 0 rdp-compose --events - --delta 1e-5 --orders 3 <"$TMP/mixed.csv"
+expect_status 0 rdp-compose --events - --delta 1e-5 --orders 3 --threads 1 <"$TMP/mixed.csv"
 mixed=$(cat "$TMP/out")
 expect_status 0 rdp-compose --events "$TMP/mixed.csv" --delta 1e-5 --orders 3 --threads 2
 expect_eq "$(cat "$TMP/out")" "$mixed" "same output with 2 threads"
+# the default orders over 200 distinct segments: byte-identical for 1, 2 and 3 threads
+"$PYTHON" -c "
+print('sigma,q,steps')
+for i in range(200): print(f'{0.6 + 0.01 * i},{0.001 * (1 + i % 9)},{1 + i % 13}')" >"$TMP/many.csv"
+expect_status 0 rdp-compose --events "$TMP/many.csv" --delta 1e-6 --json --threads 1
+one=$(cat "$TMP/out")
+for t in 2 3 0; do
+  expect_status 0 rdp-compose --events "$TMP/many.csv" --delta 1e-6 --json --threads $t
+  expect_eq "$(cat "$TMP/out")" "$one" "--threads $t"
+done
 # integer order 3, q = 0.5, sigma 2: A = sum_k C(3,k) 0.5^3 exp((k^2-k)/8); plus 5 steps of q = 1, sigma 4
 expect_near "$mixed" "$(py "10*math.log(sum(math.comb(3,k)*0.125*math.exp((k*k-k)/8) for k in range(4)))/2 + 5*3/32 + math.log(2/3) - (math.log(1e-5) + math.log(3))/2")" 1e-12r "heterogeneous events, closed form"
 

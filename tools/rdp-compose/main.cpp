@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
   long long steps = 0;
   std::string events_path;
   std::vector<double> orders = default_rdp_orders();
-  int threads = 1;
+  int threads = 0;
   bool json = false;
 
   auto* sigma_opt = app.add_option("--sigma", sigma, "noise multiplier (noise stddev / clip norm), > 0")
@@ -108,9 +108,9 @@ int main(int argc, char** argv) {
                          ->check(order_above_one());
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X")
                        ->check(cli::non_negative());
-  app.add_option("--threads", threads, "threads over distinct segments (same output for any count)")
+  app.add_option("--threads", threads, "threads over distinct segments; 0 = all cores (same output for any count)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(CLI::Range(0, 256));
   app.add_flag("--json", json, "print one JSON object: eps, the optimal order, delta, and the inputs");
   (void)orders_opt;
 
