@@ -14,21 +14,22 @@ cosines=$data/cosines-$n.csv
 [ -s "$scores" ] || /usr/bin/python3 "$here/make_scores.py" "$n" "$scores"
 [ -s "$cosines" ] || /usr/bin/python3 "$here/make_scores.py" "$n" "$cosines" --cosines 101770
 
-# Best of 3 wall-clock seconds and the peak memory of one run.
+# Best of 3 runs: wall-clock and CPU (user + sys) seconds, and peak memory.
 run() {
   local label=$1; shift
-  local best=999 mem=0
+  local best=999 cpu=999 mem=0
   for _ in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$data/time" "$tool" "$@" >"$data/out"
-    read -r s kb <"$data/time"
+    /usr/bin/time -f "%e %U %S %M" -o "$data/time" "$tool" "$@" >"$data/out"
+    read -r s user sys kb <"$data/time"
     best=$(/usr/bin/python3 -c "print(min($best, $s))")
+    cpu=$(/usr/bin/python3 -c "print(round(min($cpu, $user + $sys), 2))")
     mem=$kb
   done
-  printf '| %-58s | %6s | %6d | %s |\n' "$label" "$best" $((mem / 1024)) "$(head -c 60 "$data/out" | head -1)"
+  printf '| %-58s | %5s | %5s | %4d | %s |\n' "$label" "$best" "$cpu" $((mem / 1024)) "$(head -c 40 "$data/out" | head -1)"
 }
 
-echo "| command (n = $n scores) | seconds | MiB | output |"
-echo "|---|---|---|---|"
+echo "| command (n = $n scores) | wall s | CPU s | MiB | output |"
+echo "|---|---|---|---|---|"
 for m in threshold clopper-pearson jeffreys; do
   for t in bonferroni max split; do
     run "$m --thresholds $t" "$scores" -m "$m" --thresholds "$t"

@@ -18,12 +18,17 @@ double auroc(const RocSweep& sweep);
 // highest threshold exceeds it). UsageError when a class is empty.
 double tpr_at_fpr(const RocSweep& sweep, double max_fpr);
 
-// log P(T <= t) of a continuous out-distribution, nondecreasing in t.
+// log P(T <= t) of a continuous out-distribution, nondecreasing in t (also used
+// for its log survival function and log density).
 using LogCdf = std::function<double(double)>;
 
-// AUROC of in scores against a continuous out-distribution: the mean over the in
-// scores of its CDF, P(T < s).
-double auroc_against(const std::vector<double>& in, const LogCdf& out_log_cdf);
+// AUROC of ascending in scores against a continuous out-distribution: the mean over
+// the in scores of its CDF F(s) = P(T < s). F is computed exactly at every 64th
+// score; in between it is carried forward by 3-point Gauss-Legendre integrals of
+// the density over the gaps, and a block whose carried value misses the exact F at
+// its end by more than 1e-12 is recomputed exactly. So the error stays below 1e-12
+// while a 10^6-score summary needs ~1/64 of the (costly) exact CDF calls.
+double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log_cdf, const LogCdf& out_log_pdf);
 
 // TPR at FPR <= max_fpr against a continuous out-distribution with log survival
 // function out_log_sf (P(T >= t)): the threshold t with P(T >= t) = max_fpr is

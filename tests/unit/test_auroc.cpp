@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -31,13 +32,22 @@ TEST_CASE("TPR at FPR: the best rule whose FPR stays within the target") {
 TEST_CASE("against a continuous out-distribution N(0,1)") {
   const auto log_cdf = [](double t) { return log_normal_cdf(t); };
   const auto log_sf = [](double t) { return log_normal_sf(t); };
-  CHECK(auroc_against({0.0}, log_cdf) == doctest::Approx(0.5));
+  const auto log_pdf = [](double t) { return -t * t / 2 - 0.5 * std::log(2 * M_PI); };
+  CHECK(auroc_against({0.0}, log_cdf, log_pdf) == doctest::Approx(0.5));
   // In scores ~ N(1,1): AUROC = P(X > Y) = Phi(1/sqrt 2) = 0.760249 (closed form).
   std::mt19937_64 rng(5);
   std::normal_distribution<double> in_dist(1, 1);
   std::vector<double> in(200000);
   for (double& x : in) x = in_dist(rng);
-  CHECK(auroc_against(in, log_cdf) == doctest::Approx(0.7602499389065233).epsilon(3e-3));
+  std::sort(in.begin(), in.end());
+  const double fast = auroc_against(in, log_cdf, log_pdf);
+  CHECK(fast == doctest::Approx(0.7602499389065233).epsilon(3e-3));
+  // The carried CDF agrees with the exact CDF at every score to 1e-12.
+  double exact = 0;
+  for (double s : in) exact += std::exp(log_cdf(s));
+  CHECK(std::abs(fast - exact / in.size()) < 1e-12);
+  // Sparse scores (wide gaps) fall back to exact CDFs: (Phi(-3) + Phi(0) + Phi(3)) / 3 = 1/2.
+  CHECK(auroc_against({-3, 0, 3}, log_cdf, log_pdf) == doctest::Approx(0.5).epsilon(1e-14));
   // norm.isf(0.1) = 1.2816, norm.isf(0.01) = 2.3263.
   const std::vector<double> sorted{1.5, 2.0, 3.0};
   CHECK(tpr_at_fpr_against(sorted, log_sf, 0.1, -10, 10) == 1.0);
