@@ -46,6 +46,9 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_option("--lr", g.learning_rate,
                  "black-box: the server's learning rate eta (default: 002 Alg. 2's ||C|| sqrt(n)/(L sqrt(d)) "
                  "(e^eps-1)/(e^eps+1))");
+  sub.add_flag("--printed-constant", g.printed_constant,
+               "black-box: scale reports by Alg. 2's constant as 002 prints it (without the factor d that "
+               "makes it unbiased), so the server's step is d times smaller");
   sub.add_option("--pretrain-steps", g.pretrain_steps, "SGD steps (batch 32, lr 0.1) that make theta_t")
       ->capture_default_str();
   sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")

@@ -39,6 +39,7 @@ Json LdpGameConfig::to_json() const {
           {"task", task},
           {"model", model},
           {"pretrain_steps", pretrain_steps},
+          {"server_constant", printed_constant ? "printed" : "unbiased"},
           {"malicious_label", malicious_label},
           {"seed", seed}};
 }
@@ -129,6 +130,8 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   result.radius = c.radius > 0 ? c.radius : norm > 0 ? norm : c.ldp.clip;
   result.learning_rate = c.learning_rate > 0 ? c.learning_rate
                                              : ldp_sgd_learning_rate(result.radius, c.clients, result.dim, c.ldp);
+  // eta * (constant / d) = (eta / d) * constant.
+  if (c.printed_constant) result.learning_rate /= static_cast<double>(result.dim);
   return s;
 }
 

@@ -25,6 +25,9 @@ struct LdpGameConfig {
   std::size_t dim = 0;           // dummy gradient only: d (0: the model's parameter count)
   double radius = 0;             // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
   double learning_rate = 0;      // the server's eta (0: 002 Alg. 2 line 5)
+  // Scale the reports by Alg. 2's constant as 002 prints it, without the factor d that
+  // makes it unbiased (ldp_sgd.hpp): the server's step shrinks by d.
+  bool printed_constant = false;
   std::size_t pretrain_steps = 1000;
   std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
   std::uint64_t seed = 1;
