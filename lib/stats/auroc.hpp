@@ -26,8 +26,8 @@ using LogCdf = std::function<double(double)>;
 // the in scores of its CDF F(s) = P(T < s). F is computed exactly at every 64th
 // score; in between it is carried forward by 3-point Gauss-Legendre integrals of
 // the density over the gaps, and a block whose carried value misses the exact F at
-// its end by more than 1e-12 is recomputed exactly. So the error stays below 1e-12
-// while a 10^6-score summary needs ~1/64 of the (costly) exact CDF calls.
+// its end by more than 1e-12 is recomputed exactly. A 10^6-score summary so needs
+// ~1/64 of the (costly) exact CDF calls.
 double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log_cdf, const LogCdf& out_log_pdf);
 
 // TPR at FPR <= max_fpr against a continuous out-distribution with log survival
