@@ -40,7 +40,7 @@ RdpResult rdp_to_dp(const std::vector<double>& rdp, const std::vector<double>& o
                     double delta);
 
 // Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, delta outside (0,1),
-// an order <= 1, NaN or Inf, and no events.
+// an order outside (1, 1e5], NaN or Inf, and no events.
 RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
                       const std::vector<double>& orders = default_rdp_orders(),
                       int threads = 1);
