@@ -39,7 +39,7 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
     throw DataError("unsupported NPY dtype '" + descr + "' (need <f4 or <f8)", where);
   }
   if (!std::regex_search(dict, m, fortran_re)) throw DataError("NPY header has no 'fortran_order'", where);
-  if (m[1] == "True") throw DataError("Fortran-order NPY is not supported (save with C order)", where);
+  if (m[1] == "True") throw DataError("Fortran-order NPY is not supported, save it in C order", where);
   if (!std::regex_search(dict, m, shape_re)) throw DataError("NPY header has no 'shape'", where);
   const std::string dims = m[1];
   static const std::regex num_re(R"(\d+)");
