@@ -1,0 +1,61 @@
+#!/bin/bash
+# canary-gen: the spec, the NPY matrix (unit rows; canary j a pure function of (seed, j)
+# whatever the count, first index or threads), dummy canaries, and each bad input.
+source "$SRC/tests/cli/lib.bash"
+T=canary-gen
+
+# ---- the spec ----------------------------------------------------------------------
+expect_status 0 $T --kind sphere --count 1000 --dim 101770 --seed 7
+expect_eq "$(cat "$TMP/out")" '{"kind":"sphere","seed":7,"count":1000,"dim":101770,"first_index":0}' "sphere spec"
+expect_status 0 $T --kind dummy --dim 16 --clip 2 --flip -o "$TMP/dummy.json"
+expect_eq "$(cat "$TMP/dummy.json")" '{"kind":"dummy","seed":0,"count":1,"dim":16,"first_index":0,"clip":2.0,"flip":true}' "dummy spec"
+
+# ---- matrices ------------------------------------------------------------------------
+expect_status 0 $T --count 6 --dim 5000 --seed 3 --npy -o "$TMP/six.npy" --threads 1
+expect_status 0 $T --count 6 --dim 5000 --seed 3 --npy -o "$TMP/six-t3.npy" --threads 3
+cmp -s "$TMP/six.npy" "$TMP/six-t3.npy" || fail "--threads changes the matrix"
+expect_status 0 $T --count 2 --dim 5000 --seed 3 --first-index 4 --npy -o "$TMP/last2.npy"
+expect_status 0 $T --count 3 --dim 5000 --seed 3 --npy --dtype f4 -o "$TMP/three-f4.npy"
+expect_status 0 $T --count 6 --dim 5000 --seed 4 --npy -o "$TMP/other-seed.npy"
+expect_status 0 $T --kind dummy --count 2 --dim 16 --clip 2 --npy -o "$TMP/dummy.npy"
+expect_status 0 $T --kind dummy --count 1 --dim 16 --clip 2 --flip --npy -o "$TMP/flip.npy"
+"$PYTHON" - "$TMP" <<'PY' || fail "matrix checks (see above)"
+import sys
+import numpy as np
+d = sys.argv[1]
+six = np.load(f"{d}/six.npy")
+assert six.shape == (6, 5000) and six.dtype == np.float64, six.shape
+assert np.allclose(np.linalg.norm(six, axis=1), 1, atol=1e-14), "rows are not unit vectors"
+last2 = np.load(f"{d}/last2.npy")
+assert (last2 == six[4:]).all(), "canary j depends on the count or first index"
+f4 = np.load(f"{d}/three-f4.npy")
+assert f4.dtype == np.float32 and (f4 == six[:3].astype(np.float32)).all(), "f4 is not the rounded f8"
+assert not np.allclose(np.load(f"{d}/other-seed.npy"), six), "seed ignored"
+# uniform on the sphere: entries of sqrt(D) c have mean 0 and variance 1 (003 Sec. 3)
+z = six.ravel() * np.sqrt(5000)
+assert abs(z.mean()) < 4 / np.sqrt(z.size) and abs(z.var() - 1) < 4 * np.sqrt(2 / z.size), (z.mean(), z.var())
+# 002's dummy gradient: every entry L/sqrt(D) = 2/4; flip negates it
+assert (np.load(f"{d}/dummy.npy") == 0.5).all() and np.load(f"{d}/dummy.npy").shape == (2, 16)
+assert (np.load(f"{d}/flip.npy") == -0.5).all()
+PY
+
+# ---- bad input: one line on stderr, exit 2, nothing written -------------------------
+expect_error 2 "^canary-gen: error: .*count" $T --count 0 --dim 5 --npy -o "$TMP/bad.npy"
+expect_error 2 "^canary-gen: error: .*dim" $T --count 3 --dim 0
+expect_error 2 "^canary-gen: error: .*kind.*cube" $T --kind cube --dim 5
+expect_error 2 "^canary-gen: error: .*dim.*required" $T --count 3
+expect_error 2 "^canary-gen: error: .*clip" $T --kind dummy --dim 4 --clip -1
+expect_error 2 "^canary-gen: error: .*dtype" $T --dim 4 --npy --dtype f2
+[ -e "$TMP/bad.npy" ] && fail "an output file was left after an error"
+
+# ---- help, version, man page ---------------------------------------------------------
+expect_status 0 $T --help
+grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
+expect_status 0 $T --version
+for opt in $($T --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+  grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$SRC/man/canary-gen.1" || fail "man page lacks $opt"
+done
+for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
+  grep -q "^\.SH \"*$section" "$SRC/man/canary-gen.1" || fail "man page lacks section $section"
+done
+finish
