@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <utility>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -170,10 +170,43 @@ double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
                               g.q, alpha));
 }
 
-double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom) {
+// log A_alpha = (alpha - 1) RDP for integer alpha >= 2 and a batch drawn without
+// replacement at rate q (Wang, Balle & Kasiviswanathan 2019, Thm 9, with the Gaussian's
+// eps(inf) = inf and eps(j) = j/(2 sigma^2)):
+// A = 1 + q^2 C(alpha,2) min(4 (e^eps(2) - 1), 2 e^eps(2))
+//       + sum_{j=3}^{alpha} 2 q^j C(alpha,j) e^{(j-1) eps(j)}.
+double log_a_without_replacement(const SampledGaussian& g, const BinomialRow& binom) {
+  const double eps2 = 2 * g.inv_2var;
+  const double log_em1 = eps2 + std::log(-std::expm1(-eps2));  // log(e^eps(2) - 1)
+  LogSum sum;
+  sum.add(0);
+  if (binom.size() > 2)
+    sum.add(2 * g.log_q + binom.log_abs(2) + std::min(std::log(4.0) + log_em1, std::log(2.0) + eps2));
+  for (std::size_t j = 3; j < binom.size(); ++j) {
+    const double jd = static_cast<double>(j);
+    sum.add(std::log(2.0) + jd * g.log_q + binom.log_abs(j) + (jd - 1) * jd * g.inv_2var);
+  }
+  return sum.value();
+}
+
+// Without replacement at fractional alpha: the CGF (alpha - 1) RDP interpolated
+// linearly between floor(alpha) and ceil(alpha) (Wang, Balle & Kasiviswanathan 2019,
+// Cor. 10); log A_1 = 0.
+double log_a_without_replacement_interpolated(const SampledGaussian& g, double alpha) {
+  const double lo = std::floor(alpha), hi = std::ceil(alpha), t = alpha - lo;
+  const double at_lo = lo < 2 ? 0.0 : log_a_without_replacement(g, binomial_row(lo));
+  return (1 - t) * at_lo + t * log_a_without_replacement(g, binomial_row(hi));
+}
+
+double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom, Sampling sampling) {
   const double alpha = binom.alpha();
   if (g.q == 1) return alpha * g.inv_2var;  // the Gaussian mechanism (Mironov 2017)
-  const double log_a = alpha == std::floor(alpha) ? log_a_integer(g, binom) : log_a_fractional(g, binom);
+  const bool integer = alpha == std::floor(alpha);
+  double log_a;
+  if (sampling == Sampling::without_replacement)
+    log_a = integer ? log_a_without_replacement(g, binom) : log_a_without_replacement_interpolated(g, alpha);
+  else
+    log_a = integer ? log_a_integer(g, binom) : log_a_fractional(g, binom);
   return std::max(0.0, log_a / (alpha - 1));
 }
 
@@ -205,10 +238,10 @@ std::vector<double> default_rdp_orders() {
   return orders;
 }
 
-double subsampled_gaussian_rdp(double sigma, double q, double alpha) {
+double subsampled_gaussian_rdp(double sigma, double q, double alpha, Sampling sampling) {
   check_event({sigma, q, 1});
   check_orders({alpha});
-  return rdp_unchecked(SampledGaussian(sigma, q), binomial_row(alpha));
+  return rdp_unchecked(SampledGaussian(sigma, q), binomial_row(alpha), sampling);
 }
 
 std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
@@ -216,25 +249,27 @@ std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
   if (events.empty()) throw UsageError("no accounting events");
   for (const auto& e : events) check_event(e);
   check_orders(orders);
-  // Segments with the same (sigma, q) share one RDP curve.
-  std::map<std::pair<double, double>, std::size_t> index;
-  std::vector<std::pair<double, double>> distinct;
+  // Segments with the same (sigma, q, sampling) share one RDP curve.
+  using Key = std::tuple<double, double, Sampling>;
+  auto key = [](const RdpEvent& e) { return Key{e.sigma, e.q, e.sampling}; };
+  std::map<Key, std::size_t> index;
+  std::vector<RdpEvent> distinct;
   for (const auto& e : events)
-    if (index.emplace(std::make_pair(e.sigma, e.q), distinct.size()).second)
-      distinct.emplace_back(e.sigma, e.q);
+    if (index.emplace(key(e), distinct.size()).second) distinct.push_back(e);
   const std::size_t n_orders = orders.size();
   std::vector<BinomialRow> binomials;
   for (double a : orders) binomials.push_back(binomial_row(a));
   std::vector<double> curves(distinct.size() * n_orders);
   parallel_blocks(distinct.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
     for (std::size_t i = begin; i < end; ++i) {
-      const SampledGaussian g(distinct[i].first, distinct[i].second);
-      for (std::size_t o = 0; o < n_orders; ++o) curves[i * n_orders + o] = rdp_unchecked(g, binomials[o]);
+      const SampledGaussian g(distinct[i].sigma, distinct[i].q);
+      for (std::size_t o = 0; o < n_orders; ++o)
+        curves[i * n_orders + o] = rdp_unchecked(g, binomials[o], distinct[i].sampling);
     }
   });
   std::vector<double> total(n_orders, 0.0);
   for (const auto& e : events) {
-    const double* curve = &curves[index.at({e.sigma, e.q}) * n_orders];
+    const double* curve = &curves[index.at(key(e)) * n_orders];
     for (std::size_t o = 0; o < n_orders; ++o)
       total[o] += static_cast<double>(e.steps) * curve[o];
   }
@@ -268,14 +303,14 @@ RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
 }
 
 double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
-                             const std::vector<double>& orders) {
+                             const std::vector<double>& orders, Sampling sampling) {
   if (!(eps > 0) || !std::isfinite(eps))
     throw UsageError(fmt::format("eps must be positive and finite, got {}", eps));
   check_event({1, q, steps});
   check_delta(delta);
   check_orders(orders);
   auto epsilon_at = [&](double sigma) {
-    return rdp_epsilon({{sigma, q, steps}}, delta, orders).epsilon;
+    return rdp_epsilon({{sigma, q, steps, sampling}}, delta, orders).epsilon;
   };
   // eps decreases in sigma: bracket [lo, hi] with eps(lo) > target >= eps(hi), then
   // bisect log sigma until hi/lo - 1 < 1e-7.

@@ -1,6 +1,7 @@
 // Renyi DP accountant for the Poisson-subsampled Gaussian mechanism (Mironov,
 // Talwar & Zhang 2019: integer orders by the binomial expansion, fractional orders
-// by the two-series expansion, both in log space), composed over heterogeneous
+// by the two-series expansion, both in log space) and for sampling without
+// replacement (Wang, Balle & Kasiviswanathan 2019), composed over heterogeneous
 // segments, and converted to (eps, delta)-DP with Canonne, Kamath & Steinke 2020,
 // Prop. 12: eps = rdp + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha - 1).
 #pragma once
@@ -8,12 +9,18 @@
 
 namespace dpaudit {
 
-// One segment of training: `steps` steps with noise multiplier `sigma` and Poisson
-// sampling rate `q` (q = 1: the plain Gaussian mechanism).
+// How each step's batch is drawn: Poisson sampling with rate q (add/remove-one
+// neighbours), or a fixed batch of q*N records drawn without replacement (the
+// replace-one bound of Wang, Balle & Kasiviswanathan 2019, Thm 9 and Cor. 10).
+enum class Sampling { poisson, without_replacement };
+
+// One segment of training: `steps` steps with noise multiplier `sigma` and sampling
+// rate `q` (q = 1: the plain Gaussian mechanism).
 struct RdpEvent {
   double sigma;
   double q;
   long long steps;
+  Sampling sampling = Sampling::poisson;
 };
 
 // The union of dp_accounting's and Opacus's default orders:
@@ -21,7 +28,8 @@ struct RdpEvent {
 std::vector<double> default_rdp_orders();
 
 // RDP of one step at order alpha > 1 (alpha/(2 sigma^2) when q = 1).
-double subsampled_gaussian_rdp(double sigma, double q, double alpha);
+double subsampled_gaussian_rdp(double sigma, double q, double alpha,
+                               Sampling sampling = Sampling::poisson);
 
 // Total RDP at each order, summed over events (steps times the one-step RDP).
 // `threads` splits the events; the result does not depend on it.
@@ -48,6 +56,7 @@ RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
 // The smallest noise multiplier whose `steps` steps at rate q meet (eps, delta), to
 // 1e-6 relative (bisection on log sigma over [1e-3, 1e4]; UsageError outside).
 double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
-                             const std::vector<double>& orders = default_rdp_orders());
+                             const std::vector<double>& orders = default_rdp_orders(),
+                             Sampling sampling = Sampling::poisson);
 
 }  // namespace dpaudit

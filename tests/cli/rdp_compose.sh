@@ -19,6 +19,12 @@ expect_near "$("$PYTHON" -c "import json; print(json.load(open('$TMP/out'))['eps
   "$(py "1000*0.00058407033552025108 + math.log(7/8) - (math.log(1e-5) + math.log(8))/7")" 1e-9r "subsampled RDP, order 8"
 expect_eq "$("$PYTHON" -c "import json; j=json.load(open('$TMP/out')); print(j['order'], j['delta'], j['steps'])")" "8.0 1e-05 1000" "JSON fields"
 
+# without replacement, order 8: [golden] RDP 0.0020421531238429167 per step (Wang, Balle &
+# Kasiviswanathan 2019, Thm 9, evaluated in mpmath)
+expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --orders 8 --sampling without-replacement
+expect_near "$(cat "$TMP/out")" \
+  "$(py "1000*0.0020421531238429167 + math.log(7/8) - (math.log(1e-5) + math.log(8))/7")" 1e-9r "without replacement, order 8"
+
 # default orders: eps is the minimum over them, never above a single order's
 expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5
 all=$(cat "$TMP/out")
@@ -80,6 +86,7 @@ expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --st
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2,x
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 1e9
 expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps 0 --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --sampling' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --sampling shuffle
 expect_error 2 '--q is required' rdp-compose --sigma 1 --steps 10 --delta 1e-5
 expect_error 2 '--sigma cannot be used with --events' rdp-compose --events "$TMP/events.csv" --sigma 1 --delta 1e-5
 expect_error 2 '--sigma cannot be used with --eps' rdp-compose --eps 1 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
@@ -103,7 +110,7 @@ expect_error 1 "cannot open" rdp-compose --events "$TMP/missing.csv" --delta 1e-
 
 expect_status 0 rdp-compose --help
 grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"
-grep -q 'Poisson subsampling only' "$TMP/out" || fail "--help does not say what sampling is supported"
+grep -q 'Supported: Poisson subsampling, and a fixed batch without replacement' "$TMP/out" || fail "--help does not say what sampling is supported"
 expect_status 0 rdp-compose --version
 
 finish

@@ -110,3 +110,22 @@ def rdp(sigma, q, alpha):
 
 for sigma, q, alpha in [(1.1, 0.01, 2.5), (1.1, 0.01, 8), (1.1, 0.01, 32), (0.8, 0.05, 1.5), (2.0, 0.3, 12.7), (5.0, 1e-3, 3)]:
     print((sigma, q, alpha), mp.nstr(rdp(sigma, q, alpha), 17))
+
+print("# RDP without replacement: Wang, Balle & Kasiviswanathan 2019, Thm 9 (integer) and Cor. 10")
+def wor_log_a(sigma, q, alpha):
+    sigma, q = mp.mpf(sigma), mp.mpf(q)
+    eps = lambda j: mp.mpf(j) / (2 * sigma**2)
+    a = 1 + q**2 * mp.binomial(alpha, 2) * min(4 * (mp.e**eps(2) - 1), 2 * mp.e**eps(2))
+    a += sum(2 * q**j * mp.binomial(alpha, j) * mp.e**((j - 1) * eps(j)) for j in range(3, alpha + 1))
+    return mp.log(a)
+
+def wor_rdp(sigma, q, alpha):
+    lo, hi = int(mp.floor(alpha)), int(mp.ceil(alpha))
+    if lo == hi:
+        return wor_log_a(sigma, q, lo) / (alpha - 1)
+    t = mp.mpf(alpha) - lo
+    at_lo = 0 if lo < 2 else wor_log_a(sigma, q, lo)
+    return ((1 - t) * at_lo + t * wor_log_a(sigma, q, hi)) / (mp.mpf(alpha) - 1)
+
+for sigma, q, alpha in [(1.1, 0.01, 8), (1.1, 0.01, 2.5), (0.8, 0.05, 1.5), (2.0, 0.3, 32), (0.5, 0.001, 12)]:
+    print((sigma, q, alpha), mp.nstr(wor_rdp(sigma, q, alpha), 17))

@@ -47,6 +47,27 @@ TEST_CASE("subsampled Gaussian RDP matches quadrature, integer and fractional or
   CHECK(close(subsampled_gaussian_rdp(5.0, 1e-3, 3), 6.1218689805355314e-8, 1e-9));
 }
 
+TEST_CASE("sampling without replacement: Wang, Balle & Kasiviswanathan 2019") {
+  // [golden] Thm 9 at integer orders, Cor. 10 (CGF interpolation) between them,
+  // evaluated by tests/golden/accounting.py in mpmath
+  const auto wor = Sampling::without_replacement;
+  CHECK(close(subsampled_gaussian_rdp(1.1, 0.01, 8, wor), 0.0020421531238429167, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(1.1, 0.01, 2.5, wor), 0.00061697899111294148, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(0.8, 0.05, 1.5, wor), 0.023573612020587725, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(2.0, 0.3, 32, wor), 2.7810394804111312, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(0.5, 0.001, 12, wor), 16.527280348434027, 1e-12));
+  // q = 1 is the Gaussian mechanism either way
+  CHECK(subsampled_gaussian_rdp(1.3, 1, 5, wor) == subsampled_gaussian_rdp(1.3, 1, 5));
+  // segments of the two kinds compose, each with its own bound
+  const std::vector<double> orders = {4};
+  const auto mixed = composed_rdp({{1.0, 0.01, 10}, {1.0, 0.01, 5, wor}}, orders);
+  CHECK(close(mixed[0], 10 * subsampled_gaussian_rdp(1.0, 0.01, 4) + 5 * subsampled_gaussian_rdp(1.0, 0.01, 4, wor),
+              1e-14));
+  const double sigma = rdp_sigma_for_epsilon(2.0, 0.01, 1000, 1e-5, default_rdp_orders(), wor);
+  CHECK(rdp_epsilon({{sigma, 0.01, 1000, wor}}, 1e-5).epsilon <= 2.0);
+  CHECK(rdp_epsilon({{sigma * (1 - 1e-6), 0.01, 1000, wor}}, 1e-5).epsilon > 2.0);
+}
+
 TEST_CASE("the fractional series and the binomial sum agree at an integer") {
   for (double sigma : {0.5, 1.0, 3.0})
     for (double q : {1e-4, 0.01, 0.5})

@@ -1,5 +1,5 @@
-// rdp-compose: Renyi DP accountant for the Poisson-subsampled Gaussian mechanism, one
-// segment or heterogeneous segments (lib/accounting/rdp.hpp).
+// rdp-compose: Renyi DP accountant for the subsampled Gaussian mechanism (Poisson or
+// without replacement), one segment or heterogeneous segments (lib/accounting/rdp.hpp).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -24,12 +24,13 @@ const char* kExamples =
     "  rdp-compose --eps 3 --q 0.01 --steps 10000 --delta 1e-5            # noise multiplier for eps 3\n"
     "  rdp-compose --events segments.csv --delta 1e-5 --json              # CSV sigma,q,steps per segment\n"
     "  rdp-compose --sigma 1 --q 0.02 --steps 500 --delta 1e-6 --orders 2,4,8,16,32\n"
-    "  rdp-compose --sigma 0.7 --q 0.01 --steps 2000 --delta 1e-5 --fail-above 8   # CI gate: exit 3\n";
+    "  rdp-compose --sigma 0.7 --q 0.01 --steps 2000 --delta 1e-5 --fail-above 8   # CI gate: exit 3\n"
+    "  rdp-compose --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --sampling without-replacement\n";
 
 // Largest steps count read from CSV that converts exactly from a double.
 constexpr double kMaxSteps = 9007199254740992.0;  // 2^53
 
-std::vector<RdpEvent> read_events(const std::string& path) {
+std::vector<RdpEvent> read_events(const std::string& path, Sampling sampling) {
   CsvReader csv(path);
   const std::size_t sigma_col = csv.column("sigma"), q_col = csv.column("q"), steps_col = csv.column("steps");
   std::vector<RdpEvent> events;
@@ -39,7 +40,7 @@ std::vector<RdpEvent> read_events(const std::string& path) {
     if (!(q > 0 && q <= 1)) throw DataError(fmt::format("q must be in (0,1], got {}", q), csv.where(q_col));
     if (!(steps >= 1 && steps <= kMaxSteps && steps == std::floor(steps)))
       throw DataError(fmt::format("steps must be a whole number >= 1, got {}", steps), csv.where(steps_col));
-    events.push_back({sigma, q, static_cast<long long>(steps)});
+    events.push_back({sigma, q, static_cast<long long>(steps), sampling});
   }
   if (events.empty()) throw DataError("no events: the CSV has a header but no rows", csv.source());
   return events;
@@ -69,25 +70,25 @@ void require(const std::vector<CLI::Option*>& options, const std::string& mode) 
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Renyi DP accountant: eps after STEPS steps of the Poisson-subsampled Gaussian mechanism with\n"
-      "noise multiplier SIGMA and sampling rate Q (Q = 1: the plain Gaussian mechanism), or after\n"
+      "Renyi DP accountant: eps after STEPS steps of the subsampled Gaussian mechanism with noise\n"
+      "multiplier SIGMA and sampling rate Q (Q = 1: the plain Gaussian mechanism), or after\n"
       "heterogeneous segments (--events). Integer and fractional orders (Mironov, Talwar & Zhang 2019);\n"
       "RDP -> (eps, delta) by Canonne, Kamath & Steinke 2020, Prop. 12, as dp_accounting and Opacus.\n"
-      "Supported: Poisson subsampling only (not sampling without replacement). Prints eps alone, or\n"
-      "with --eps the smallest noise multiplier meeting it.",
+      "Supported: Poisson subsampling, and a fixed batch without replacement (--sampling; an upper\n"
+      "bound). Prints eps alone, or with --eps the smallest noise multiplier meeting it.",
       "rdp-compose"};
   dpaudit::cli::setup(app, kExamples);
 
   double sigma = 0, q = 0, delta = 0, eps = 0, fail_above = 0;
   long long steps = 0;
-  std::string events_path;
+  std::string events_path, sampling_name = "poisson";
   std::vector<double> orders = default_rdp_orders();
   int threads = 0;
   bool json = false;
 
   auto* sigma_opt = app.add_option("--sigma", sigma, "noise multiplier (noise stddev / clip norm), > 0")
                         ->check(cli::positive());
-  auto* q_opt = app.add_option("--q", q, "Poisson sampling rate in (0,1]")->check(cli::unit_interval_open_left());
+  auto* q_opt = app.add_option("--q", q, "sampling rate in (0,1]: Poisson rate, or batch size / N without replacement")->check(cli::unit_interval_open_left());
   auto* steps_opt = app.add_option("--steps", steps, "number of steps, >= 1")
                         ->check(CLI::Range(1LL, std::numeric_limits<long long>::max()));
   app.add_option("--delta", delta, "target delta in (0,1)")->required()->check(cli::open_unit_interval());
@@ -106,6 +107,11 @@ int main(int argc, char** argv) {
                                     "512, 1024: the defaults of dp_accounting and Opacus)")
                          ->delimiter(',')
                          ->check(valid_order());
+  app.add_option("--sampling", sampling_name,
+                 "poisson: each record joins a step with probability Q; without-replacement: a fixed batch "
+                 "of Q*N records (replace-one bound of Wang, Balle & Kasiviswanathan 2019)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"poisson", "without-replacement"}));
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X")
                        ->check(cli::non_negative());
   app.add_option("--threads", threads, "threads over distinct segments; 0 = all cores (same output for any count)")
@@ -115,13 +121,15 @@ int main(int argc, char** argv) {
   (void)orders_opt;
 
   return cli::run(app, argc, argv, [&]() -> int {
+    const Sampling sampling = sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
     AtomicOutput out("-");
     if (eps_opt->count()) {
       const std::string mode = "with --eps";
       forbid({sigma_opt, events_opt, fail_opt}, mode);
       require({q_opt, steps_opt}, mode);
-      const double s = rdp_sigma_for_epsilon(eps, q, steps, delta, orders);
-      out.stream() << (json ? json_line({{"sigma", s}, {"eps", eps}, {"q", q}, {"steps", steps}, {"delta", delta}})
+      const double s = rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
+      out.stream() << (json ? json_line({{"sigma", s}, {"eps", eps}, {"q", q}, {"steps", steps}, {"delta", delta},
+                                         {"sampling", sampling_name}})
                             : format_number(s) + "\n");
       out.commit();
       return kExitOk;
@@ -129,10 +137,10 @@ int main(int argc, char** argv) {
     std::vector<RdpEvent> events;
     if (events_opt->count()) {
       forbid({sigma_opt, q_opt, steps_opt}, "with --events");
-      events = read_events(events_path);
+      events = read_events(events_path, sampling);
     } else {
       require({sigma_opt, q_opt, steps_opt}, "(or give --events)");
-      events = {{sigma, q, steps}};
+      events = {{sigma, q, steps, sampling}};
     }
     const RdpResult r = rdp_epsilon(events, delta, orders, threads);
     if (fail_opt->count() && r.epsilon > fail_above)
@@ -143,7 +151,8 @@ int main(int argc, char** argv) {
       long long total_steps = 0;
       for (const auto& e : events) total_steps += e.steps;
       out.stream() << json_line({{"eps", json_number(r.epsilon)}, {"order", r.order}, {"delta", delta},
-                                 {"segments", events.size()}, {"steps", total_steps}, {"orders", orders.size()}});
+                                 {"segments", events.size()}, {"steps", total_steps}, {"orders", orders.size()},
+                                 {"sampling", sampling_name}});
     } else {
       out.stream() << format_number(r.epsilon) << "\n";
     }
