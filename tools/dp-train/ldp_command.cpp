@@ -11,6 +11,18 @@ namespace dpaudit::dp_train {
 
 namespace {
 
+// A whole number >= minimum (CLI11 would wrap "-3" into a huge unsigned count).
+CLI::Validator whole_number(const std::string& what, unsigned minimum) {
+  return CLI::Validator(
+      [what, minimum](std::string& s) -> std::string {
+        if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoull(s) < minimum)
+          return what + " must be a whole number >= " + std::to_string(minimum) + ", got '" + s + "'";
+        return {};
+      },
+      "");
+}
+
 struct LdpOptions {
   LdpGameConfig game;
   std::string crafter, distinguisher = "white-box", out = "-";
@@ -33,14 +45,18 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--eps", g.ldp.eps, "local privacy parameter eps of LDP-SGD (> 0)")->required();
   sub.add_option("--clip,-L", g.ldp.clip, "l2 clipping norm L (> 0)")->capture_default_str();
-  sub.add_option("--trials,-K", g.trials, "number of trials K (>= 1)")->capture_default_str();
+  sub.add_option("--trials,-K", g.trials, "number of trials K (>= 1)")
+      ->check(whole_number("the number of trials K", 1))
+      ->capture_default_str();
   sub.add_option("--clients,-n", g.clients,
                  "reports the server averages per step; the other n-1 are benign (black-box, 002 Table 3)")
+      ->check(whole_number("the number of clients n", 1))
       ->capture_default_str();
   sub.add_option("--task", g.task, "fashion-mnist | synthetic")->capture_default_str();
   sub.add_option("--data-dir", g.data_dir, "folder of the Fashion-MNIST IDX files")->capture_default_str();
   sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
-  sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)");
+  sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)")
+      ->check(whole_number("the dimension d", 1));
   sub.add_option("--radius", g.radius,
                  "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)");
   sub.add_option("--lr", g.learning_rate,
@@ -50,6 +66,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
                "black-box: scale reports by Alg. 2's constant as 002 prints it (without the factor d that "
                "makes it unbiased), so the server's step is d times smaller");
   sub.add_option("--pretrain-steps", g.pretrain_steps, "SGD steps (batch 32, lr 0.1) that make theta_t")
+      ->check(whole_number("the number of pre-training steps", 0))
       ->capture_default_str();
   sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")
       ->capture_default_str();
