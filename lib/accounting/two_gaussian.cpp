@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
@@ -60,6 +61,26 @@ void check_gaussian(const Gaussian& g, const char* which) {
                                  which, g.stddev));
 }
 
+// delta(eps) is symmetric in the two Gaussians and invariant under x -> (x - m)/s, so
+// both are mapped to N(0,1) (the narrower) and N(mu, r) with r >= 1: the squares of
+// tiny or huge standard deviations never under- or overflow.
+std::pair<Gaussian, Gaussian> standardized(const Gaussian& p, const Gaussian& q) {
+  check_gaussian(p, "the first Gaussian");
+  check_gaussian(q, "the second Gaussian");
+  const Gaussian& narrow = p.stddev <= q.stddev ? p : q;
+  const Gaussian& wide = p.stddev <= q.stddev ? q : p;
+  const Gaussian other{(wide.mean - narrow.mean) / narrow.stddev, wide.stddev / narrow.stddev};
+  if (!std::isfinite(other.stddev))
+    throw UsageError(fmt::format("standard deviations {} and {} differ by more than the double range",
+                                 p.stddev, q.stddev));
+  return {{0, 1}, other};
+}
+
+// Means more than 1e150 (narrower) standard deviations apart: the privacy loss
+// threshold exceeds 1e299 and delta(eps) = 1 to double precision for every smaller eps,
+// so the pair is treated as separable (eps = inf).
+bool separable(const Gaussian& other) { return !(std::abs(other.mean) <= 1e150); }
+
 // One direction of the hockey-stick divergence between Gaussians: with the privacy
 // loss log p(x)/q(x) = a x^2 + b x + c (003 Sec. 3.2),
 //   a = (1/sq^2 - 1/sp^2)/2, b = mp/sp^2 - mq/sq^2,
@@ -115,7 +136,13 @@ void Region::add(double lo, double hi) {
 }
 
 double log_hockey_stick(double log_p, double log_q, double eps) {
-  return log_sub(log_p, eps + log_q);
+  // Past 1e6 in magnitude, eps + log Q(R) is rounded by ~1e-16 of that magnitude; when
+  // it is within 1e-12 of it from log P(R) the sign of the difference is lost, and the
+  // upper bound P(R) is returned (a wide Gaussian against a far narrower one).
+  const double scaled_q = eps + log_q;
+  const double magnitude = std::max(std::abs(eps), std::abs(log_q));
+  if (magnitude > 1e6 && std::abs(log_p - scaled_q) < 1e-12 * magnitude) return log_p;
+  return log_sub(log_p, scaled_q);
 }
 
 double smallest_epsilon(const std::function<double(double)>& log_delta, double delta,
@@ -153,10 +180,10 @@ void check_epsilon(double eps, const char* what) {
 }
 
 double two_gaussian_log_delta(const Gaussian& p, const Gaussian& q, double eps) {
-  check_gaussian(p, "the first Gaussian");
-  check_gaussian(q, "the second Gaussian");
   check_epsilon(eps);
-  return std::max(log_delta_one_direction(p, q, eps), log_delta_one_direction(q, p, eps));
+  const auto [unit, other] = standardized(p, q);
+  if (separable(other)) return 0;
+  return std::max(log_delta_one_direction(unit, other, eps), log_delta_one_direction(other, unit, eps));
 }
 
 double two_gaussian_delta(const Gaussian& p, const Gaussian& q, double eps) {
@@ -164,11 +191,12 @@ double two_gaussian_delta(const Gaussian& p, const Gaussian& q, double eps) {
 }
 
 double two_gaussian_epsilon(const Gaussian& p, const Gaussian& q, double delta) {
-  check_gaussian(p, "the first Gaussian");
-  check_gaussian(q, "the second Gaussian");
+  const auto [unit, other] = standardized(p, q);
+  check_delta(delta);
+  if (separable(other)) return std::numeric_limits<double>::infinity();
   return smallest_epsilon(
       [&](double eps) {
-        return std::max(log_delta_one_direction(p, q, eps), log_delta_one_direction(q, p, eps));
+        return std::max(log_delta_one_direction(unit, other, eps), log_delta_one_direction(other, unit, eps));
       },
       delta);
 }

@@ -24,7 +24,9 @@ double two_gaussian_delta(const Gaussian& p, const Gaussian& q, double eps);
 // The same as a natural logarithm (-inf when delta is 0), accurate far below 1e-308.
 double two_gaussian_log_delta(const Gaussian& p, const Gaussian& q, double eps);
 // Smallest eps >= 0 with two_gaussian_delta(p,q,eps) <= delta, to 1e-10 relative;
-// +inf when none is finite. Throws UsageError unless 0 < delta < 1.
+// +inf when none is finite (up to 1e100), and for means more than 1e150 standard
+// deviations apart. Throws UsageError unless 0 < delta < 1. Computed after mapping the
+// narrower Gaussian to N(0,1) (eps is invariant under affine maps).
 double two_gaussian_epsilon(const Gaussian& p, const Gaussian& q, double delta);
 
 // ---- building blocks -------------------------------------------------------
@@ -74,7 +76,7 @@ double log_mass(const Dist& dist, double median, const Region& region) {
 }
 
 // log of the hockey-stick term P(R) - e^eps Q(R) from log P(R) and log Q(R);
-// -inf when it is <= 0.
+// -inf when it is <= 0; log P(R) where rounding at |eps| > 1e6 hides the sign.
 double log_hockey_stick(double log_p, double log_q, double eps);
 
 // Smallest eps >= 0 with log_delta(eps) <= log(delta), for a nonincreasing

@@ -98,6 +98,25 @@ TEST_CASE("far tails stay finite in log space") {
   CHECK(close(eps, gaussian_mechanism_epsilon(1e-3, 1e-6), 1e-9));
 }
 
+TEST_CASE("extreme scales: affine invariance and separable pairs") {
+  // eps is invariant under x -> (x - m)/s: the same pair at scale 1e-300 and 1e300
+  const double want = two_gaussian_epsilon({0, 1}, {1, 2}, 1e-5);
+  CHECK(close(two_gaussian_epsilon({0, 1e-300}, {1e-300, 2e-300}, 1e-5), want, 1e-10));
+  CHECK(close(two_gaussian_epsilon({5e299, 1e299}, {6e299, 2e299}, 1e-5), want, 1e-10));
+  // 1e300 standard deviations apart: separable
+  CHECK(two_gaussian_epsilon({0, 1e-300}, {1, 1e-300}, 1e-6) == std::numeric_limits<double>::infinity());
+  CHECK(two_gaussian_delta({0, 1e-300}, {1, 1e-300}, 5) == 1);
+  // N(0,1) against N(0, 1e-400): the wide one has its mass where the narrow one has
+  // density ~0 up to |x| ~ 1e200, so eps ~ (1e200 z)^2 / 2: beyond doubles, inf
+  CHECK(two_gaussian_epsilon({0, 1e-200}, {0, 1}, 1e-6) == std::numeric_limits<double>::infinity());
+  // ratio 1000: eps is about (1000 z_delta)^2 / 2, large but finite, and meets delta
+  const double eps = two_gaussian_epsilon({0, 1e-3}, {0, 1}, 1e-6);
+  CHECK(eps > 1e7);
+  CHECK(eps < 2e7);
+  CHECK(two_gaussian_delta({0, 1e-3}, {0, 1}, eps) <= 1e-6 * (1 + 1e-12));
+  CHECK(two_gaussian_delta({0, 1e-3}, {0, 1}, eps * (1 - 1e-9)) > 1e-6);
+}
+
 TEST_CASE("invalid arguments throw, never NaN") {
   CHECK_THROWS_AS(two_gaussian_delta({0, 0}, {1, 1}, 1), UsageError);
   CHECK_THROWS_AS(two_gaussian_delta({0, -1}, {1, 1}, 1), UsageError);
