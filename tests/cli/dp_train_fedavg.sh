@@ -107,6 +107,22 @@ expect_status 0 dp-train fedavg --model logreg --clients 600 --clients-per-round
 expect_eq "$(json_field fmnist/run.json "['dim']")" 7850 "logreg on 28x28x10"
 expect_true "Fashion-MNIST accuracy after 5 rounds (0.687 measured)" "$(json_field fmnist/run.json "['test_accuracy']") > 0.6"
 
+# --- partitions: 200 iid clients of 10 examples from 10 equally likely labels hold on
+# average 10 (1 - 0.9^10) = 6.513 distinct labels (sd of the mean over 200 clients ~0.07);
+# label skew with Dirichlet alpha = 0.1 concentrates each label on few clients.
+expect_near "$(json_field z0/run.json "['partition_summary']['mean_classes_per_client']")" 6.513 0.3 "iid labels per client"
+expect_eq "$(json_field z0/run.json "['partition_summary']['empty_clients']")" 0 "iid: no empty client"
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 200 --partition label-skew --alpha 0.1 \
+  --clients-per-round 50 --rounds 2 --out skew --quiet
+expect_true "label skew: fewer labels per client" "$(json_field skew/run.json "['partition_summary']['mean_classes_per_client']") < 3"
+
+# --- parameter counts on 28x28 images: mlp 784-128-10 = 101,770 (003 Sec. 5.4, DESIGN);
+# cnn of 002 Table 2 = 16*64+16 + 32*16*16+32 + 32*32+32 + 32*10+10 = 10,650.
+expect_status 0 dp-train fedavg --model mlp --clients 600 --clients-per-round 10 --rounds 1 --out mlp --quiet
+expect_eq "$(json_field mlp/run.json "['dim']")" 101770 "mlp parameters"
+expect_status 0 dp-train fedavg --model cnn --clients 600 --clients-per-round 10 --rounds 1 --out cnn --quiet
+expect_eq "$(json_field cnn/run.json "['dim']")" 10650 "cnn parameters"
+
 # --- --help and --version
 expect_status 0 dp-train fedavg --help
 grep -q "EXAMPLES" "$TMP/out" || grep -q "noise-multiplier" "$TMP/out" || fail "fedavg --help"

@@ -174,4 +174,21 @@ ClientIndices partition_clients(const Dataset& data, std::size_t clients, Partit
                                     : partition_label_skew(data, clients, alpha, rng);
 }
 
+PartitionSummary summarize_partition(const Dataset& data, const ClientIndices& clients) {
+  PartitionSummary s;
+  double classes = 0;
+  for (const auto& client : clients) {
+    if (client.empty()) {
+      ++s.empty_clients;
+      continue;
+    }
+    std::vector<bool> seen(static_cast<std::size_t>(data.num_classes), false);
+    for (std::size_t i : client) seen[static_cast<std::size_t>(data.labels[i])] = true;
+    classes += static_cast<double>(std::count(seen.begin(), seen.end(), true));
+  }
+  const std::size_t filled = clients.size() - s.empty_clients;
+  s.mean_classes_per_client = filled ? classes / static_cast<double>(filled) : 0.0;
+  return s;
+}
+
 }  // namespace dpaudit::dp_train

@@ -55,6 +55,15 @@ using ClientIndices = std::vector<std::vector<std::size_t>>;
 ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind, double alpha,
                                 std::uint64_t seed);
 
+// How skewed a partition is (reported in run.json): clients without examples and the
+// mean number of distinct labels per non-empty client. For iid clients of n examples
+// from C equally likely classes the mean is C (1 - (1 - 1/C)^n).
+struct PartitionSummary {
+  std::size_t empty_clients = 0;
+  double mean_classes_per_client = 0;
+};
+PartitionSummary summarize_partition(const Dataset& data, const ClientIndices& clients);
+
 // Philox stream ids of dp-train's data randomness (other subcommands use ids >= 16).
 constexpr std::uint64_t kSyntheticStream = 1;
 constexpr std::uint64_t kPartitionStream = 2;

@@ -95,7 +95,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   check_options(c);
   const ModelKind kind = parse_model_kind(c.model);
   const PartitionKind partition = parse_partition(c.partition);
-  parse_sampling(c.sampling);
+  parse_sampling(c.sampling);  // fail on a bad name before the data set is read
   const TrainTest data = load_task(c.task, c.data_dir.empty() ? kFashionMnistDir : c.data_dir, c.seed);
   const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
@@ -183,6 +183,9 @@ Json run_fedavg(const FedAvgConfig& c) {
   run["unseen_canaries"] = canaries.unseen();
   run["canary_insertions"] = canary_insertions;
   run["canaries_in_memory"] = canaries.in_memory();
+  const PartitionSummary partition_summary = summarize_partition(data.train, clients);
+  run["partition_summary"] = {{"empty_clients", partition_summary.empty_clients},
+                              {"mean_classes_per_client", partition_summary.mean_classes_per_client}};
   run["delta"] = c.effective_delta();
   run["analytic_epsilon"] = analytic;
   run["test_accuracy"] = accuracy;
