@@ -4,6 +4,11 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define DPAUDIT_ZIGGURAT_AVX2 1
+#endif
+
 #include "random/philox.hpp"
 
 namespace dpaudit {
@@ -83,6 +88,33 @@ std::size_t fast_path(const std::uint32_t* words, std::size_t n, const ScaledTab
   return count;
 }
 
+#ifdef DPAUDIT_ZIGGURAT_AVX2
+// The same, four words at a time with AVX2 gathers from the tables; identical results
+// (the same conversion, multiplication and comparison).
+__attribute__((target("avx2"))) std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n,
+                                                            const ScaledTables& s, double* out,
+                                                            std::uint16_t* rejected) {
+  const __m128i layer_mask = _mm_set1_epi32(0xFF), one = _mm_set1_epi32(1);
+  const __m256i sign_bit = _mm256_set1_epi64x(0x100);
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  std::size_t count = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(words + i));
+    const __m128i layer = _mm_and_si128(w, layer_mask);
+    const __m256d a = _mm256_cvtepi32_pd(_mm_or_si128(_mm_srli_epi32(w, 8), one));
+    const __m256d edge = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), s.edge, layer, all, 8);
+    const __m256d ratio = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), s.ratio, layer, all, 8);
+    const __m256i sign = _mm256_slli_epi64(_mm256_and_si256(_mm256_cvtepu32_epi64(w), sign_bit), 55);
+    _mm256_storeu_pd(out + i, _mm256_xor_pd(_mm256_mul_pd(a, edge), _mm256_castsi256_pd(sign)));
+    unsigned mask = static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(a, ratio, _CMP_NLT_UQ)));
+    for (; mask != 0; mask &= mask - 1) rejected[count++] = static_cast<std::uint16_t>(i + __builtin_ctz(mask));
+  }
+  const std::size_t tail = fast_path(words + i, n - i, s, out + i, rejected + count);
+  for (std::size_t r = count; r < count + tail; ++r) rejected[r] = static_cast<std::uint16_t>(rejected[r] + i);
+  return count + tail;
+}
+#endif
+
 // The rest of the ziggurat for normal number `index` whose first candidate `word` was
 // rejected: the wedge test (uniform height between f(x_i) and f(x_{i+1}) below f(x)),
 // Marsaglia's (1964) tail method beyond r for the bottom layer, and new candidates,
@@ -125,7 +157,13 @@ void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t fi
   for (std::size_t done = 0; done < n; done += kChunk) {
     const std::size_t len = std::min(kChunk, n - done);
     philox_words(key, stream_id, first + done, len, words);
+#ifdef DPAUDIT_ZIGGURAT_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    const std::size_t count = avx2 ? fast_path_avx2(words, len, s, out + done, rejected)
+                                   : fast_path(words, len, s, out + done, rejected);
+#else
     const std::size_t count = fast_path(words, len, s, out + done, rejected);
+#endif
     for (std::size_t r = 0; r < count; ++r) {
       const std::size_t i = rejected[r];
       out[done + i] = slow_path(key, stream_id, first + done + i, words[i]);
