@@ -60,12 +60,10 @@ FixedPointSum::FixedPointSum(std::size_t dim, std::size_t max_terms)
       scale_(std::ldexp(1.0, scale_bits_)),
       acc_(dim, 0) {}
 
-void FixedPointSum::add(const double* x, double factor) {
-  add_fixed_point(x, acc_.size(), scale_ * factor, acc_.data());
-}
+void FixedPointSum::add(const double* x, double factor) { add(x, factor, 0, acc_.size()); }
 
-void FixedPointSum::merge(const FixedPointSum& other) {
-  for (std::size_t i = 0; i < acc_.size(); ++i) acc_[i] += other.acc_[i];
+void FixedPointSum::add(const double* x, double factor, std::size_t begin, std::size_t end) {
+  add_fixed_point(x + begin, end - begin, scale_ * factor, acc_.data() + begin);
 }
 
 void FixedPointSum::total(double* out) const {
@@ -93,44 +91,51 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
       config.client_data == ClientData::random ? config.clients : 0;
   const std::size_t terms = file_clients + random_clients + k;
 
-  // Random clients and canaries: one term each, spread over threads; every thread sums
-  // into its own FixedPointSum, merged exactly at the end.
+  // Random clients and canaries, one term each, in rounds of `threads` terms: every
+  // thread generates one term (and its norm), then the threads add all of the round's
+  // terms into one exact sum, each over its own range of coordinates. Memory: the sum
+  // and one term per thread.
   const std::uint64_t client_seed = derive_seed(config.seed, kClientPurpose);
   const std::size_t generated = random_clients + k;
-  std::size_t threads = config.threads > 0 ? std::size_t(config.threads)
-                                           : std::max(1u, std::thread::hardware_concurrency());
-  threads = std::max<std::size_t>(1, std::min(threads, generated));
-  std::vector<FixedPointSum> partial(threads, FixedPointSum(d, terms));
-  parallel_blocks(generated, int(threads), [&](std::size_t begin, std::size_t end, std::size_t t) {
-    std::vector<double> term(d);
-    for (std::size_t i = begin; i < end; ++i) {
-      if (i < random_clients) {
-        const double norm = fill_with_norm(d, term.data(), [&](std::size_t from, std::size_t len, double* out) {
-          PhiloxStream(client_seed, i, from).fill_normal(out, len);
-        });
-        partial[t].add(term.data(), clip_factor(norm));
-      } else {
-        const std::size_t j = i - random_clients;
-        const double norm = fill_with_norm(d, term.data(), [&](std::size_t from, std::size_t len, double* out) {
-          canaries->raw(j, from, len, out);
-        });
-        partial[t].add(term.data(), canaries->raw_needs_normalising() ? 1 / norm : clip_factor(norm));
-      }
+  const std::size_t threads = std::max<std::size_t>(
+      1, config.threads > 0 ? std::size_t(config.threads) : std::thread::hardware_concurrency());
+  FixedPointSum sum(d, terms);
+  std::vector<std::vector<double>> round_terms(std::min(threads, generated), std::vector<double>(d));
+  std::vector<double> factors(round_terms.size());
+  auto generate = [&](std::size_t i, double* term) {
+    if (i < random_clients) {
+      const double norm = fill_with_norm(d, term, [&](std::size_t from, std::size_t len, double* out) {
+        PhiloxStream(client_seed, i, from).fill_normal(out, len);
+      });
+      return clip_factor(norm);
     }
-  });
+    const std::size_t j = i - random_clients;
+    const double norm = fill_with_norm(d, term, [&](std::size_t from, std::size_t len, double* out) {
+      canaries->raw(j, from, len, out);
+    });
+    return canaries->raw_needs_normalising() ? 1 / norm : clip_factor(norm);
+  };
+  for (std::size_t first = 0; first < generated; first += round_terms.size()) {
+    const std::size_t n = std::min(round_terms.size(), generated - first);
+    parallel_blocks(n, int(n), [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t t = begin; t < end; ++t) factors[t] = generate(first + t, round_terms[t].data());
+    });
+    parallel_blocks(d, int(threads), [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t t = 0; t < n; ++t) sum.add(round_terms[t].data(), factors[t], begin, end);
+    });
+  }
   if (client_file) {
     std::vector<double> row(d);
     for (std::size_t i = 0; i < file_clients; ++i) {
       client_file->read_rows(1, row.data());
       LaneSum norm2;
       norm2.add_squares(row.data(), d);
-      partial[0].add(row.data(), clip_factor(std::sqrt(norm2.total())));
+      sum.add(row.data(), clip_factor(std::sqrt(norm2.total())));
     }
   }
-  for (std::size_t t = 1; t < threads; ++t) partial[0].merge(partial[t]);
 
   std::vector<double> release(d);
-  partial[0].total(release.data());
+  sum.total(release.data());
   // rho = C (sum + sigma Z); coordinate i's noise is number i of the noise stream.
   const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
   const std::size_t chunks = (d + kNoiseChunk - 1) / kNoiseChunk;

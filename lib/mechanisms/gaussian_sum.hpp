@@ -6,6 +6,7 @@
 //
 // The sum is exact: contributions are added as 64-bit fixed-point numbers, so it is
 // the same whatever the number of threads or the order of terms (FixedPointSum).
+// Memory: the sum, the release and one D-vector per thread.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +26,8 @@ class FixedPointSum {
   FixedPointSum(std::size_t dim, std::size_t max_terms);
   // One term x * factor (dim entries); every x[i] * factor must lie in [-1, 1].
   void add(const double* x, double factor = 1);
-  void merge(const FixedPointSum& other);   // adds other's terms
+  // Entries [begin, end) of such a term (threads may add disjoint ranges at once).
+  void add(const double* x, double factor, std::size_t begin, std::size_t end);
   void total(double* out) const;            // the sum, dim entries
   int scale_bits() const { return scale_bits_; }
 
