@@ -53,7 +53,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       ->check(whole_number("the number of clients n", 1))
       ->capture_default_str();
   sub.add_option("--task", g.task, "fashion-mnist | synthetic")->capture_default_str();
-  sub.add_option("--data-dir", g.data_dir, "folder of the Fashion-MNIST IDX files")->capture_default_str();
+  sub.add_option("--data", g.data_dir, "folder of the Fashion-MNIST gzip IDX files")->capture_default_str();
   sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
   sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)")
       ->check(whole_number("the dimension d", 1));

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One run of 002's LDP test: run.sh PREFIX DP-TRAIN-LDP-OPTIONS...
+# writes PREFIX.csv (decisions) and PREFIX.json (dp-train's summary plus eps_eq3, the
+# point estimate of 002 Eq. 3, and eps_cp95, the 95% Clopper-Pearson lower bound, both
+# from eps-from-scores --decisions).
+set -euo pipefail
+prefix=$1
+shift
+dp-train ldp "$@" --quiet -o "$prefix.csv" --json >"$prefix.summary"
+eq3=$(eps-from-scores --decisions "$prefix.csv" --method threshold)
+cp95=$(eps-from-scores --decisions "$prefix.csv" --method clopper-pearson)
+"${PYTHON:-/usr/bin/python3}" - "$prefix.summary" "$eq3" "$cp95" >"$prefix.json.tmp" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+run["eps_eq3"], run["eps_cp95"] = sys.argv[2], sys.argv[3]
+print(json.dumps(run, sort_keys=True))
+PY
+rm "$prefix.summary"
+mv "$prefix.json.tmp" "$prefix.json"

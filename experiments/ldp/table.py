@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""002 Fig. 2 as a table: table.py DATFILE RUN.json... > fig2.md.
+
+One row per (crafter, eps); per distinguisher column the point estimate of 002 Eq. 3 and,
+in parentheses, the 95% Clopper-Pearson lower bound. DATFILE gets one gnuplot block per
+crafter (eps, white, black, black-printed; Eq. 3 values, inf as 99 so that its bar runs
+off the top of the plot, a missing run as '?')."""
+import json
+import sys
+
+COLUMNS = [("white", "white-box"), ("black", "black-box"), ("black-printed", "black-box, printed constant")]
+
+
+def column_of(run):
+    if run["distinguisher"] == "white-box":
+        return "white"
+    return "black-printed" if run["server_constant"] == "printed" else "black"
+
+
+def fmt(x):
+    return x if x == "inf" else f"{float(x):.2f}"
+
+
+def main():
+    dat, paths = sys.argv[1], sys.argv[2:]
+    cells, crafters, eps_values, info = {}, [], [], {}
+    for path in paths:
+        run = json.load(open(path))
+        key = (run["crafter"], float(run["eps"]))
+        if run["crafter"] not in crafters:
+            crafters.append(run["crafter"])
+        if key[1] not in eps_values:
+            eps_values.append(key[1])
+        cells[key + (column_of(run),)] = run
+        info = run
+    eps_values.sort()
+    trials = {}
+    for (crafter, _, _), run in cells.items():
+        trials.setdefault(crafter, set()).add(run["trials"])
+    print("K (trials per cell): " + ", ".join(
+        f"{c} {'/'.join(str(k) for k in sorted(trials[c]))}" for c in crafters) +
+          f". L = {info['clip']}, seed {info['seed']}, task {info['task']}, model {info['model']}.\n")
+    print("| crafter | eps | " + " | ".join(title for _, title in COLUMNS) + " |")
+    print("|---|---|" + "---|" * len(COLUMNS))
+    with open(dat, "w") as out:
+        for crafter in crafters:
+            out.write(f"# {crafter}\n# eps white black black-printed\n")
+            for eps in eps_values:
+                row, values = [], []
+                for column, _ in COLUMNS:
+                    run = cells.get((crafter, eps, column))
+                    if run is None:
+                        row.append("-")
+                        values.append("?")
+                        continue
+                    row.append(f"{fmt(run['eps_eq3'])} ({fmt(run['eps_cp95'])})")
+                    values.append("99" if run["eps_eq3"] == "inf" else run["eps_eq3"])
+                print(f"| {crafter} | {eps:g} | " + " | ".join(row) + " |")
+                out.write(f"{eps:g} " + " ".join(values) + "\n")
+            out.write("\n\n")
+
+
+if __name__ == "__main__":
+    main()
