@@ -37,6 +37,16 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) 
   }
 }
 
+void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode) {
+  for (const auto* o : options)
+    if (o->count()) throw UsageError(o->get_name() + " cannot be used " + mode);
+}
+
+void require_options(const std::vector<CLI::Option*>& options, const std::string& mode) {
+  for (const auto* o : options)
+    if (!o->count()) throw UsageError(o->get_name() + " is required " + mode);
+}
+
 void note(const CLI::App& app, const std::string& message) {
   std::cerr << app.get_name() << ": note: " << message << "\n";
 }

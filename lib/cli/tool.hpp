@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,11 @@ void setup(CLI::App& app, const std::string& examples);
 // Parses argv, then calls body(). Prints `TOOL: error: WHAT (WHERE)` on one line
 // for any failure and returns the documented exit status.
 int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+
+// Usage errors for option combinations: `mode` completes the sentence, e.g.
+// forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".
+void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode);
+void require_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 
 // Prints one line on stderr, `TOOL: note: ...`, unless quiet.
 void note(const CLI::App& app, const std::string& message);

@@ -118,14 +118,6 @@ expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 grep -q "OVER-STATES" "$TMP/out" || fail "--help does not warn that max over-states confidence"
 expect_status 0 $T --version
-# The man page documents every option of --help (roff writes - as \-).
-for opt in $($T --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
-  grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$SRC/man/eps-from-scores.1" || fail "man page lacks $opt"
-done
-for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
-  grep -q "^\.SH $section" "$SRC/man/eps-from-scores.1" || fail "man page lacks section $section"
-done
-
 # ---- bad input: one line, exit 1 (data) or 2 (usage), nothing on stdout ----------------
 printf '' >"$TMP/empty.csv"
 printf 'label,score\n' >"$TMP/header_only.csv"

@@ -48,3 +48,20 @@ finish() {
   echo "$((CHECKS - FAILS)) passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]
 }
+
+# expect_documented MANPAGE CMD...: `CMD --help` has an EXAMPLES section, every
+# --option it lists appears in MANPAGE (as -- or roff's \-\-), and MANPAGE has the
+# sections every page of ours has.
+expect_documented() {
+  local man=$1; shift
+  CHECKS=$((CHECKS + 1))
+  local help
+  help=$("$@" --help) || { fail "$* --help failed"; return; }
+  grep -q "^EXAMPLES" <<<"$help" || fail "$* --help has no EXAMPLES"
+  for opt in $(sed '/^EXAMPLES/,$d' <<<"$help" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+    grep -qE -- "$(sed 's/-/\\\\?-/g' <<<"$opt")([^a-z0-9-]|$)" "$man" || fail "$man lacks $opt of $*"
+  done
+  for section in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES; do
+    grep -q "^\.SH \"*$section" "$man" || fail "$man lacks section $section"
+  done
+}

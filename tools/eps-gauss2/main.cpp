@@ -31,17 +31,6 @@ const char* kExamples =
     "  eps-gauss2 --gaussian-mechanism --eps 1 --delta 1e-6                # sigma: 4.2246788893...\n"
     "  printf 'mu1,sigma1,mu2,sigma2,delta\\n0,1,1,1,1e-5\\n' | eps-gauss2 --batch\n";
 
-// Throws a usage error naming the first given option of `options`.
-void forbid(const std::vector<CLI::Option*>& options, const std::string& mode) {
-  for (const auto* o : options)
-    if (o->count()) throw UsageError(fmt::format("{} cannot be used {}", o->get_name(), mode));
-}
-
-void require(const std::vector<CLI::Option*>& options, const std::string& mode) {
-  for (const auto* o : options)
-    if (!o->count()) throw UsageError(fmt::format("{} is required {}", o->get_name(), mode));
-}
-
 // Exactly one of --delta / --eps.
 void require_one(CLI::Option* delta, CLI::Option* eps, const std::string& mode) {
   if (delta->count() == eps->count())
@@ -140,18 +129,18 @@ int main(int argc, char** argv) {
   return cli::run(app, argc, argv, [&]() -> int {
     const std::vector<CLI::Option*> two = {mu1_opt, sigma1_opt, mu2_opt, sigma2_opt};
     const std::vector<CLI::Option*> null = {null_dim_opt, mu_opt};
-    if (!batch_opt->count()) forbid({input_opt}, "without --batch");
+    if (!batch_opt->count()) cli::forbid_options({input_opt}, "without --batch");
     if (batch) {
-      forbid(two, "with --batch");
-      forbid(null, "with --batch");
-      forbid({null_opt, sigma_opt, mechanism_opt, delta_opt, eps_opt}, "with --batch");
+      cli::forbid_options(two, "with --batch");
+      cli::forbid_options(null, "with --batch");
+      cli::forbid_options({null_opt, sigma_opt, mechanism_opt, delta_opt, eps_opt}, "with --batch");
       return run_batch(input, json);
     }
     if (mechanism) {
       const std::string mode = "with --gaussian-mechanism";
-      forbid(two, mode);
-      forbid(null, mode);
-      forbid({null_opt}, mode);
+      cli::forbid_options(two, mode);
+      cli::forbid_options(null, mode);
+      cli::forbid_options({null_opt}, mode);
       if (sigma_opt->count() + delta_opt->count() + eps_opt->count() != 2)
         throw UsageError("--gaussian-mechanism takes two of --sigma, --eps and --delta");
       if (!sigma_opt->count()) {
@@ -167,8 +156,8 @@ int main(int argc, char** argv) {
     }
     if (null_dim_opt->count()) {
       const std::string mode = "with --null-dim";
-      forbid(two, mode);
-      require({mu_opt, sigma_opt}, mode);
+      cli::forbid_options(two, mode);
+      cli::require_options({mu_opt, sigma_opt}, mode);
       require_one(delta_opt, eps_opt, mode);
       const NullKind kind = null_name == "exact" ? NullKind::exact : NullKind::gaussian;
       Json j = {{"mode", "null"}, {"null", null_name}, {"null_dim", null_dim}, {"mu", mu}, {"sigma", sigma}};
@@ -184,8 +173,8 @@ int main(int argc, char** argv) {
       return print(json, d, j);
     }
     const std::string mode = "for two Gaussians (or give --null-dim, --gaussian-mechanism or --batch)";
-    forbid({mu_opt, sigma_opt, null_opt}, "without --null-dim or --gaussian-mechanism");
-    require(two, mode);
+    cli::forbid_options({mu_opt, sigma_opt, null_opt}, "without --null-dim or --gaussian-mechanism");
+    cli::require_options(two, mode);
     require_one(delta_opt, eps_opt, mode);
     Json j = {{"mode", "two-gaussian"}, {"mu1", mu1}, {"sigma1", sigma1}, {"mu2", mu2}, {"sigma2", sigma2}};
     if (delta_opt->count()) {

@@ -56,16 +56,6 @@ CLI::Validator valid_order() {
       "in (1, 1e5]", "");
 }
 
-void forbid(const std::vector<CLI::Option*>& options, const std::string& mode) {
-  for (const auto* o : options)
-    if (o->count()) throw UsageError(fmt::format("{} cannot be used {}", o->get_name(), mode));
-}
-
-void require(const std::vector<CLI::Option*>& options, const std::string& mode) {
-  for (const auto* o : options)
-    if (!o->count()) throw UsageError(fmt::format("{} is required {}", o->get_name(), mode));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,8 +115,8 @@ int main(int argc, char** argv) {
     AtomicOutput out("-");
     if (eps_opt->count()) {
       const std::string mode = "with --eps";
-      forbid({sigma_opt, events_opt, fail_opt}, mode);
-      require({q_opt, steps_opt}, mode);
+      cli::forbid_options({sigma_opt, events_opt, fail_opt}, mode);
+      cli::require_options({q_opt, steps_opt}, mode);
       const double s = rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
       out.stream() << (json ? json_line({{"sigma", s}, {"eps", eps}, {"q", q}, {"steps", steps}, {"delta", delta},
                                          {"sampling", sampling_name}})
@@ -136,10 +126,10 @@ int main(int argc, char** argv) {
     }
     std::vector<RdpEvent> events;
     if (events_opt->count()) {
-      forbid({sigma_opt, q_opt, steps_opt}, "with --events");
+      cli::forbid_options({sigma_opt, q_opt, steps_opt}, "with --events");
       events = read_events(events_path, sampling);
     } else {
-      require({sigma_opt, q_opt, steps_opt}, "(or give --events)");
+      cli::require_options({sigma_opt, q_opt, steps_opt}, "(or give --events)");
       events = {{sigma, q, steps, sampling}};
     }
     const RdpResult r = rdp_epsilon(events, delta, orders, threads);
