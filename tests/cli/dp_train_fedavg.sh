@@ -125,5 +125,9 @@ expect_eq "$(json_field cnn/run.json "['dim']")" 10650 "cnn parameters"
 
 # --- --help and --version
 expect_status 0 dp-train fedavg --help
-grep -q "EXAMPLES" "$TMP/out" || grep -q "noise-multiplier" "$TMP/out" || fail "fedavg --help"
+grep -q "^EXAMPLES:" "$TMP/out" || fail "fedavg --help has no EXAMPLES"
+# Every option of --help is in dp-train(1)'s FEDAVG section.
+for opt in $(grep -oE '^ +--[a-z-]+' "$TMP/out" | tr -d ' ' | grep -v -e --help -e --version); do
+  sed -n '/^\.SH FEDAVG/,/^\.SH LDP/p' "$SRC/man/dp-train.1" | sed 's/\\-/-/g' | grep -q -- "$opt" || fail "dp-train(1) FEDAVG lacks $opt"
+done
 finish

@@ -17,6 +17,14 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
       "DP-FedAvg with canary clients (003 Alg. 2-3): writes the final model, theta_T - theta_0, canary cosines "
       "with the final delta (scores_final.csv) and their max over rounds' noisy aggregates (scores_all.csv), "
       "metrics.csv and run.json into --out.");
+  sub.footer(
+      "\nEXAMPLES:\n"
+      "  dp-train fedavg --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --clients 3000 \\\n"
+      "      --clients-per-round 100 --rounds 40 --out run/\n"
+      "  eps-from-scores run/scores_final.csv --null-dim 101770 --delta 1.5e-4       # eps_est-final\n"
+      "  eps-from-scores run/scores_all.csv --method gauss-fit --delta 1.5e-4        # eps_est-all\n"
+      "  dp-train fedavg --task synthetic --model logreg --canaries c.json --canary-repeats 4 --out r4/\n"
+      "  (see dp-train(1), section FEDAVG)\n");
   sub.add_option("--task", c->task, "fashion-mnist or synthetic (10 classes, 8x8, fast)")->capture_default_str();
   sub.add_option("--data", c->data_dir, "folder of the Fashion-MNIST gzip IDX files (default: /usr/share/datasets/fashion-mnist)");
   sub.add_option("--model", c->model, "logreg, mlp (784-128-10) or cnn (002 Table 2)")->capture_default_str();
