@@ -72,7 +72,8 @@ void FixedPointSum::total(double* out) const {
 }
 
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
-                                         const CanarySet* canaries) {
+                                         const CanarySet* canaries,
+                                         const std::function<void(std::size_t)>& progress) {
   const std::size_t d = config.dim;
   const std::size_t k = canaries ? canaries->count() : 0;
   if (canaries && canaries->dim() != d)
@@ -123,6 +124,7 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
     parallel_blocks(d, int(threads), [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t t = 0; t < n; ++t) sum.add(round_terms[t].data(), factors[t], begin, end);
     });
+    if (progress) progress(first + n);
   }
   if (client_file) {
     std::vector<double> row(d);

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,10 @@ struct GaussianSumConfig {
 // The release rho (dim entries). Random clients are standard Gaussian vectors clipped
 // to norm 1; file clients are clipped to norm 1 too. DataError for a client file or a
 // canary set whose dimension differs from dim (naming both sizes), or NaN in the file.
+// `progress`, if set, is called from the calling thread with the number of random
+// clients and canaries added so far.
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
-                                         const CanarySet* canaries);
+                                         const CanarySet* canaries,
+                                         const std::function<void(std::size_t)>& progress = {});
 
 }  // namespace dpaudit

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "canary/canary_set.hpp"
+#include "cli/progress.hpp"
 #include "cli/tool.hpp"
 #include "command.hpp"
 #include "io/error.hpp"
@@ -21,6 +22,7 @@ struct SumOptions {
   std::string canaries;
   std::string output = "-";
   std::string dtype = "f8";
+  bool quiet = false;
 };
 
 int run_sum(const SumOptions& o, bool clients_given) {
@@ -37,7 +39,11 @@ int run_sum(const SumOptions& o, bool clients_given) {
   }
   std::optional<CanarySet> canaries;
   if (!o.canaries.empty()) canaries = CanarySet::open(o.canaries);
-  const std::vector<double> release = gaussian_sum_release(config, canaries ? &*canaries : nullptr);
+  const std::size_t terms = (canaries ? canaries->count() : 0) +
+                            (config.client_data == ClientData::random ? config.clients : 0);
+  cli::Progress progress("dp-train sum", terms, o.quiet);
+  const std::vector<double> release = gaussian_sum_release(
+      config, canaries ? &*canaries : nullptr, [&](std::size_t done) { progress.update(done); });
   save_npy(o.output, release.data(), {release.size()}, parse_npy_dtype(o.dtype));
   return 0;
 }
@@ -65,6 +71,7 @@ const Registration kSum{{"sum", [](CLI::App& sub) -> std::function<int()> {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   sub.add_option("-o,--output", o->output, "release NPY file; - = stdout")->capture_default_str();
   sub.add_option("--dtype", o->dtype, "f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
+  sub.add_flag("-q,--quiet", o->quiet, "no progress on stderr (shown only when it is a terminal)");
   return [o, clients] { return run_sum(*o, clients->count() > 0); };
 }}};
 

@@ -7,6 +7,7 @@
 
 #include "canary/canary_scores.hpp"
 #include "canary/canary_set.hpp"
+#include "cli/progress.hpp"
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
 #include "io/error.hpp"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
                                                                                    reduce_name = "max", output = "-";
   int threads = 0;
   double cache_mb = 0;
+  bool quiet = false;
   app.add_option("--canaries", canaries_path, "inserted canaries (label 1): spec or NPY K x D")->required();
   app.add_option("--unseen", unseen_path, "canaries never inserted (label 0): spec or NPY");
   auto* model = app.add_option("--model", model_path, "released vector or model, 1-D NPY of D entries");
@@ -72,6 +74,7 @@ int main(int argc, char** argv) {
   app.add_option("--cache-mb", cache_mb, "keep the canaries in memory when they fit in this many MB (speeds up --deltas)")
       ->capture_default_str()->check(dpaudit::cli::non_negative());
   app.add_option("-o,--output", output, "CSV output; - = stdout")->capture_default_str();
+  app.add_flag("-q,--quiet", quiet, "no progress on stderr for --deltas (shown only when it is a terminal)");
 
   return dpaudit::cli::run(app, argc, argv, [&] {
     if (model_path.empty() && deltas_path.empty()) throw UsageError("give --model or --deltas");
@@ -110,10 +113,12 @@ int main(int argc, char** argv) {
         s.rounds.emplace(parse_round_reduce(reduce_name), s.set->count());
       }
       std::vector<double> delta(d);
+      dpaudit::cli::Progress progress("score-dump", t, quiet);
       for (std::size_t round = 0; round < t; ++round) {
         reader.read_rows(1, delta.data());
         const std::string where = deltas_path + ", row " + std::to_string(round);
         for (auto& s : sets) s.rounds->add(s.scorer.scores(delta.data(), stat, where));
+        progress.update(round + 1);
       }
       for (auto& s : sets) scores.push_back(s.rounds->result());
     }
