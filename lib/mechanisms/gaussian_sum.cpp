@@ -136,7 +136,9 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
     }
   }
 
-  std::vector<double> release(d);
+  // The release reuses a term's buffer, and the others are freed before the output.
+  std::vector<double> release = round_terms.empty() ? std::vector<double>(d) : std::move(round_terms[0]);
+  round_terms.clear();
   sum.total(release.data());
   // rho = C (sum + sigma Z); coordinate i's noise is number i of the noise stream.
   const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
