@@ -16,11 +16,6 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-double cosine(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) {
-  const double norms = a.norm() * b.norm();
-  return norms > 0 ? a.dot(b) / norms : 0.0;
-}
-
 }  // namespace
 
 const std::vector<std::string>& ldp_crafter_names() {
@@ -61,10 +56,21 @@ BlackBoxRule black_box_rule(LdpCrafter crafter) {
   }
 }
 
+WhiteBoxDistinguisher::WhiteBoxDistinguisher(const Eigen::Ref<const Eigen::VectorXd>& g1,
+                                             const Eigen::Ref<const Eigen::VectorXd>& g2)
+    : g1_(g1), g2_(g2), g1_norm_(g1.norm()), g2_norm_(g2.norm()) {}
+
+bool WhiteBoxDistinguisher::guess(const Eigen::Ref<const Eigen::VectorXd>& report) const {
+  // cos(r, g) ||r|| = <r, g> / ||g||, or 0 for g = 0.
+  const double scaled_cos1 = g1_norm_ > 0 ? report.dot(g1_) / g1_norm_ : 0.0;
+  const double scaled_cos2 = g2_norm_ > 0 ? report.dot(g2_) / g2_norm_ : 0.0;
+  return scaled_cos1 >= scaled_cos2;
+}
+
 bool white_box_guess(const Eigen::Ref<const Eigen::VectorXd>& report,
                      const Eigen::Ref<const Eigen::VectorXd>& g1,
                      const Eigen::Ref<const Eigen::VectorXd>& g2) {
-  return cosine(report, g1) >= cosine(report, g2);
+  return WhiteBoxDistinguisher(g1, g2).guess(report);
 }
 
 bool loss_decrease_guess(double loss1_before, double loss1_after) {

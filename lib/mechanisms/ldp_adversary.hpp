@@ -44,6 +44,20 @@ bool white_box_guess(const Eigen::Ref<const Eigen::VectorXd>& report,
                      const Eigen::Ref<const Eigen::VectorXd>& g1,
                      const Eigen::Ref<const Eigen::VectorXd>& g2);
 
+// Eq. 5 for many reports of one pair: ||g1|| and ||g2|| are computed once, and since
+// ||report|| scales both cosines alike, a guess costs two dot products. The pair must
+// outlive the distinguisher.
+class WhiteBoxDistinguisher {
+ public:
+  WhiteBoxDistinguisher(const Eigen::Ref<const Eigen::VectorXd>& g1,
+                        const Eigen::Ref<const Eigen::VectorXd>& g2);
+  bool guess(const Eigen::Ref<const Eigen::VectorXd>& report) const;
+
+ private:
+  Eigen::Ref<const Eigen::VectorXd> g1_, g2_;
+  double g1_norm_, g2_norm_;
+};
+
 // Eq. 4 and Eq. 6 on the losses of x1 (and x2) before and after the server step.
 bool loss_decrease_guess(double loss1_before, double loss1_after);
 bool loss_change_guess(double loss1_before, double loss1_after, double loss2_before,

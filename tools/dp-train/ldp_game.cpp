@@ -143,6 +143,8 @@ class TrialPlayer {
         next_(s.theta.size()) {
     if (s.uses_model)
       view_.emplace(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(s.model->clone()), s.theta);
+    else
+      dummy_white_box_.emplace(s.dummy.g1, s.dummy.g2);
   }
 
   // Alg. 3 / Alg. 4, one iteration: craft, pick g1 or g2, randomize, guess.
@@ -153,8 +155,10 @@ class TrialPlayer {
     const bool first = rng.uniform() < 0.5;
     ldp_sgd_randomize(first ? pair.g1 : pair.g2, c_.ldp, rng, report_);
     label = first;
-    guess = c_.distinguisher == LdpDistinguisher::white_box ? white_box_guess(report_, pair.g1, pair.g2)
-                                                             : black_box_guess(pair, rng);
+    if (c_.distinguisher == LdpDistinguisher::black_box)
+      guess = black_box_guess(pair, rng);
+    else
+      guess = view_ ? white_box_guess(report_, pair.g1, pair.g2) : dummy_white_box_->guess(report_);
   }
 
  private:
@@ -190,6 +194,7 @@ class TrialPlayer {
   const GameSetup& s_;
   double radius_, learning_rate_;
   std::optional<LdpModelView> view_;
+  std::optional<WhiteBoxDistinguisher> dummy_white_box_;  // the dummy pair's norms, once
   CraftedPair pair_;
   Eigen::VectorXd report_, reports_, next_;
 };
