@@ -42,3 +42,28 @@ $(LDP_OUT)/fig2.md: $(LDP_RUNS) $(LDP_DIR)/table.py
 $(LDP_OUT)/fig2.png: $(LDP_OUT)/fig2.md $(LDP_DIR)/fig2.gp
 	gnuplot -e "data='$(LDP_OUT)/fig2.dat'; out='$@.tmp'; crafters='$(LDP_CRAFTERS)'" $(LDP_DIR)/fig2.gp
 	mv $@.tmp $@
+
+# 002 Sec. 4.1 averages ten measurements: the white-box test of the crafters that should
+# reach eps, repeated with seeds 1..10 (each seed also re-draws theta_t), mean and sd.
+#   make -C experiments ldp-average   -> $(LDP_OUT)/average.md
+LDP_AVERAGE_CRAFTERS ?= gradient-flip collusion dummy-gradient
+LDP_AVERAGE_SEEDS ?= 1 2 3 4 5 6 7 8 9 10
+LDP_AVERAGE_RUNS := $(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(LDP_OUT)/seeds/$(c)_$(e)_$(s).json)))
+
+.PHONY: ldp-average
+ldp: ldp-average
+ldp-average: $(LDP_OUT)/average.md
+	@cat $<
+
+# $(1): crafter, $(2): eps, $(3): seed
+define ldp_seed_run
+$(LDP_OUT)/seeds/$(1)_$(2)_$(3).json:
+	@mkdir -p $(LDP_OUT)/seeds
+	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/seeds/$(1)_$(2)_$(3) --crafter $(1) --distinguisher white-box \
+	  --eps $(2) --trials $(LDP_TRIALS) --seed $(3) --threads $(LDP_THREADS)
+endef
+$(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(eval $(call ldp_seed_run,$(c),$(e),$(s))))))
+
+$(LDP_OUT)/average.md: $(LDP_AVERAGE_RUNS) $(LDP_DIR)/average.py
+	$(PYTHON) $(LDP_DIR)/average.py $(LDP_AVERAGE_RUNS) >$@.tmp
+	mv $@.tmp $@
