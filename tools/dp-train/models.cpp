@@ -1,11 +1,16 @@
 #include "models.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include <Eigen/Core>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/nn/cloneable.h>
 #include <torch/nn/functional/loss.h>
+#include <torch/nn/init.h>
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/conv.h>
-#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/linear.h>  // nn::Flatten
 #include <torch/nn/modules/pooling.h>
 #include <torch/utils.h>
 
@@ -33,6 +38,65 @@ std::string model_kind_name(ModelKind kind) {
 
 namespace {
 
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMajor>;
+using Map = Eigen::Map<RowMajor>;
+
+ConstMap matrix(const torch::Tensor& t) { return {t.data_ptr<float>(), t.size(0), t.size(1)}; }
+
+// y = x W^T + b with its gradients, on Eigen's GEMM: Debian's libtorch-dev multiplies
+// with the reference BLAS, several times slower on the small matrices of local SGD.
+struct DenseFunction : torch::autograd::Function<DenseFunction> {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& input,
+                               const torch::Tensor& weight, const torch::Tensor& bias) {
+    const torch::Tensor x = input.contiguous();
+    ctx->save_for_backward({x, weight});
+    torch::Tensor y = torch::empty({x.size(0), weight.size(0)});
+    Map out(y.data_ptr<float>(), y.size(0), y.size(1));
+    out.noalias() = matrix(x) * matrix(weight).transpose();
+    out.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias.data_ptr<float>(), bias.size(0));
+    return y;
+  }
+
+  // dL/dx = g W, dL/dW = g^T x, dL/db = column sums of g.
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const torch::Tensor& x = saved[0];
+    const torch::Tensor& weight = saved[1];
+    const torch::Tensor g = grads[0].contiguous();
+    torch::Tensor grad_x, grad_w = torch::empty_like(weight), grad_b = torch::empty({weight.size(0)});
+    if (ctx->needs_input_grad(0)) {
+      grad_x = torch::empty_like(x);
+      Map(grad_x.data_ptr<float>(), x.size(0), x.size(1)).noalias() = matrix(g) * matrix(weight);
+    }
+    Map(grad_w.data_ptr<float>(), weight.size(0), weight.size(1)).noalias() = matrix(g).transpose() * matrix(x);
+    Eigen::Map<Eigen::RowVectorXf>(grad_b.data_ptr<float>(), grad_b.size(0)) = matrix(g).colwise().sum();
+    return {grad_x, grad_w, grad_b};
+  }
+};
+
+// A fully connected layer with nn::Linear's parameters ("weight" out x in, then "bias"),
+// initialisation and flattening order, computed by DenseFunction.
+class DenseImpl : public torch::nn::Cloneable<DenseImpl> {
+ public:
+  DenseImpl(std::int64_t in, std::int64_t out) : in_(in), out_(out) { reset(); }
+  void reset() override {
+    weight = register_parameter("weight", torch::empty({out_, in_}));
+    bias = register_parameter("bias", torch::empty({out_}));
+    // nn::Linear::reset_parameters: kaiming_uniform(a = sqrt 5), bias U(+-1/sqrt(in)).
+    torch::nn::init::kaiming_uniform_(weight, std::sqrt(5.0));
+    const double bound = 1.0 / std::sqrt(static_cast<double>(in_));
+    torch::nn::init::uniform_(bias, -bound, bound);
+  }
+  torch::Tensor forward(const torch::Tensor& x) { return DenseFunction::apply(x, weight, bias); }
+  torch::Tensor weight, bias;
+
+ private:
+  std::int64_t in_, out_;
+};
+TORCH_MODULE(Dense);
+
 std::int64_t flat_size(const std::vector<std::int64_t>& shape) {
   std::int64_t n = 1;
   for (auto s : shape) n *= s;
@@ -48,7 +112,7 @@ nn::Sequential make_cnn(const ModelConfig& c) {
                         nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
                         nn::Conv2d(nn::Conv2dOptions(16, 32, 4).stride(2)), nn::ReLU(),
                         nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)), nn::Flatten(),
-                        nn::Linear(kFeaturesAfterPooling, 32), nn::ReLU(), nn::Linear(32, c.classes));
+                        Dense(kFeaturesAfterPooling, 32), nn::ReLU(), Dense(32, c.classes));
 }
 
 }  // namespace
@@ -57,10 +121,9 @@ nn::Sequential make_model(const ModelConfig& config, std::uint64_t seed) {
   torch::manual_seed(seed);
   const std::int64_t inputs = flat_size(config.input_shape);
   switch (config.kind) {
-    case ModelKind::logreg: return nn::Sequential(nn::Flatten(), nn::Linear(inputs, config.classes));
+    case ModelKind::logreg: return nn::Sequential(nn::Flatten(), Dense(inputs, config.classes));
     case ModelKind::mlp:
-      return nn::Sequential(nn::Flatten(), nn::Linear(inputs, config.hidden), nn::ReLU(),
-                            nn::Linear(config.hidden, config.classes));
+      return nn::Sequential(nn::Flatten(), Dense(inputs, config.hidden), nn::ReLU(), Dense(config.hidden, config.classes));
     case ModelKind::cnn: return make_cnn(config);
   }
   throw UsageError("unknown model", "--model");

@@ -24,7 +24,9 @@ struct ModelConfig {
   std::int64_t hidden = 128;  // mlp hidden width: 784-128-10 has 101,770 parameters
 };
 
-// logreg: flatten -> linear. mlp: flatten -> linear(hidden) -> ReLU -> linear.
+// logreg: flatten -> linear. mlp: flatten -> linear(hidden) -> ReLU -> linear. Linear
+// layers have nn::Linear's parameters and initialisation but multiply with Eigen
+// (Debian's LibTorch uses the reference BLAS; see models.cpp, DenseFunction).
 // cnn (002 Table 2): conv 16 8x8 stride 2 (padding 3) -> ReLU -> maxpool 2x2 stride 2 ->
 // conv 32 4x4 stride 2 -> ReLU -> maxpool 2x2 stride 2 -> linear 32 -> ReLU -> linear
 // (10,650 parameters on 28x28). The table gives no padding; with none a 28x28 image
