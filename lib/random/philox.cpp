@@ -6,7 +6,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define DPAUDIT_PHILOX_AVX2 1
+#define DPAUDIT_PHILOX_X86_SIMD 1
 #endif
 
 namespace dpaudit {
@@ -64,7 +64,7 @@ void philox_lanes_portable(std::uint64_t key, std::uint64_t stream_id, std::uint
   }
 }
 
-#ifdef DPAUDIT_PHILOX_AVX2
+#ifdef DPAUDIT_PHILOX_X86_SIMD
 // The same with AVX2: eight blocks per register, four registers interleaved so that the
 // multiplier latency is hidden. mul_epu32 multiplies the even 32-bit lanes into 64-bit
 // products, the odd lanes are shifted down first, and blends gather the low and high
@@ -115,11 +115,68 @@ __attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, std::u
 }
 #endif
 
+#ifdef DPAUDIT_PHILOX_X86_SIMD
+// The same with AVX-512: sixteen blocks per register, four registers interleaved; the
+// 128-bit lanes of the transposed registers are then regrouped block by block.
+// GCC 12's AVX-512 intrinsics trip -Wuninitialized on their own _mm512_undefined
+// operands (GCC bug 105593, fixed in GCC 13).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+__attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key, std::uint64_t stream_id,
+                                                            std::uint64_t first_block, std::uint32_t* out) {
+  constexpr std::size_t kGroups = kLanes / 16;
+  const LaneCounters lanes(stream_id, first_block);
+  const __m512i mul0 = _mm512_set1_epi64(kMul0), mul1 = _mm512_set1_epi64(kMul1);
+  __m512i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    c0[g] = _mm512_loadu_si512(lanes.c0 + 16 * g);
+    c1[g] = _mm512_loadu_si512(lanes.c1 + 16 * g);
+    c2[g] = _mm512_loadu_si512(lanes.c2 + 16 * g);
+    c3[g] = _mm512_loadu_si512(lanes.c3 + 16 * g);
+  }
+  std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
+  constexpr __mmask16 kOdd = 0xAAAA;
+  for (int r = 0; r < kRounds; ++r) {
+    const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0)), key1 = _mm512_set1_epi32(static_cast<int>(k1));
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      const __m512i even0 = _mm512_mul_epu32(c0[g], mul0);
+      const __m512i odd0 = _mm512_mul_epu32(_mm512_srli_epi64(c0[g], 32), mul0);
+      const __m512i even1 = _mm512_mul_epu32(c2[g], mul1);
+      const __m512i odd1 = _mm512_mul_epu32(_mm512_srli_epi64(c2[g], 32), mul1);
+      const __m512i hi0 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even0, 32), odd0);
+      const __m512i hi1 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even1, 32), odd1);
+      c0[g] = _mm512_xor_si512(_mm512_xor_si512(hi1, c1[g]), key0);
+      c2[g] = _mm512_xor_si512(_mm512_xor_si512(hi0, c3[g]), key1);
+      c1[g] = _mm512_mask_blend_epi32(kOdd, even1, _mm512_slli_epi64(odd1, 32));  // lo(M1 c2)
+      c3[g] = _mm512_mask_blend_epi32(kOdd, even0, _mm512_slli_epi64(odd0, 32));  // lo(M0 c0)
+    }
+    k0 += kWeyl0;
+    k1 += kWeyl1;
+  }
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    const __m512i t0 = _mm512_unpacklo_epi32(c0[g], c1[g]), t1 = _mm512_unpackhi_epi32(c0[g], c1[g]);
+    const __m512i t2 = _mm512_unpacklo_epi32(c2[g], c3[g]), t3 = _mm512_unpackhi_epi32(c2[g], c3[g]);
+    // 128-bit lane i of b04 holds block 4i, of b15 block 4i+1, ...
+    const __m512i b04 = _mm512_unpacklo_epi64(t0, t2), b15 = _mm512_unpackhi_epi64(t0, t2);
+    const __m512i b26 = _mm512_unpacklo_epi64(t1, t3), b37 = _mm512_unpackhi_epi64(t1, t3);
+    const __m512i x0 = _mm512_shuffle_i64x2(b04, b15, 0x44), x1 = _mm512_shuffle_i64x2(b26, b37, 0x44);
+    const __m512i x2 = _mm512_shuffle_i64x2(b04, b15, 0xEE), x3 = _mm512_shuffle_i64x2(b26, b37, 0xEE);
+    std::uint32_t* o = out + 64 * g;
+    _mm512_storeu_si512(o, _mm512_shuffle_i64x2(x0, x1, 0x88));
+    _mm512_storeu_si512(o + 16, _mm512_shuffle_i64x2(x0, x1, 0xDD));
+    _mm512_storeu_si512(o + 32, _mm512_shuffle_i64x2(x2, x3, 0x88));
+    _mm512_storeu_si512(o + 48, _mm512_shuffle_i64x2(x2, x3, 0xDD));
+  }
+}
+#pragma GCC diagnostic pop
+#endif
+
 void philox_lanes(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
-                  std::uint32_t* out, bool simd) {
-#ifdef DPAUDIT_PHILOX_AVX2
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (simd && avx2) return philox_lanes_avx2(key, stream_id, first_block, out);
+                  std::uint32_t* out, PhiloxSimd simd) {
+#ifdef DPAUDIT_PHILOX_X86_SIMD
+  static const bool avx512 = __builtin_cpu_supports("avx512f"), avx2 = __builtin_cpu_supports("avx2");
+  if (simd == PhiloxSimd::best && avx512) return philox_lanes_avx512(key, stream_id, first_block, out);
+  if (simd != PhiloxSimd::none && avx2) return philox_lanes_avx2(key, stream_id, first_block, out);
 #endif
   philox_lanes_portable(key, stream_id, first_block, out);
 }
@@ -142,7 +199,7 @@ PhiloxBlock philox_counter(std::uint64_t stream_id, std::uint64_t block, std::ui
 }
 
 void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
-                  std::size_t n, std::uint32_t* out, bool simd) {
+                  std::size_t n, std::uint32_t* out, PhiloxSimd simd) {
   constexpr std::size_t kWords = 4 * kLanes;
   std::uint32_t lanes[kWords];
   std::uint64_t block = first_word / 4;

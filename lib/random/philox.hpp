@@ -24,10 +24,13 @@ PhiloxBlock philox_block(const PhiloxBlock& counter, std::uint64_t key);
 // word 1 (0 for the stream itself).
 PhiloxBlock philox_counter(std::uint64_t stream_id, std::uint64_t block, std::uint32_t tag = 0);
 
-// Words [first_word, first_word + n) of stream (key, stream_id) into out. `simd`: use
-// the AVX2 version where the CPU has it (the portable one gives the same words).
+// Instruction sets for the batch form; every one gives the same words. `best` picks the
+// widest the CPU has; a set the CPU lacks falls back to the next narrower one.
+enum class PhiloxSimd { best, avx2, none };
+
+// Words [first_word, first_word + n) of stream (key, stream_id) into out.
 void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
-                  std::size_t n, std::uint32_t* out, bool simd = true);
+                  std::size_t n, std::uint32_t* out, PhiloxSimd simd = PhiloxSimd::best);
 
 // A 64-bit key for a purpose-specific use of a user seed (e.g. the noise of a
 // mechanism), so that streams drawn for different purposes from the same --seed never
