@@ -21,7 +21,7 @@ namespace dpaudit {
 // Sum of up to max_terms vectors whose entries lie in [-1, 1] (e.g. of norm <= 1), each
 // entry rounded to a multiple of 2^-s, s = 62 - ceil(log2(max_terms + 1)) (so no sum
 // can overflow): integer addition is exact and order-free. The rounding error of a
-// term is at most 2^-(s+1) per entry (2^-53 for up to 511 terms).
+// term is at most 2^-(s+1) per entry (2^-53 for up to 1023 terms).
 class FixedPointSum {
  public:
   FixedPointSum(std::size_t dim, std::size_t max_terms);
