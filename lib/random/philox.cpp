@@ -200,7 +200,15 @@ PhiloxBlock philox_counter(std::uint64_t stream_id, std::uint64_t block, std::ui
 
 void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
                   std::size_t n, std::uint32_t* out, PhiloxSimd simd) {
-  constexpr std::size_t kWords = 4 * kLanes;
+  constexpr std::size_t kWords = 4 * kLanes, kFewWords = 16;
+  if (n <= kFewWords) {  // a few words (scalar draws): only the blocks they need
+    const std::uint64_t end = first_word + n;
+    for (std::uint64_t w = first_word; w < end; w = (w / 4 + 1) * 4) {
+      const PhiloxBlock b = philox_block(philox_counter(stream_id, w / 4), key);
+      for (std::uint64_t v = w; v < std::min(end, (w / 4 + 1) * 4); ++v) *out++ = b[v % 4];
+    }
+    return;
+  }
   std::uint32_t lanes[kWords];
   std::uint64_t block = first_word / 4;
   std::size_t skip = static_cast<std::size_t>(first_word % 4);

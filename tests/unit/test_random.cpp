@@ -28,6 +28,12 @@ TEST_CASE("Philox4x32-10 known answers (Random123's kat_vectors)") {
 TEST_CASE("batched Philox words (AVX-512, AVX2, portable) equal the scalar blocks at any offset") {
   const std::uint64_t key = 0x0123456789abcdefULL, stream = 0xfedcba9876543210ULL;
   for (std::uint64_t first : {0ull, 1ull, 3ull, 63ull, 1000001ull, (1ull << 40) + 2}) {
+    for (std::size_t n : {1u, 5u, 16u, 17u}) {  // few words take scalar blocks
+      std::vector<std::uint32_t> few(n);
+      philox_words(key, stream, first, n, few.data());
+      for (std::size_t i = 0; i < n; ++i)
+        CHECK(few[i] == philox_block(philox_counter(stream, (first + i) / 4), key)[(first + i) % 4]);
+    }
     std::vector<std::uint32_t> words(601), avx2(601), portable(601);
     philox_words(key, stream, first, words.size(), words.data());
     philox_words(key, stream, first, avx2.size(), avx2.data(), PhiloxSimd::avx2);
