@@ -28,7 +28,7 @@ struct LdpGameConfig {
   // Scale the reports by Alg. 2's constant as 002 prints it, without the factor d that
   // makes it unbiased (ldp_sgd.hpp): the server's step shrinks by d.
   bool printed_constant = false;
-  std::size_t pretrain_steps = 200;
+  std::size_t pretrain_steps = 100;
   std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
   std::uint64_t seed = 1;
   int threads = 1;
