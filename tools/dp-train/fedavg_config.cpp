@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "data.hpp"
+
 namespace dpaudit::dp_train {
 
 double FedAvgConfig::effective_delta() const {
@@ -10,7 +12,7 @@ double FedAvgConfig::effective_delta() const {
 
 Json FedAvgConfig::to_json() const {
   return Json{{"task", task},
-              {"data", data_dir},
+              {"data", task == "fashion-mnist" ? (data_dir.empty() ? std::string(kFashionMnistDir) : data_dir) : std::string()},
               {"model", model},
               {"hidden", hidden},
               {"clients", clients},
