@@ -48,7 +48,8 @@ $(LDP_OUT)/fig2.png: $(LDP_OUT)/fig2.md $(LDP_DIR)/fig2.gp
 #   make -C experiments ldp-average   -> $(LDP_OUT)/average.md
 LDP_AVERAGE_CRAFTERS ?= gradient-flip collusion dummy-gradient
 LDP_AVERAGE_SEEDS ?= 1 2 3 4 5 6 7 8 9 10
-LDP_AVERAGE_RUNS := $(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(LDP_OUT)/seeds/$(c)_$(e)_$(s).json)))
+LDP_AVERAGE_EPS ?= $(LDP_EPS)
+LDP_AVERAGE_RUNS := $(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_AVERAGE_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(LDP_OUT)/seeds/$(c)_$(e)_$(s).json)))
 
 .PHONY: ldp-average
 ldp: ldp-average
@@ -62,7 +63,7 @@ $(LDP_OUT)/seeds/$(1)_$(2)_$(3).json:
 	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/seeds/$(1)_$(2)_$(3) --crafter $(1) --distinguisher white-box \
 	  --eps $(2) --trials $(LDP_TRIALS) --seed $(3) --threads $(LDP_THREADS)
 endef
-$(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(eval $(call ldp_seed_run,$(c),$(e),$(s))))))
+$(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_AVERAGE_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(eval $(call ldp_seed_run,$(c),$(e),$(s))))))
 
 $(LDP_OUT)/average.md: $(LDP_AVERAGE_RUNS) $(LDP_DIR)/average.py
 	$(PYTHON) $(LDP_DIR)/average.py $(LDP_AVERAGE_RUNS) >$@.tmp

@@ -139,8 +139,8 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
 class TrialPlayer {
  public:
   TrialPlayer(const LdpGameConfig& c, const GameSetup& s, const LdpGameResult& r)
-      : c_(c), s_(s), radius_(r.radius), learning_rate_(r.learning_rate), report_(s.theta.size()), reports_(s.theta.size()),
-        next_(s.theta.size()) {
+      : c_(c), s_(s), radius_(r.radius), learning_rate_(r.learning_rate), report_(s.theta.size()),
+        reports_(s.theta.size()), next_(s.theta.size()) {
     if (s.uses_model)
       view_.emplace(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(s.model->clone()), s.theta);
     else
