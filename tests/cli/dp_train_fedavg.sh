@@ -27,7 +27,7 @@ done
 expect_eq "$(json_field z0/run.json "['dim']")" 650 "parameter count of logreg on 8x8x10"
 expect_eq "$(json_field z0/run.json "['analytic_epsilon']['eps_gaussian_per_round']")" inf "analytic eps without noise"
 expect_eq "$(wc -l <z0/metrics.csv)" 41 "metrics: header + one row per round"
-expect_eq "$(head -1 z0/metrics.csv)" "round,train_loss,update_norm,test_accuracy" "metrics header"
+expect_eq "$(head -1 z0/metrics.csv)" "round,train_loss,update_norm,clip,test_accuracy" "metrics header"
 eps_all=$(eps-from-scores z0/scores_all.csv --method gauss-fit --delta 1e-5)
 eps_final=$(eps-from-scores -q z0/scores_final.csv --null-dim 650 --delta 1e-5)
 # Measured with this command (seed 1): eps_est-all = 732, eps_est-final = 30.0.
@@ -87,6 +87,19 @@ expect_eq "$(json_field every/run.json "['canary_insertions']")" 40 "canaries in
 expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --clients-per-round 10 --rounds 8 \
   --num-canaries 10 --canary-repeats 3 --out rep --quiet
 expect_eq "$(json_field rep/run.json "['canary_insertions']")" 30 "fixed canary repetitions"
+
+# --- adaptive clipping (Andrew et al. 2021): starting far above every update norm, each
+# round counts all updates (and canaries, at norm C) below C, so with a negligible count
+# noise C_t = 10 exp(-0.2 (1 - 0.5) (t - 1)): 9.0483742 in round 2, 6.7032005 in round 5.
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --clients-per-round 20 --rounds 5 \
+  --num-canaries 10 --adaptive-clip --clip 10 --clip-count-noise 1e-9 --out adaptive --quiet
+expect_near "$(awk -F, '$1 == 2 { print $4 }' adaptive/metrics.csv)" 9.0483742 1e-6 "adaptive clip, round 2"
+expect_near "$(awk -F, '$1 == 5 { print $4 }' adaptive/metrics.csv)" 6.7032005 1e-6 "adaptive clip, round 5"
+# The updates' noise multiplier when the count takes its share: z = 1, sigma_b = 1 gives
+# (1 - 1/4)^(-1/2) = 2/sqrt(3) = 1.1547005.
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --clients-per-round 20 --rounds 2 \
+  --adaptive-clip --noise-multiplier 1 --clip-count-noise 1 --out adaptive_z --quiet
+expect_near "$(json_field adaptive_z/run.json "['update_noise_multiplier']")" 1.1547005 1e-6 "z_Delta"
 
 # --- canaries given as specs (and as NPY): the same run as with --num-canaries.
 canary-gen --count 100 --dim 650 --seed 1 >seen.json

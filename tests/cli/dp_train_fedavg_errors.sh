@@ -54,6 +54,10 @@ expect_error 2 "either --canaries or --num-canaries" \
   dp-train fedavg "${SYN[@]}" --canaries big.json --num-canaries 3 --out out
 no_output "both canary options"
 
+# Adaptive clipping: the count query cannot take the whole budget (2 sigma_b <= z).
+expect_error 2 "must exceed half the noise multiplier" \
+  dp-train fedavg "${SYN[@]}" --adaptive-clip --noise-multiplier 1 --clip-count-noise 0.4 --out out
+no_output "count noise"
 expect_error 2 "--out" dp-train fedavg "${SYN[@]}"
 expect_error 2 "noise-multiplier" dp-train fedavg "${SYN[@]}" --noise-multiplier -1 --out out
 no_output "negative noise"

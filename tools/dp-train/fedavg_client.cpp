@@ -16,18 +16,19 @@ ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& 
     replicas_.push_back(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(model->clone()));
 }
 
-std::vector<ClientUpdate> ClientTrainer::train(const torch::Tensor& global, const std::vector<std::size_t>& ids,
-                                               std::size_t round, std::uint64_t seed, std::uint64_t stream) {
+std::vector<ClientUpdate> ClientTrainer::train(const torch::Tensor& global, double clip,
+                                               const std::vector<std::size_t>& ids, std::size_t round,
+                                               std::uint64_t seed, std::uint64_t stream) {
   std::vector<ClientUpdate> out(ids.size());
   parallel_blocks(ids.size(), threads_, [&](std::size_t begin, std::size_t end, std::size_t thread) {
     for (std::size_t k = begin; k < end; ++k)
-      out[k] = train_one(replicas_[thread], global, ids[k], seed, stream + round * clients_.size() + ids[k]);
+      out[k] = train_one(replicas_[thread], global, clip, ids[k], seed, stream + round * clients_.size() + ids[k]);
   });
   return out;
 }
 
-ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global, std::size_t client,
-                                      std::uint64_t batch_seed, std::uint64_t batch_stream) const {
+ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip,
+                                      std::size_t client, std::uint64_t batch_seed, std::uint64_t batch_stream) const {
   ClientUpdate result;
   result.update.assign(static_cast<std::size_t>(global.numel()), 0.0);
   std::vector<std::size_t> order = clients_[client];
@@ -57,7 +58,7 @@ ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torc
   result.loss = loss_sum / static_cast<double>(batches);
   const torch::Tensor delta = (flatten_parameters(*replica) - global).to(torch::kDouble).contiguous();
   std::copy_n(delta.data_ptr<double>(), result.update.size(), result.update.data());
-  clip_to_norm(result.update.data(), result.update.size(), training_.clip);
+  result.norm = clip_to_norm(result.update.data(), result.update.size(), clip);
   return result;
 }
 

@@ -17,11 +17,11 @@ struct LocalTraining {
   std::size_t epochs = 1;
   std::size_t batch = 16;
   double learning_rate = 0.05;
-  double clip = 1.0;
 };
 
 struct ClientUpdate {
   std::vector<double> update;  // clipped local - global, D values
+  double norm = 0;             // ||local - global|| before clipping
   double loss = 0;             // mean minibatch loss during local training
   bool has_data = false;       // false: an empty client (label skew), update 0
 };
@@ -30,14 +30,14 @@ class ClientTrainer {
  public:
   ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
                 LocalTraining training, int threads);
-  // Updates of clients ids (in that order) from the global parameters `global`; the
-  // minibatch order of client i in round t comes from PhiloxStream(seed, stream + t *
+  // Updates of clients ids (in that order) from the global parameters `global`, clipped
+  // to `clip`; the minibatch order of client i in round t comes from PhiloxStream(seed, stream + t *
   // clients + i).
-  std::vector<ClientUpdate> train(const torch::Tensor& global, const std::vector<std::size_t>& ids, std::size_t round,
-                                  std::uint64_t seed, std::uint64_t stream);
+  std::vector<ClientUpdate> train(const torch::Tensor& global, double clip, const std::vector<std::size_t>& ids,
+                                  std::size_t round, std::uint64_t seed, std::uint64_t stream);
 
  private:
-  ClientUpdate train_one(torch::nn::Sequential& replica, const torch::Tensor& global, std::size_t client,
+  ClientUpdate train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip, std::size_t client,
                          std::uint64_t batch_seed, std::uint64_t batch_stream) const;
 
   const Dataset& train_;

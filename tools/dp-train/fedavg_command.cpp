@@ -44,6 +44,17 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   sub.add_option("--noise-multiplier", c->noise_multiplier, "z: noise N(0, (z S)^2 I) on the sum")
       ->capture_default_str()
       ->check(cli::non_negative());
+  sub.add_flag("--adaptive-clip", c->adaptive_clip,
+               "adapt the clip norm to a quantile of the update norms (Andrew et al. 2021); --clip is the start");
+  sub.add_option("--target-quantile", c->target_quantile, "adaptive clipping: target quantile gamma")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  sub.add_option("--clip-lr", c->clip_lr, "adaptive clipping: learning rate eta of the geometric update")
+      ->capture_default_str()
+      ->check(cli::non_negative());
+  sub.add_option("--clip-count-noise", c->clip_count_noise,
+                 "adaptive clipping: noise sigma_b of the clipped count (default: expected participants / 20)")
+      ->check(cli::non_negative());
   sub.add_option("--server-lr", c->server_lr, "server learning rate")->capture_default_str()->check(cli::positive());
   sub.add_option("--server-momentum", c->server_momentum, "server momentum, in [0,1)")
       ->capture_default_str()

@@ -10,6 +10,15 @@ double FedAvgConfig::effective_delta() const {
   return delta > 0 ? delta : std::pow(static_cast<double>(clients), -1.1);
 }
 
+double FedAvgConfig::expected_participants(std::size_t seen_canaries) const {
+  const std::size_t population = clients + (canary_repeats == 0 ? seen_canaries : 0);
+  return sampling == "poisson" ? q * static_cast<double>(population) : static_cast<double>(clients_per_round);
+}
+
+double FedAvgConfig::effective_count_noise(std::size_t seen_canaries) const {
+  return clip_count_noise > 0 ? clip_count_noise : expected_participants(seen_canaries) / 20.0;
+}
+
 Json FedAvgConfig::to_json() const {
   return Json{{"task", task},
               {"data", task == "fashion-mnist" ? (data_dir.empty() ? std::string(kFashionMnistDir) : data_dir) : std::string()},
@@ -29,6 +38,9 @@ Json FedAvgConfig::to_json() const {
               {"noise_multiplier", noise_multiplier},
               {"server_lr", server_lr},
               {"server_momentum", server_momentum},
+              {"adaptive_clip", adaptive_clip},
+              {"target_quantile", target_quantile},
+              {"clip_lr", clip_lr},
               {"canaries", canaries},
               {"unseen", unseen},
               {"canary_repeats", canary_repeats},

@@ -30,6 +30,10 @@ struct FedAvgConfig {
   double noise_multiplier = 0.0;
   double server_lr = 1.0;
   double server_momentum = 0.9;
+  bool adaptive_clip = false;  // Andrew et al. 2021; --clip is then the initial clip norm
+  double target_quantile = 0.5;
+  double clip_lr = 0.2;
+  double clip_count_noise = 0;  // sigma_b; 0: expected participants / 20 (Andrew et al.)
   // canaries
   std::string canaries;  // spec or NPY of seen canaries
   std::string unseen;    // spec or NPY of unseen canaries
@@ -48,6 +52,8 @@ struct FedAvgConfig {
   bool quiet = false;
 
   double effective_delta() const;
+  double expected_participants(std::size_t seen_canaries) const;
+  double effective_count_noise(std::size_t seen_canaries) const;
   Json to_json() const;
 };
 
@@ -56,5 +62,6 @@ constexpr std::uint64_t kFedAvgScheduleStream = std::uint64_t{1} << 40;
 constexpr std::uint64_t kFedAvgRepeatsStream = std::uint64_t{2} << 40;
 constexpr std::uint64_t kFedAvgNoiseStream = std::uint64_t{3} << 40;
 constexpr std::uint64_t kFedAvgBatchStream = std::uint64_t{4} << 40;
+constexpr std::uint64_t kFedAvgClipStream = std::uint64_t{5} << 40;
 
 }  // namespace dpaudit::dp_train

@@ -57,9 +57,9 @@ void write_scores_csv(const std::string& path, const std::vector<double>& seen, 
 void write_metrics_csv(const std::string& path, const std::vector<RoundMetrics>& rows) {
   AtomicOutput out(path);
   std::ostream& s = out.stream();
-  s << "round,train_loss,update_norm,test_accuracy\n";
+  s << "round,train_loss,update_norm,clip,test_accuracy\n";
   for (const auto& r : rows) {
-    s << r.round << ',' << format_number(r.train_loss) << ',' << format_number(r.update_norm) << ',';
+    s << r.round << ',' << format_number(r.train_loss) << ',' << format_number(r.update_norm) << ',' << format_number(r.clip) << ',';
     if (r.test_accuracy >= 0) s << format_number(r.test_accuracy);
     s << '\n';
   }

@@ -26,12 +26,13 @@ class StagingDir {
 // from the seen to the unseen ones (0..k-1, then k..k+k2-1), as score-dump numbers them.
 void write_scores_csv(const std::string& path, const std::vector<double>& seen, const std::vector<double>& unseen);
 
-// One line of metrics.csv: round,train_loss,update_norm,test_accuracy (empty when the
-// round was not evaluated).
+// One line of metrics.csv: round,train_loss,update_norm,clip,test_accuracy (empty when
+// the round was not evaluated).
 struct RoundMetrics {
   std::size_t round = 0;
   double train_loss = 0;
   double update_norm = 0;
+  double clip = 0;
   double test_accuracy = -1;  // < 0: not evaluated
 };
 void write_metrics_csv(const std::string& path, const std::vector<RoundMetrics>& rows);

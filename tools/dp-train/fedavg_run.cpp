@@ -16,6 +16,7 @@
 #include "fedavg_output.hpp"
 #include "io/error.hpp"
 #include "io/npy.hpp"
+#include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "mechanisms/participation.hpp"
 #include "models.hpp"
@@ -110,7 +111,12 @@ Json run_fedavg(const FedAvgConfig& c) {
   if (!canaries.made_seen_spec_json().empty()) std::ofstream(staging.path("canaries.json")) << canaries.made_seen_spec_json();
   if (!canaries.made_unseen_spec_json().empty()) std::ofstream(staging.path("unseen.json")) << canaries.made_unseen_spec_json();
 
-  ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr, c.clip}, c.threads);
+  ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr}, c.threads);
+  // With adaptive clipping the count query takes part of the budget (adaptive_clip.hpp).
+  const double count_noise = c.effective_count_noise(canaries.seen());
+  const double update_noise_multiplier =
+      c.adaptive_clip ? adaptive_update_noise_multiplier(c.noise_multiplier, count_noise) : c.noise_multiplier;
+  AdaptiveClip adaptive(c.clip, c.target_quantile, c.adaptive_clip ? c.clip_lr : 0.0, count_noise);
   const std::vector<double> theta0 = to_doubles(flatten_parameters(*model));
   std::vector<double> theta = theta0;
   ServerOptimizer server(dim, c.server_lr, c.server_momentum);
@@ -125,14 +131,18 @@ Json run_fedavg(const FedAvgConfig& c) {
   for (std::size_t t = 0; t < c.rounds; ++t) {
     // 003 Alg. 3 lines 3-9: clipped client updates + projected canaries + noise, over m.
     const torch::Tensor global = to_float_tensor(theta);
+    const double clip = adaptive.clip();
     const std::vector<ClientUpdate> updates =
-        trainer.train(global, schedules.clients[t], t, c.seed, kFedAvgBatchStream);
+        trainer.train(global, clip, schedules.clients[t], t, c.seed, kFedAvgBatchStream);
     UpdateSum rho(dim);
     RoundMetrics row;
     row.round = t + 1;
+    row.clip = clip;
     std::size_t trained = 0;
+    std::vector<double> norms;
     for (const auto& u : updates) {
       rho.add(u.update.data());
+      norms.push_back(u.norm);
       if (u.has_data) {
         row.train_loss += u.loss;
         ++trained;
@@ -141,12 +151,15 @@ Json run_fedavg(const FedAvgConfig& c) {
     row.train_loss = trained ? row.train_loss / trained : 0.0;
     for (std::size_t j : schedules.canaries[t]) {
       canaries.seen_canary(j, canary.data());
-      project_to_norm(canary.data(), dim, c.clip);
+      project_to_norm(canary.data(), dim, clip);
       rho.add(canary.data());
+      norms.push_back(clip);
       ++canary_insertions;
     }
     PhiloxStream noise(c.seed, kFedAvgNoiseStream + t);
-    const std::vector<double> rho_bar = rho.release(c.noise_multiplier * c.clip, noise);
+    const std::vector<double> rho_bar = rho.release(update_noise_multiplier * clip, noise);
+    PhiloxStream count_noise_stream(c.seed, kFedAvgClipStream + t);
+    adaptive.update(norms, count_noise_stream);
     row.update_norm = l2_norm(rho_bar.data(), dim);
     // Alg. 3 lines 10-12: every canary's cosine with this round's aggregate.
     canaries.cosines(rho_bar, seen_cos, unseen_cos);
@@ -187,6 +200,9 @@ Json run_fedavg(const FedAvgConfig& c) {
   run["partition_summary"] = {{"empty_clients", partition_summary.empty_clients},
                               {"mean_classes_per_client", partition_summary.mean_classes_per_client}};
   run["delta"] = c.effective_delta();
+  run["update_noise_multiplier"] = update_noise_multiplier;
+  run["final_clip"] = adaptive.clip();
+  if (c.adaptive_clip) run["clip_count_noise"] = count_noise;
   run["analytic_epsilon"] = analytic;
   run["test_accuracy"] = accuracy;
   run["final_train_loss"] = metrics.back().train_loss;
