@@ -150,7 +150,7 @@ TrainTest make_synthetic_task(std::uint64_t seed) {
 }
 
 TrainTest load_task(const std::string& task, const std::string& data_dir, std::uint64_t seed) {
-  if (task == "fashion-mnist") return load_fashion_mnist(data_dir);
+  if (task == "fashion-mnist") return load_fashion_mnist(data_dir.empty() ? kFashionMnistDir : data_dir);
   if (task == "synthetic") return make_synthetic_task(seed);
   throw UsageError("unknown task '" + task + "' (fashion-mnist or synthetic)", "--task");
 }

@@ -37,7 +37,8 @@ TrainTest load_fashion_mnist(const std::string& dir);
 // 2,000 train and 500 test examples, a pure function of seed.
 TrainTest make_synthetic_task(std::uint64_t seed);
 
-// "fashion-mnist" (from data_dir) or "synthetic" (from seed); UsageError otherwise.
+// "fashion-mnist" (from data_dir; empty: kFashionMnistDir) or "synthetic" (from seed);
+// UsageError otherwise.
 TrainTest load_task(const std::string& task, const std::string& data_dir, std::uint64_t seed);
 
 enum class PartitionKind { iid, label_skew };

@@ -97,7 +97,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   const ModelKind kind = parse_model_kind(c.model);
   const PartitionKind partition = parse_partition(c.partition);
   parse_sampling(c.sampling);  // fail on a bad name before the data set is read
-  const TrainTest data = load_task(c.task, c.data_dir.empty() ? kFashionMnistDir : c.data_dir, c.seed);
+  const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
   at::set_num_threads(1);  // parallelism is over clients (fedavg_client.hpp)
