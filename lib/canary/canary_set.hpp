@@ -23,7 +23,6 @@ class CanarySet {
   std::size_t count() const { return count_; }
   std::size_t dim() const { return dim_; }
   const std::string& source() const { return source_; }
-  const std::optional<CanarySpec>& spec() const { return spec_; }
 
   // Canary j (dim entries) into out.
   void get(std::size_t j, double* out) const;

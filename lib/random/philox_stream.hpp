@@ -24,7 +24,6 @@ class PhiloxStream {
 
   // Word position in the stream: the next number starts at this word.
   std::uint64_t position() const { return position_; }
-  void seek(std::uint64_t position) { position_ = position; }
 
  private:
   std::uint64_t seed_;
