@@ -48,14 +48,8 @@ expect_error 2 "^canary-gen: error: .*clip" $T --kind dummy --dim 4 --clip -1
 expect_error 2 "^canary-gen: error: .*dtype" $T --dim 4 --npy --dtype f2
 [ -e "$TMP/bad.npy" ] && fail "an output file was left after an error"
 
-# ---- help, version, man page ---------------------------------------------------------
+# ---- help, version (tests/cli/docs.sh checks the man page) ---------------------------------------------------------
 expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 expect_status 0 $T --version
-for opt in $($T --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
-  grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$SRC/man/canary-gen.1" || fail "man page lacks $opt"
-done
-for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
-  grep -q "^\.SH \"*$section" "$SRC/man/canary-gen.1" || fail "man page lacks section $section"
-done
 finish
