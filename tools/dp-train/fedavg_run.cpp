@@ -89,6 +89,46 @@ Json analytic_epsilons(const FedAvgConfig& c) {
   return j;
 }
 
+// One round's release, 003 Alg. 3 lines 3-9: the clipped updates of the participating
+// clients and the projected seen canaries, summed, plus N(0, (z S)^2 I), over m.
+struct RoundRelease {
+  std::vector<double> rho_bar;
+  std::vector<double> norms;  // every participant's update norm before clipping
+  double train_loss = 0;      // mean over the clients that have data
+  std::size_t canaries = 0;   // seen canaries inserted
+};
+
+RoundRelease release_round(ClientTrainer& trainer, const CanaryPanel& canaries, const Schedules& schedules,
+                           const std::vector<double>& theta, double clip, double noise_multiplier, std::size_t t,
+                           std::uint64_t seed) {
+  const std::size_t dim = theta.size();
+  const std::vector<ClientUpdate> updates =
+      trainer.train(to_float_tensor(theta), clip, schedules.clients[t], t, seed, kFedAvgBatchStream);
+  RoundRelease r;
+  UpdateSum rho(dim);
+  std::size_t trained = 0;
+  for (const auto& u : updates) {
+    rho.add(u.update.data());
+    r.norms.push_back(u.norm);
+    if (u.has_data) {
+      r.train_loss += u.loss;
+      ++trained;
+    }
+  }
+  r.train_loss = trained ? r.train_loss / static_cast<double>(trained) : 0.0;
+  std::vector<double> canary(dim);
+  for (std::size_t j : schedules.canaries[t]) {
+    canaries.seen_canary(j, canary.data());
+    project_to_norm(canary.data(), dim, clip);
+    rho.add(canary.data());
+    r.norms.push_back(clip);
+    ++r.canaries;
+  }
+  PhiloxStream noise(seed, kFedAvgNoiseStream + t);
+  r.rho_bar = rho.release(noise_multiplier * clip, noise);
+  return r;
+}
+
 }  // namespace
 
 Json run_fedavg(const FedAvgConfig& c) {
@@ -121,7 +161,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   std::vector<double> theta = theta0;
   ServerOptimizer server(dim, c.server_lr, c.server_momentum);
   RoundReduction seen_max(RoundReduce::max, canaries.seen()), unseen_max(RoundReduce::max, canaries.unseen());
-  std::vector<double> seen_cos, unseen_cos, canary(dim), deltas;
+  std::vector<double> seen_cos, unseen_cos, deltas;
   std::vector<RoundMetrics> metrics;
   std::size_t canary_insertions = 0;
   double accuracy = -1;
@@ -129,38 +169,17 @@ Json run_fedavg(const FedAvgConfig& c) {
   const auto train_start = std::chrono::steady_clock::now();
 
   for (std::size_t t = 0; t < c.rounds; ++t) {
-    // 003 Alg. 3 lines 3-9: clipped client updates + projected canaries + noise, over m.
-    const torch::Tensor global = to_float_tensor(theta);
-    const double clip = adaptive.clip();
-    const std::vector<ClientUpdate> updates =
-        trainer.train(global, clip, schedules.clients[t], t, c.seed, kFedAvgBatchStream);
-    UpdateSum rho(dim);
     RoundMetrics row;
     row.round = t + 1;
-    row.clip = clip;
-    std::size_t trained = 0;
-    std::vector<double> norms;
-    for (const auto& u : updates) {
-      rho.add(u.update.data());
-      norms.push_back(u.norm);
-      if (u.has_data) {
-        row.train_loss += u.loss;
-        ++trained;
-      }
-    }
-    row.train_loss = trained ? row.train_loss / trained : 0.0;
-    for (std::size_t j : schedules.canaries[t]) {
-      canaries.seen_canary(j, canary.data());
-      project_to_norm(canary.data(), dim, clip);
-      rho.add(canary.data());
-      norms.push_back(clip);
-      ++canary_insertions;
-    }
-    PhiloxStream noise(c.seed, kFedAvgNoiseStream + t);
-    const std::vector<double> rho_bar = rho.release(update_noise_multiplier * clip, noise);
-    PhiloxStream count_noise_stream(c.seed, kFedAvgClipStream + t);
-    adaptive.update(norms, count_noise_stream);
+    row.clip = adaptive.clip();
+    const RoundRelease release =
+        release_round(trainer, canaries, schedules, theta, row.clip, update_noise_multiplier, t, c.seed);
+    const std::vector<double>& rho_bar = release.rho_bar;
+    row.train_loss = release.train_loss;
     row.update_norm = l2_norm(rho_bar.data(), dim);
+    canary_insertions += release.canaries;
+    PhiloxStream count_noise_stream(c.seed, kFedAvgClipStream + t);
+    adaptive.update(release.norms, count_noise_stream);
     // Alg. 3 lines 10-12: every canary's cosine with this round's aggregate.
     canaries.cosines(rho_bar, seen_cos, unseen_cos);
     seen_max.add(seen_cos);
