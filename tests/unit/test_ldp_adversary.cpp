@@ -65,6 +65,23 @@ TEST_CASE("decision rules on known inputs") {
   CHECK_FALSE(sign_sum_guess(before, -after));
 }
 
+TEST_CASE("WhiteBoxDistinguisher scores reports of one pair like Eq. 5") {
+  // g1 points at 0 deg, g2 at 45 deg: a report at angle a prefers g1 iff
+  // cos a >= cos(a - 45 deg), i.e. for a in [-157.5, 22.5] deg.
+  const Eigen::Vector2d g1(2, 0), g2(3, 3);
+  const WhiteBoxDistinguisher pair(g1, g2);
+  for (double degrees : {-90.0, 0.0, 22.0, 23.0, 90.0, 200.0, 202.0, 203.0}) {
+    const double a = degrees * M_PI / 180;
+    const Eigen::Vector2d r(3 * std::cos(a), 3 * std::sin(a));  // the report's norm does not matter
+    CHECK(pair.guess(r) == white_box_guess(r, g1, g2));
+    CHECK(pair.guess(r) == (std::cos(a) >= std::cos(a - M_PI / 4)));
+  }
+  // A zero g1 has cosine 0: g1 is guessed iff cos(r, g2) <= 0.
+  const Eigen::Vector2d zero(0, 0);
+  CHECK(WhiteBoxDistinguisher(zero, g2).guess(Eigen::Vector2d(-1, 0)));
+  CHECK_FALSE(WhiteBoxDistinguisher(zero, g2).guess(Eigen::Vector2d(1, 0)));
+}
+
 TEST_CASE("white-box with a flipped gradient of norm >= L reaches e^eps/(1+e^eps) (002 Prop. 1)") {
   const int trials = 20000;
   const Eigen::VectorXd dummy = Eigen::VectorXd::Constant(64, 1 / std::sqrt(64.0));  // L/sqrt(d)

@@ -37,6 +37,14 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       "chosen by a fair coin, is randomized by the LDP-SGD client; a white-box (Eq. 5) or black-box "
       "(Eq. 4, 6, 7) distinguisher guesses which. Writes one row `label,guess` per trial (1 = g1) "
       "for eps-from-scores --decisions (002 Eq. 3).");
+  sub.footer(
+      "\nEXAMPLES:\n"
+      "  dp-train ldp --crafter dummy-gradient --eps 4 --trials 10000 |\n"
+      "      eps-from-scores --decisions - --method threshold          # about 4 (002 Prop. 1)\n"
+      "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --json\n"
+      "  dp-train ldp --crafter collusion --eps 2 --threads 2 -o decisions.csv\n"
+      "  dp-train ldp --crafter dummy-gradient --dim 100000 --eps 4 --distinguisher black-box --clients 10\n"
+      "  (see dp-train(1), section LDP)\n");
   sub.add_option("--crafter", o->crafter,
                  "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
                  "dummy-gradient (002 Sec. 3.4)")
