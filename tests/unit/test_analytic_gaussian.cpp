@@ -6,14 +6,9 @@
 
 #include "accounting/analytic_gaussian.hpp"
 #include "io/error.hpp"
+#include "relative_close.hpp"
 
 using namespace dpaudit;
-
-namespace {
-bool close(double got, double want, double rel) {
-  return std::abs(got - want) <= rel * std::abs(want);
-}
-}  // namespace
 
 TEST_CASE("003 Table 2: sigma 4.22, 1.54, 0.541 for eps 1, 3, 10 at delta 1e-6") {
   // published to three significant digits

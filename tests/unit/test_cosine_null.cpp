@@ -9,13 +9,11 @@
 
 #include "accounting/cosine_null.hpp"
 #include "io/error.hpp"
+#include "relative_close.hpp"
 
 using namespace dpaudit;
 
 namespace {
-bool close(double got, double want, double rel) {
-  return std::abs(got - want) <= rel * std::abs(want);
-}
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace

@@ -8,14 +8,9 @@
 
 #include "accounting/rdp.hpp"
 #include "io/error.hpp"
+#include "relative_close.hpp"
 
 using namespace dpaudit;
-
-namespace {
-bool close(double got, double want, double rel) {
-  return std::abs(got - want) <= rel * std::abs(want);
-}
-}  // namespace
 
 TEST_CASE("default orders contain dp_accounting's and Opacus's defaults") {
   const auto orders = default_rdp_orders();

@@ -9,14 +9,9 @@
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/two_gaussian.hpp"
 #include "io/error.hpp"
+#include "relative_close.hpp"
 
 using namespace dpaudit;
-
-namespace {
-bool close(double got, double want, double rel) {
-  return std::abs(got - want) <= rel * std::abs(want);
-}
-}  // namespace
 
 TEST_CASE("log normal CDF: closed values and both tails") {
   CHECK(log_normal_cdf(0) == doctest::Approx(std::log(0.5)).epsilon(1e-15));
