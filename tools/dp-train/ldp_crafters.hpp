@@ -12,7 +12,7 @@
 #include "models.hpp"
 #include "random/philox_stream.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit::dp_train::ldp {
 
 // The gradient pair of one trial and the images the distinguisher is given.
 struct CraftedPair {
@@ -64,4 +64,4 @@ void pretrain(torch::nn::Sequential& model, const Dataset& train, const std::vec
 Eigen::VectorXd parameters_of(const torch::nn::Module& model);
 std::size_t uniform_index(PhiloxStream& rng, std::size_t n);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit::dp_train::ldp

@@ -15,6 +15,8 @@
 
 namespace dpaudit::dp_train {
 
+using namespace ldp;
+
 void LdpGameConfig::validate() const {
   dpaudit::validate(ldp);
   if (trials < 1) throw UsageError("the number of trials K must be >= 1", "--trials");
