@@ -1,0 +1,85 @@
+#include "canary/score_release.hpp"
+
+#include <optional>
+
+#include "canary/canary_set.hpp"
+#include "io/error.hpp"
+#include "io/npy.hpp"
+
+namespace dpaudit {
+namespace {
+
+// A 1-D vector (or a 1 x D matrix) from an NPY file.
+std::vector<double> read_vector(const std::string& path) {
+  NpyArray a = read_npy(path);
+  if (a.rows() != 1) throw DataError("expected a 1-D vector, got " + std::to_string(a.rows()) + " rows", path);
+  return std::move(a.data);
+}
+
+void check_dim(const CanarySet& set, std::size_t dim, const std::string& what, const std::string& path) {
+  if (set.dim() != dim)
+    throw DataError("canary dimension " + std::to_string(set.dim()) + " does not match " + what + " dimension " +
+                        std::to_string(dim),
+                    set.source() + ", " + path);
+}
+
+}  // namespace
+
+std::vector<LabelledScore> score_canaries(const ScoreRequest& r) {
+  if (r.model.empty() == r.deltas.empty()) throw UsageError("give exactly one of --model and --deltas");
+  std::vector<CanarySet> sets;
+  std::vector<int> labels;
+  sets.reserve(2);
+  sets.push_back(CanarySet::open(r.canaries));
+  labels.push_back(1);
+  if (!r.unseen.empty()) {
+    sets.push_back(CanarySet::open(r.unseen));
+    labels.push_back(0);
+  }
+  std::vector<CanaryScorer> scorers;  // each refers to its set, which stays in place
+  scorers.reserve(sets.size());
+  for (const auto& set : sets) scorers.emplace_back(set, r.threads, r.cache_bytes);
+
+  std::vector<std::vector<double>> scores;
+  if (!r.model.empty()) {
+    std::vector<double> m = read_vector(r.model);
+    std::string where = r.model;
+    if (!r.reference.empty()) {
+      const std::vector<double> ref = read_vector(r.reference);
+      if (ref.size() != m.size())
+        throw DataError("reference dimension " + std::to_string(ref.size()) + " does not match model dimension " +
+                            std::to_string(m.size()),
+                        r.reference + ", " + r.model);
+      for (std::size_t i = 0; i < m.size(); ++i) m[i] -= ref[i];
+      where = r.model + " - " + r.reference;
+    }
+    for (const auto& set : sets) check_dim(set, m.size(), "model", r.model);
+    for (const auto& scorer : scorers) scores.push_back(scorer.scores(m.data(), r.stat, where));
+  } else {
+    NpyReader reader(r.deltas);
+    const std::size_t d = reader.header().cols(), t = reader.header().rows();
+    if (reader.header().shape.size() != 2 || t == 0)
+      throw DataError("expected a T x D matrix with T >= 1 rounds", r.deltas);
+    std::vector<RoundReduction> rounds;
+    for (const auto& set : sets) {
+      check_dim(set, d, "delta", r.deltas);
+      rounds.emplace_back(r.reduce, set.count());
+    }
+    std::vector<double> delta(d);
+    for (std::size_t round = 0; round < t; ++round) {
+      reader.read_rows(1, delta.data());
+      const std::string where = r.deltas + ", row " + std::to_string(round);
+      for (std::size_t i = 0; i < sets.size(); ++i) rounds[i].add(scorers[i].scores(delta.data(), r.stat, where));
+      if (r.progress) r.progress(round + 1, t);
+    }
+    for (auto& reduction : rounds) scores.push_back(reduction.result());
+  }
+
+  std::vector<LabelledScore> out;
+  std::size_t id = 0;
+  for (std::size_t i = 0; i < sets.size(); ++i)
+    for (double score : scores[i]) out.push_back({id++, labels[i], score});
+  return out;
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,37 @@
+// What score-dump computes, as one library call: the score of every inserted
+// (label 1) and unseen (label 0) canary against a released vector (003 Alg. 1-2),
+// or reduced over the rows of a T x D stack of per-round releases (003 Alg. 3).
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "canary/canary_scores.hpp"
+
+namespace dpaudit {
+
+struct ScoreRequest {
+  std::string canaries;   // spec or NPY, label 1
+  std::string unseen;     // spec or NPY, label 0; empty for none
+  std::string model;      // 1-D NPY; or
+  std::string reference;  // with model: score model - reference (a model delta)
+  std::string deltas;     // T x D NPY of per-round releases, instead of model
+  ScoreStat stat = ScoreStat::cosine;
+  RoundReduce reduce = RoundReduce::max;  // deltas: reduction over rounds
+  int threads = 0;
+  std::size_t cache_bytes = 0;  // keep canaries in memory up to this size
+  std::function<void(std::size_t rounds_done, std::size_t rounds)> progress;
+};
+
+struct LabelledScore {
+  std::size_t id;  // inserted canaries first, then unseen ones
+  int label;
+  double score;
+};
+
+// Throws DataError for a dimension mismatch (naming both sizes and files), a model
+// that is not 1-D, or an empty stack of deltas; UsageError without model or deltas.
+std::vector<LabelledScore> score_canaries(const ScoreRequest& request);
+
+}  // namespace dpaudit
