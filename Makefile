@@ -2,6 +2,7 @@
 # build, and run the demo or the tests.
 BUILD ?= build
 JOBS ?= 2
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps configure build test demo clean
 
