@@ -27,12 +27,12 @@ class LogSum {
     if (x > max_) {
       sum_ = sum_ * std::exp(max_ - x) + 1;
       max_ = x;
-    } else if (x > max_ - kNegligible) {
+    } else if (x - max_ > -kNegligible) {
       sum_ += std::exp(x - max_);
     }
   }
   // Whether a term no larger than e^x could still matter.
-  bool matters(double x) const { return x > max_ - kNegligible; }
+  bool matters(double x) const { return x - max_ > -kNegligible; }
   double value() const { return max_ == -kInf ? -kInf : max_ + std::log(sum_); }
 
  private:
@@ -91,6 +91,8 @@ double log_a_integer(const SampledGaussian& g, const BinomialRow& binom) {
   const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var;
   // Exponents first (no transcendental calls), then exp only of the terms within e^-40
   // of the largest.
+  // sigma so small that 1/(2 sigma^2) overflows: A_alpha >= q^alpha e^((alpha^2 - alpha)/(2 sigma^2)) = inf.
+  if (std::isinf(inv_2var)) return kInf;
   thread_local std::vector<double> exponents;
   exponents.resize(binom.size());
   double largest = -kInf;
@@ -102,7 +104,7 @@ double log_a_integer(const SampledGaussian& g, const BinomialRow& binom) {
   }
   double sum = 0;
   for (double x : exponents)
-    if (x > largest - LogSum::kNegligible) sum += std::exp(x - largest);
+    if (x - largest > -LogSum::kNegligible) sum += std::exp(x - largest);  // not x > largest - 40: that loses the largest itself once it is above 2^53
   return largest + std::log(sum);
 }
 
@@ -139,6 +141,8 @@ void add_term(LogSum& sum, double& partial, double z) {
 double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
   const double alpha = binom.alpha();
   const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var, z0 = g.z0;
+  // As in log_a_integer: the i = 0 term of A1, q^alpha e^((alpha^2 - alpha)/(2 sigma^2)) Phi(~inf), is inf.
+  if (std::isinf(inv_2var)) return kInf;
   LogSum positive, negative;
   double log_abs_binom = 0;
   bool binom_positive = true;

@@ -108,6 +108,17 @@ printf 'sigma,q,steps\n' >"$TMP/header.csv"
 expect_error 1 "no events" rdp-compose --events "$TMP/header.csv" --delta 1e-5
 expect_error 1 "cannot open" rdp-compose --events "$TMP/missing.csv" --delta 1e-5
 
+# Tiny sigma: eps is huge or inf, never a silent 0 (the largest series term was lost
+# once above 2^53, and 1/(2 sigma^2) = inf gave NaN, clamped to 0).
+expect_status 0 rdp-compose --sigma 1e-10 --q 0.01 --steps 10 --delta 1e-5 --orders 2
+expect_near "$(cat "$TMP/out")" "$(py "10*(1e20 + 2*math.log(0.01)) + math.log(0.5) - (math.log(1e-5) + math.log(2))")" 1e-12r "order 2, sigma 1e-10"
+expect_status 0 rdp-compose --sigma 1e-8 --q 0.01 --steps 10 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 5.5e16 1e-9r "default orders, sigma 1e-8"
+for orders in 2 2.5 1024; do
+  expect_status 0 rdp-compose --sigma 1e-300 --q 0.01 --steps 10 --delta 1e-5 --orders $orders
+  expect_eq "$(cat "$TMP/out")" inf "sigma 1e-300, order $orders"
+done
+
 expect_status 0 rdp-compose --help
 grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"
 grep -q 'Supported: Poisson subsampling, and a fixed batch without replacement' "$TMP/out" || fail "--help does not say what sampling is supported"
