@@ -52,4 +52,8 @@ expect_error 2 "^canary-gen: error: .*dtype" $T --dim 4 --npy --dtype f2
 expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 expect_status 0 $T --version
+# count x dim that wraps size_t: an error, not a short allocation and a segfault.
+expect_error 1 "too large" canary-gen --count 4294967296 --dim 4294967296 --npy -o "$TMP/wrap.npy"
+[ -e "$TMP/wrap.npy" ] && fail "partial output left by --count x --dim too large"
+
 finish

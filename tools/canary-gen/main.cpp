@@ -4,10 +4,13 @@
 #include <limits>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "canary/canary_set.hpp"
 #include "canary/canary_spec.hpp"
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
+#include "io/error.hpp"
 #include "io/npy.hpp"
 
 int main(int argc, char** argv) {
@@ -53,6 +56,10 @@ int main(int argc, char** argv) {
       out.commit();
       return 0;
     }
+    // count x dim doubles must be addressable: a product that wraps would allocate too
+    // little and write past it.
+    if (spec.dim > std::numeric_limits<std::size_t>::max() / sizeof(double) / spec.count)
+      throw DataError(fmt::format("--count {} x --dim {} is too large for one matrix", spec.count, spec.dim));
     const CanarySet set = CanarySet::from_spec(spec);
     const std::vector<double> m = set.matrix(threads);
     save_npy(output, m.data(), {spec.count, spec.dim}, parse_npy_dtype(dtype));
