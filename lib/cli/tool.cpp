@@ -1,6 +1,8 @@
 #include "cli/tool.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include "io/csv.hpp"
@@ -14,9 +16,48 @@ void setup(CLI::App& app, const std::string& examples) {
   app.get_formatter()->column_width(34);
 }
 
+namespace {
+
+// CLI11 reads integers with strtoull/strtoll in base 0 and no range check: '-1' became
+// 2^64 - 1 for an unsigned option, '99999999999999999999' the largest value, '010'
+// octal 8. Integer options take decimal digits only (a '-' for signed ones), in range.
+// Added with check(), after each option's own validators, whose messages come first.
+CLI::Validator whole_number(bool is_signed) {
+  return CLI::Validator(
+      [is_signed](const std::string& s) -> std::string {
+        std::size_t i = (is_signed && !s.empty() && s[0] == '-') ? 1 : 0;
+        const bool digits = i < s.size() && s.find_first_not_of("0123456789", i) == std::string::npos;
+        if (!digits)
+          return "'" + s + "' is not a whole number" + (is_signed ? "" : " >= 0");
+        errno = 0;
+        if (is_signed)
+          (void)std::strtoll(s.c_str(), nullptr, 10);
+        else
+          (void)std::strtoull(s.c_str(), nullptr, 10);
+        if (errno == ERANGE) return "'" + s + "' is out of range";
+        if (s.size() > i + 1 && s[i] == '0') return "'" + s + "' has a leading zero (it would read as octal)";
+        return {};
+      },
+      "");
+}
+
+void check_whole_numbers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options({})) {
+    const std::string type = o->get_type_name();
+    if (type.rfind("UINT", 0) == 0)
+      o->check(whole_number(false));
+    else if (type.rfind("INT", 0) == 0)
+      o->check(whole_number(true));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) check_whole_numbers(*sub);
+}
+
+}  // namespace
+
 int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
   const std::string name = app.get_name();
   try {
+    check_whole_numbers(app);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version

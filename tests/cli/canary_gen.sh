@@ -52,6 +52,14 @@ expect_error 2 "^canary-gen: error: .*dtype" $T --dim 4 --npy --dtype f2
 expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 expect_status 0 $T --version
+# Integer options: no silent wrap of '-1', clamp of an overflow, or octal '010' (CLI11's strtoull).
+expect_error 2 "--seed: '-1' is not a whole number" canary-gen --dim 10 --seed -1
+expect_error 2 "--dim: '99999999999999999999' is out of range" canary-gen --dim 99999999999999999999
+expect_error 2 "--count: '-1' is not a whole number" canary-gen --dim 10 --count -1
+expect_error 2 "--dim: '010' has a leading zero" canary-gen --dim 010
+expect_error 2 "--dim: '0x10' is not a whole number" canary-gen --dim 0x10
+expect_status 0 canary-gen --dim 10 --seed 18446744073709551615
+
 # count x dim that wraps size_t: an error, not a short allocation and a segfault.
 expect_error 1 "too large" canary-gen --count 4294967296 --dim 4294967296 --npy -o "$TMP/wrap.npy"
 [ -e "$TMP/wrap.npy" ] && fail "partial output left by --count x --dim too large"

@@ -119,6 +119,8 @@ for orders in 2 2.5 1024; do
   expect_eq "$(cat "$TMP/out")" inf "sigma 1e-300, order $orders"
 done
 
+expect_error 2 "--steps: '99999999999999999999' is out of range" rdp-compose --sigma 1 --q 0.1 --steps 99999999999999999999 --delta 1e-5
+
 expect_status 0 rdp-compose --help
 grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"
 grep -q 'Supported: Poisson subsampling, and a fixed batch without replacement' "$TMP/out" || fail "--help does not say what sampling is supported"
