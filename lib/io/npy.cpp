@@ -1,7 +1,10 @@
 #include "io/npy.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <iostream>
 #include <regex>
 
@@ -42,11 +45,22 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
   if (m[1] == "True") throw DataError("Fortran-order NPY is not supported, save it in C order", where);
   if (!std::regex_search(dict, m, shape_re)) throw DataError("NPY header has no 'shape'", where);
   const std::string dims = m[1];
+  // Digits, commas and blanks only ('L': Python 2's long suffix): a '-1' is not a 1.
+  if (dims.find_first_not_of("0123456789, \tL") != std::string::npos)
+    throw DataError("NPY header has a malformed shape (" + dims + ")", where);
   static const std::regex num_re(R"(\d+)");
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num_re); it != std::sregex_iterator(); ++it)
-    h.shape.push_back(std::stoull(it->str()));
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num_re); it != std::sregex_iterator(); ++it) {
+    errno = 0;
+    const unsigned long long n = std::strtoull(it->str().c_str(), nullptr, 10);
+    if (errno == ERANGE || n > std::numeric_limits<std::size_t>::max())
+      throw DataError("NPY shape (" + dims + ") is out of range", where);
+    h.shape.push_back(static_cast<std::size_t>(n));
+  }
   if (h.shape.empty() || h.shape.size() > 2)
     throw DataError(fmt::format("NPY array has {} dimensions (need 1 or 2)", h.shape.size()), where);
+  // rows x cols x 8 bytes must not wrap, or a short file would pass as the whole array.
+  if (h.cols() != 0 && h.rows() > std::numeric_limits<std::size_t>::max() / 8 / h.cols())
+    throw DataError("NPY shape (" + dims + ") is too large", where);
   return h;
 }
 

@@ -86,6 +86,24 @@ expect_status 1 $T --canaries "$TMP/seen.npy" --model "$TMP/nan.npy" -o "$TMP/pa
 [ -e "$TMP/partial.csv" ] && fail "an output file was left after an error"
 
 # ---- help, version (tests/cli/docs.sh checks the man page) ---------------------------------------------------------
+# NPY shapes that wrap size_t (3 x 6148914691236517206 x 8 bytes = 16 bytes) or are
+# negative: an error, not a short file read as the whole array.
+"$PYTHON" - "$TMP" <<'PY'
+import struct, sys
+def npy(path, shape, values):
+    h = "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }" % shape
+    h += " " * (63 - (10 + len(h)) % 64) + "\n"
+    with open(f"{sys.argv[1]}/{path}", "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + struct.pack("<%dd" % len(values), *values))
+npy("wrap.npy", "(3, 6148914691236517206)", [0.5, 0.5])
+npy("neg.npy", "(-1,)", [3.0, 4.0, 0.0])
+npy("big.npy", "(18446744073709551616,)", [])
+PY
+expect_error 1 "NPY shape .* is too large \(.*wrap.npy\)" $T --canaries "$TMP/seen.npy" --model "$TMP/wrap.npy"
+expect_error 1 "malformed shape \(-1,\) \(.*neg.npy\)" $T --canaries "$TMP/seen.npy" --model "$TMP/neg.npy"
+expect_error 1 "out of range \(.*big.npy\)" $T --canaries "$TMP/seen.npy" --model "$TMP/big.npy"
+expect_error 1 "too large" eps-from-scores --in "$TMP/wrap.npy" --out "$TMP/model.npy"
+
 expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 expect_status 0 $T --version
