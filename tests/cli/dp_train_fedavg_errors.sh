@@ -61,4 +61,9 @@ no_output "count noise"
 expect_error 2 "--out" dp-train fedavg "${SYN[@]}"
 expect_error 2 "noise-multiplier" dp-train fedavg "${SYN[@]}" --noise-multiplier -1 --out out
 no_output "negative noise"
+# A diverged run (noise 1e300, server lr 1e300) wrote NaN scores and exited 0.
+expect_error 1 "training diverged: the model is not finite after round 2 .*\(out\)" dp-train fedavg "${SYN[@]}" --model logreg --noise-multiplier 1e300 --out out
+no_output "diverged (noise)"
+expect_error 1 "training diverged" dp-train fedavg "${SYN[@]}" --model logreg --server-lr 1e300 --out out
+no_output "diverged (server lr)"
 finish

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <string>
 
 #include <ATen/Parallel.h>
 
@@ -186,6 +187,12 @@ Json run_fedavg(const FedAvgConfig& c) {
     unseen_max.add(unseen_cos);
     if (c.save_deltas) deltas.insert(deltas.end(), rho_bar.begin(), rho_bar.end());
     server.step(rho_bar, theta.data());
+    // A diverged run (huge learning rates or noise) would write NaN scores and exit 0.
+    for (std::size_t i = 0; i < dim; ++i)
+      if (!std::isfinite(theta[i]))
+        throw DataError("training diverged: the model is not finite after round " + std::to_string(t + 1) +
+                            " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
+                        c.out);
     if ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds) {
       assign_parameters(*model, to_float_tensor(theta));
       row.test_accuracy = accuracy = evaluate(model, data.test).accuracy;
