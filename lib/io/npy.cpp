@@ -172,6 +172,14 @@ void write_npy(std::ostream& out, const double* data, const std::vector<std::siz
 
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
               NpyDtype dtype) {
+  if (dtype == NpyDtype::f4) {  // a finite double beyond float's range would be written as inf
+    std::size_t n = 1;
+    for (std::size_t s : shape) n *= s;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::isfinite(data[i]) && std::abs(data[i]) > std::numeric_limits<float>::max())
+        throw DataError(fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], i),
+                        path == "-" || path.empty() ? "stdout" : path);
+  }
   AtomicOutput out(path, /*binary=*/true);
   write_npy(out.stream(), data, shape, dtype);
   out.commit();

@@ -76,6 +76,11 @@ expect_error 2 "^dp-train: error: --clients cannot be given with --client-data F
 [ -e "$TMP/bad.npy" ] && fail "an output file was left after an error"
 
 # ---- help (tests/cli/docs.sh checks the man page) --------------------------------------------------------------------
+# --dtype f4 of a release beyond float's range: an error, not a file of inf.
+expect_error 1 "does not fit in f4 \(use f8\) \(.*f4big.npy\)" $T --dim 10000 --canaries "$TMP/c.json" --noise 1e200 --dtype f4 -o "$TMP/f4big.npy"
+[ -e "$TMP/f4big.npy" ] && fail "f4 overflow left an output file"
+expect_error 1 "does not fit in f4 \(use f8\) \(stdout\)" $T --dim 10000 --canaries "$TMP/c.json" --noise 1e200 --dtype f4
+
 expect_status 0 dp-train sum --help
 grep -q "003 Alg. 1" "$TMP/out" || fail "sum --help does not name its algorithm"
 expect_status 0 dp-train --version
