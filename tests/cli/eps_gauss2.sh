@@ -101,4 +101,11 @@ grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"
 expect_status 0 eps-gauss2 --version
 [ -s "$TMP/out" ] || fail "--version printed nothing"
 
+# --batch: a header with no rows is an error (was exit 0, empty output); a row the
+# solver rejects is bad data (exit 1) with its row (was exit 2 with no WHERE).
+printf 'mu1,sigma1,mu2,sigma2,delta\n' >"$TMP/batch-header.csv"
+expect_error 1 "no rows after the header \(.*batch-header.csv\)" eps-gauss2 --batch "$TMP/batch-header.csv"
+printf 'mu1,sigma1,mu2,sigma2,delta\n0,1,1,1,1e-5\n0,1e-300,1,1e300,1e-5\n' >"$TMP/batch-range.csv"
+expect_error 1 "differ by more than the double range \(.*batch-range.csv, row 3\)" eps-gauss2 --batch "$TMP/batch-range.csv"
+
 finish

@@ -60,9 +60,16 @@ int run_batch(const std::string& input, bool json) {
   const std::size_t col[5] = {csv.column("mu1"), csv.column("sigma1"), csv.column("mu2"),
                               csv.column("sigma2"), csv.column("delta")};
   AtomicOutput out("-");
+  std::size_t rows = 0;
   while (csv.next()) {
+    ++rows;
     const BatchRow r = read_row(csv, col);
-    const double eps = two_gaussian_epsilon(r.p, r.q, r.delta);
+    double eps;
+    try {
+      eps = two_gaussian_epsilon(r.p, r.q, r.delta);
+    } catch (const UsageError& e) {  // a bad row is bad data: exit 1, with its row
+      throw DataError(e.what(), fmt::format("{}, row {}", csv.source(), csv.line()));
+    }
     if (json) {
       out.stream() << json_line({{"line", csv.line()}, {"mu1", r.p.mean}, {"sigma1", r.p.stddev},
                                  {"mu2", r.q.mean}, {"sigma2", r.q.stddev}, {"delta", r.delta},
@@ -71,6 +78,7 @@ int run_batch(const std::string& input, bool json) {
       out.stream() << format_number(eps) << '\n';
     }
   }
+  if (rows == 0) throw DataError("no rows after the header", csv.source());
   out.commit();
   return kExitOk;
 }
