@@ -52,6 +52,10 @@ CsvReader::CsvReader(const std::string& path) : source_(path.empty() || path == 
   do {
     if (!read_line()) throw DataError("empty input: no header line", source_);
   } while (trim(line_text_).empty());
+  // Invisible in the 'missing column' message that would follow.
+  if (line_text_.rfind("\xEF\xBB\xBF", 0) == 0)
+    throw DataError("the header starts with a UTF-8 byte-order mark; save the CSV without it",
+                    fmt::format("{}, row {}", source_, line_));
   std::vector<std::string_view> names;
   split_csv_line(line_text_, names);
   for (auto n : names) header_.emplace_back(n);
