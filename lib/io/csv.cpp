@@ -68,9 +68,14 @@ bool CsvReader::read_line() {
 }
 
 std::optional<std::size_t> CsvReader::find_column(const std::string& name) const {
-  for (std::size_t i = 0; i < header_.size(); ++i)
-    if (header_[i] == name) return i;
-  return std::nullopt;
+  std::optional<std::size_t> found;
+  for (std::size_t i = 0; i < header_.size(); ++i) {
+    if (header_[i] != name) continue;
+    // Which of two 'label' columns is meant cannot be guessed.
+    if (found) throw DataError(fmt::format("column '{}' appears more than once in the header", name), source_);
+    found = i;
+  }
+  return found;
 }
 
 std::size_t CsvReader::column(const std::string& name) const {

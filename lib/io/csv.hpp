@@ -17,6 +17,7 @@ class CsvReader {
   explicit CsvReader(const std::string& path);
 
   const std::vector<std::string>& header() const { return header_; }
+  // A name that appears twice in the header is a DataError.
   std::optional<std::size_t> find_column(const std::string& name) const;
   // Like find_column, but a missing column is a DataError naming it and the file.
   std::size_t column(const std::string& name) const;

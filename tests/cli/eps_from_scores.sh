@@ -143,6 +143,9 @@ expect_error 1 "missing column 'score'.*no_score.csv" $T "$TMP/no_score.csv"
 # A UTF-8 byte-order mark (Excel's "CSV UTF-8") is named, not an invisible 'missing column'.
 printf '\xef\xbb\xbflabel,score\n1,0.9\n0,0.1\n' >"$TMP/bom.csv"
 expect_error 1 "byte-order mark.*\(.*bom.csv, row 1\)" $T "$TMP/bom.csv"
+# Two 'label' columns: an error, not silently the first.
+printf 'label,label,score\n1,0,0.9\n0,1,0.1\n' >"$TMP/dup.csv"
+expect_error 1 "column 'label' appears more than once in the header \(.*dup.csv\)" $T "$TMP/dup.csv"
 expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
 expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
 expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"
