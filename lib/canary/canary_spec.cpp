@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -20,6 +21,8 @@ std::string read_text(const std::string& path) {
   if (path == "-" || path.empty()) {
     return std::string(std::istreambuf_iterator<char>(std::cin), {});
   }
+  std::error_code ec;  // a folder opens, then throws a message without the path on reading
+  if (std::filesystem::is_directory(path, ec)) throw DataError("is a directory, not a canary spec", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DataError("cannot open canary spec", path);
   return std::string(std::istreambuf_iterator<char>(in), {});

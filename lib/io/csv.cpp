@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -45,6 +46,8 @@ CsvReader::CsvReader(const std::string& path) : source_(path.empty() || path == 
   if (path.empty() || path == "-") {
     in_ = &std::cin;
   } else {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw DataError("is a directory, not a CSV file", source_);
     file_.open(path);
     if (!file_) throw DataError("cannot open file", source_);
     in_ = &file_;

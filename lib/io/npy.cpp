@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <iostream>
 #include <regex>
@@ -71,6 +72,8 @@ NpyReader::NpyReader(const std::string& path, bool finite_only)
   if (path == "-") {
     in_ = &std::cin;
   } else {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw DataError("is a directory, not an NPY file", path_);
     file_.open(path, std::ios::binary);
     if (!file_) throw DataError("cannot open NPY file", path_);
     in_ = &file_;

@@ -104,6 +104,13 @@ expect_error 1 "malformed shape \(-1,\) \(.*neg.npy\)" $T --canaries "$TMP/seen.
 expect_error 1 "out of range \(.*big.npy\)" $T --canaries "$TMP/seen.npy" --model "$TMP/big.npy"
 expect_error 1 "too large" eps-from-scores --in "$TMP/wrap.npy" --out "$TMP/model.npy"
 
+# A folder given as a file: named, with the path (a spec folder gave a libstdc++
+# message with no WHERE).
+mkdir -p "$TMP/folder"
+expect_error 1 "is a directory, not a canary spec \(.*folder\)" $T --canaries "$TMP/folder" --model "$TMP/model.npy"
+expect_error 1 "is a directory, not an NPY file \(.*folder\)" $T --canaries "$TMP/seen.npy" --model "$TMP/folder"
+expect_error 1 "is a directory, not a CSV file \(.*folder\)" eps-from-scores "$TMP/folder"
+
 expect_status 0 $T --help
 grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 expect_status 0 $T --version
