@@ -66,4 +66,7 @@ expect_error 1 "training diverged: the model is not finite after round 2 .*\(out
 no_output "diverged (noise)"
 expect_error 1 "training diverged" dp-train fedavg "${SYN[@]}" --model logreg --server-lr 1e300 --out out
 no_output "diverged (server lr)"
+# An explicit --delta 0 (0 is the unset default inside) was silently clients^-1.1.
+expect_error 2 "--delta: value 0 is not in \(0,1\)" dp-train fedavg "${SYN[@]}" --delta 0 --out out
+no_output "delta 0"
 finish

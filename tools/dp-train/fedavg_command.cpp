@@ -73,7 +73,8 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
       ->check(cli::non_negative());
   sub.add_option("--out", c->out, "output folder")->required();
   sub.add_option("--eval-every", c->eval_every, "test accuracy every N rounds (and at the end)")->capture_default_str();
-  sub.add_option("--delta", c->delta, "delta of the analytic epsilon (default: clients^-1.1, 003 Sec. 5.1)");
+  sub.add_option("--delta", c->delta, "delta of the analytic epsilon (default: clients^-1.1, 003 Sec. 5.1)")
+      ->check(cli::open_unit_interval());  // 0 stands for the default inside, but an explicit 0 is an error
   sub.add_flag("--save-deltas", c->save_deltas, "also write deltas.npy: every round's noisy aggregate, T x D");
   sub.add_option("--seed", c->seed, "seed of data partition, model init, sampling, batches and noise")->capture_default_str();
   sub.add_option("--threads", c->threads, "threads (clients train in parallel; output does not depend on it)")
