@@ -22,7 +22,7 @@ expect_error 2 "--trials: the number of trials K must be a whole number >= 1, go
 expect_error 2 "--trials: the number of trials K must be a whole number >= 1, got '-3'" "${DUMMY[@]}" --eps 1 --trials -3
 expect_error 2 "--clients: the number of clients n must be a whole number >= 1" "${DUMMY[@]}" --eps 1 --clients 0
 expect_error 2 "eps must be a finite number > 0, got nan" "${DUMMY[@]}" --eps nan
-expect_error 2 "radius must be a finite number > 0.*--radius" "${DUMMY[@]}" --eps 1 --radius -1
+expect_error 2 "--radius: value -1 is not > 0" "${DUMMY[@]}" --eps 1 --radius -1
 expect_error 2 "eps.*required" dp-train ldp --crafter dummy-gradient
 expect_error 2 "--dim only applies to the dummy-gradient" dp-train ldp --crafter benign --eps 1 --dim 10
 expect_error 2 "malicious label must be below" "${SYN[@]}" --crafter collusion --eps 1 --malicious-label 10
@@ -86,4 +86,7 @@ grep -q "EXAMPLES" "$TMP/out" || fail "--help has no EXAMPLES"
 grep -q -- "--crafter" "$TMP/out" || fail "--help does not list --crafter"
 expect_status 0 dp-train --version
 
+# An explicit --radius 0 or --lr 0 (0 is the unset default inside) was silently the default.
+expect_error 2 "--radius: value 0 is not > 0" dp-train ldp --task synthetic --model logreg --crafter dummy-gradient --trials 5 --eps 1 --radius 0
+expect_error 2 "--lr: value 0 is not > 0" dp-train ldp --task synthetic --model logreg --crafter dummy-gradient --distinguisher black-box --trials 5 --eps 1 --lr 0
 finish

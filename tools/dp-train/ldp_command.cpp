@@ -66,10 +66,12 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)")
       ->check(whole_number("the dimension d", 1));
   sub.add_option("--radius", g.radius,
-                 "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)");
+                 "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)")
+      ->check(cli::positive());  // 0 is the unset default inside: an explicit 0 was silently the default
   sub.add_option("--lr", g.learning_rate,
                  "black-box: the server's learning rate eta (default: 002 Alg. 2's ||C|| sqrt(n)/(L sqrt(d)) "
-                 "(e^eps-1)/(e^eps+1))");
+                 "(e^eps-1)/(e^eps+1))")
+      ->check(cli::positive());
   sub.add_flag("--printed-constant", g.printed_constant,
                "black-box: scale reports by Alg. 2's constant as 002 prints it (without the factor d that "
                "makes it unbiased), so the server's step is d times smaller");
