@@ -69,4 +69,7 @@ no_output "diverged (server lr)"
 # An explicit --delta 0 (0 is the unset default inside) was silently clients^-1.1.
 expect_error 2 "--delta: value 0 is not in \(0,1\)" dp-train fedavg "${SYN[@]}" --delta 0 --out out
 no_output "delta 0"
+# A client learning rate beyond float32: a usage error naming the option (torch's message had no WHERE).
+expect_error 2 "client learning rate does not fit in float32 \(--client-lr\)" dp-train fedavg "${SYN[@]}" --client-lr 1e39 --out out
+no_output "client lr 1e39"
 finish

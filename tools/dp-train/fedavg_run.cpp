@@ -46,6 +46,9 @@ void check_options(const FedAvgConfig& c) {
   if (c.local_batch == 0) throw UsageError("local batch size must be at least 1", "--local-batch");
   if (c.local_epochs == 0) throw UsageError("need at least one local epoch", "--local-epochs");
   if (c.eval_every == 0) throw UsageError("evaluation period must be at least 1", "--eval-every");
+  // The client optimiser runs in float32 (torch threw 'cannot be converted to type float').
+  if (c.client_lr > std::numeric_limits<float>::max())
+    throw UsageError("the client learning rate does not fit in float32", "--client-lr");
   if (!(c.delta > 0 && c.delta < 1) && c.delta != 0) throw UsageError("delta must be in (0,1)", "--delta");
 }
 
