@@ -146,6 +146,9 @@ expect_error 1 "byte-order mark.*\(.*bom.csv, row 1\)" $T "$TMP/bom.csv"
 # Two 'label' columns: an error, not silently the first.
 printf 'label,label,score\n1,0,0.9\n0,1,0.1\n' >"$TMP/dup.csv"
 expect_error 1 "column 'label' appears more than once in the header \(.*dup.csv\)" $T "$TMP/dup.csv"
+# With --null-dim, the note about ignored label-0 rows came before an error: two lines.
+printf 'label,score\n1,0.5\n1,0.5\n0,0.1\n' >"$TMP/null-equal.csv"
+expect_error 1 "all in scores are equal" $T "$TMP/null-equal.csv" --null-dim 100 --delta 1e-5
 expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
 expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
 expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"

@@ -178,12 +178,12 @@ int main(int argc, char** argv) {
       const auto rounds = read_scores_csv_by_round(scores_path, read);
       std::size_t ignored = 0;
       for (const auto& [round, s] : rounds) ignored += s.out().size();
-      note_ignored(ignored);
       std::map<double, Result> results;
       for (const auto& [round, e] : estimate_epsilon_per_round(rounds, options, delta_opt->count() == 0)) {
         results.emplace(round, Result{e, summary_of(rounds.at(round))});
         reported = std::max(reported, e.epsilon);
       }
+      note_ignored(ignored);  // after the estimate: an error is then the only line on stderr
       text = json     ? json_line(eps_from_scores::per_round_json(results, run))
              : report ? eps_from_scores::per_round_report(results, run)
                       : eps_from_scores::per_round_csv(results);
@@ -194,9 +194,9 @@ int main(int argc, char** argv) {
       } else {
         const ScoreSet scores =
             in_opt->count() ? read_scores_npy(in_npy, out_npy, read) : read_scores_csv(scores_path, read);
-        note_ignored(scores.out().size());
         result.estimate = estimate_epsilon(scores, options);
         result.summary = summary_of(scores);
+        note_ignored(scores.out().size());  // after the estimate: an error is then the only line on stderr
       }
       reported = result.estimate.epsilon;
       text = json     ? json_line(eps_from_scores::result_json(result, run))
