@@ -132,6 +132,8 @@ Gaussian fit_with_spread(const std::vector<double>& x, const char* side) {
   const Gaussian g = fit_gaussian(x);
   if (!(g.stddev > 0))
     throw DataError(fmt::format("all {} scores are equal: gauss-fit needs scores that vary", side));
+  if (!std::isfinite(g.mean) || !std::isfinite(g.stddev))  // e.g. scores near 1e308: the variance overflows
+    throw DataError(fmt::format("the {} scores are too large for gauss-fit (their mean or spread overflows)", side));
   return g;
 }
 

@@ -149,6 +149,9 @@ expect_error 1 "column 'label' appears more than once in the header \(.*dup.csv\
 # With --null-dim, the note about ignored label-0 rows came before an error: two lines.
 printf 'label,score\n1,0.5\n1,0.5\n0,0.1\n' >"$TMP/null-equal.csv"
 expect_error 1 "all in scores are equal" $T "$TMP/null-equal.csv" --null-dim 100 --delta 1e-5
+# gauss-fit of scores near 1e308: the variance overflowed and reached the solver (exit 2).
+printf 'label,score\n1,1e308\n1,-1e308\n0,1e308\n0,-1e308\n' >"$TMP/huge.csv"
+expect_error 1 "too large for gauss-fit" $T "$TMP/huge.csv" --method gauss-fit --delta 1e-5
 expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
 expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
 expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"
