@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 
 #include "canary/lane_sum.hpp"
@@ -54,6 +55,8 @@ std::string canary_kind_name(CanaryKind kind) {
 void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
   if (spec.count == 0) throw DataError("canary count is 0", field_where(where, "count"));
   if (spec.dim == 0) throw DataError("canary dimension is 0", field_where(where, "dim"));
+  if (spec.first_index > std::numeric_limits<std::uint64_t>::max() - (spec.count - 1))  // streams would wrap to 0
+    throw DataError("first_index + count - 1 exceeds 2^64 - 1", field_where(where, "first_index"));
   if (!(spec.clip > 0) || !std::isfinite(spec.clip))
     throw DataError("clip must be a positive finite number", field_where(where, "clip"));
 }

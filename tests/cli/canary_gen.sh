@@ -60,6 +60,11 @@ expect_error 2 "--dim: '010' has a leading zero" canary-gen --dim 010
 expect_error 2 "--dim: '0x10' is not a whole number" canary-gen --dim 0x10
 expect_status 0 canary-gen --dim 10 --seed 18446744073709551615
 
+# Canary streams first_index .. first_index + count - 1 must not wrap past 2^64 - 1.
+expect_error 1 "first_index \+ count - 1 exceeds 2\^64 - 1" canary-gen --dim 10 --count 2 --first-index 18446744073709551615
+expect_error 1 "first_index \+ count - 1 exceeds 2\^64 - 1" canary-gen --dim 10 --count 2 --first-index 18446744073709551615 --npy
+expect_status 0 canary-gen --dim 10 --count 2 --first-index 18446744073709551614
+
 # count x dim that wraps size_t: an error, not a short allocation and a segfault.
 expect_error 1 "too large" canary-gen --count 4294967296 --dim 4294967296 --npy -o "$TMP/wrap.npy"
 [ -e "$TMP/wrap.npy" ] && fail "partial output left by --count x --dim too large"

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   return cli::run(app, argc, argv, [&] {
     spec.kind = parse_canary_kind(kind);
     if (!npy) {
+      (void)CanarySet::from_spec(spec);  // the same checks a reader of the spec makes
       AtomicOutput out(output);
       out.stream() << canary_spec_json(spec) << "\n";
       out.commit();
