@@ -122,8 +122,15 @@ class ExactNullLoss {
   ExactNullLoss(std::size_t dim, const Gaussian& alt)
       : dim_(dim), alt_(alt), log_normaliser_(exact_log_normaliser(dim)) {
     k_ = 0.5 * (static_cast<double>(dim) - 3);
-    breaks_ = {-1.0};
-    for (double t : critical_points()) breaks_.push_back(t);
+    // The doubles next to +-1 are breaks too: for a very narrow alternative the maxima of
+    // L near the ends, at about +-(1 - k s^2), round onto +-1, and without these breaks
+    // the rise of L from -inf at +-1 would hide inside a piece whose ends are both low.
+    // Extra breaks are harmless: every piece stays monotone.
+    const double first = std::nextafter(-1.0, 0.0), last = std::nextafter(1.0, 0.0);
+    breaks_ = {-1.0, first};
+    for (double t : critical_points())
+      if (t > breaks_.back() && t < last) breaks_.push_back(t);
+    breaks_.push_back(last);
     breaks_.push_back(1.0);
   }
 
@@ -215,6 +222,18 @@ void check_alternative(const Gaussian& alt) {
         "standard deviation of the alternative must be positive and finite, got {}", alt.stddev));
 }
 
+// The exact computation resolves alternatives down to 1e-10 of the null's spread
+// 1/sqrt(d) (checked against the N(0,1/d) null, to which it then agrees to 1e-5); far
+// narrower ones push eps past 1e21, where the level sets lose their digits.
+void check_resolvable(std::size_t dim, const Gaussian& alt) {
+  const double ratio = alt.stddev * std::sqrt(static_cast<double>(dim));
+  if (ratio < 1e-10)
+    throw DataError(fmt::format("standard deviation {} of the alternative is {:.3g} times the exact null's "
+                                "1/sqrt(d); below 1e-10 the exact null cannot be resolved (use the "
+                                "Gaussian null)",
+                                alt.stddev, ratio));
+}
+
 }  // namespace
 
 double cosine_null_log_cdf(std::size_t dim, double t, NullKind kind) {
@@ -247,6 +266,7 @@ double null_vs_gaussian_log_delta(std::size_t dim, NullKind kind, const Gaussian
   check_alternative(alt);
   check_epsilon(eps);
   if (kind == NullKind::gaussian) return two_gaussian_log_delta(gaussian_null(dim), alt, eps);
+  check_resolvable(dim, alt);
   return exact_null_log_delta(ExactNullLoss(dim, alt), dim, alt, eps);
 }
 
@@ -259,6 +279,7 @@ double null_vs_gaussian_epsilon(std::size_t dim, NullKind kind, const Gaussian& 
   check_dim(dim);
   check_alternative(alt);
   if (kind == NullKind::gaussian) return two_gaussian_epsilon(gaussian_null(dim), alt, delta);
+  check_resolvable(dim, alt);
   const ExactNullLoss loss(dim, alt);
   return smallest_epsilon([&](double eps) { return exact_null_log_delta(loss, dim, alt, eps); },
                           delta, log_mass_outside_support(alt));

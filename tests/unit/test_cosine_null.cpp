@@ -126,3 +126,17 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(null_vs_gaussian_epsilon(100, NullKind::exact, {0.1, 0.1}, 1), UsageError);
   CHECK_THROWS_AS(null_vs_gaussian_delta(100, NullKind::gaussian, {0.1, 0.1}, -1), UsageError);
 }
+
+TEST_CASE("exact null: very narrow alternatives agree with the Gaussian null, or are refused") {
+  // A narrow alternative N(m, s^2) inside the null: eps is about (1/(2 f(m) s))^2 / 2 for
+  // both nulls, and the exact one is within 1e-5 of the Gaussian one here. Before the
+  // breaks next to +-1, s = 1e-12 gave 0 (the end maxima of the loss were missed).
+  for (double s : {1e-6, 1e-12, 1e-13}) {
+    const double exact = null_vs_gaussian_epsilon(1000000, NullKind::exact, {0.001, s}, 1e-6);
+    const double gauss = null_vs_gaussian_epsilon(1000000, NullKind::gaussian, {0.001, s}, 1e-6);
+    CHECK(close(exact, gauss, 1e-4));
+  }
+  // s sqrt(d) = 1e-11 is beyond what the exact computation resolves: an error, not a number.
+  CHECK_THROWS_AS(null_vs_gaussian_epsilon(1000000, NullKind::exact, {0.001, 1e-14}, 1e-6), DataError);
+  CHECK_THROWS_AS(null_vs_gaussian_delta(1000000, NullKind::exact, {0.001, 1e-14}, 1.0), DataError);
+}
