@@ -89,4 +89,7 @@ expect_status 0 dp-train --version
 # An explicit --radius 0 or --lr 0 (0 is the unset default inside) was silently the default.
 expect_error 2 "--radius: value 0 is not > 0" dp-train ldp --task synthetic --model logreg --crafter dummy-gradient --trials 5 --eps 1 --radius 0
 expect_error 2 "--lr: value 0 is not > 0" dp-train ldp --task synthetic --model logreg --crafter dummy-gradient --distinguisher black-box --trials 5 --eps 1 --lr 0
+# --threads is a whole number in [0, 1024] (-1 was accepted).
+expect_error 2 "--threads: value -1 is not a thread count" dp-train ldp --task synthetic --crafter dummy-gradient --trials 5 --eps 1 --threads -1
+expect_error 2 "--threads: value 1.5 is not a thread count" canary-gen --dim 4 --npy --threads 1.5
 finish

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_flag("--npy", npy, "write the K x D matrix as NPY instead of the spec");
   app.add_option("--dtype", dtype, "NPY dtype: f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
   app.add_option("--threads", threads, "threads for --npy (0: all cores); the output does not depend on it")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(dpaudit::cli::thread_count());
   app.add_option("-o,--output", output, "output file; - = stdout")->capture_default_str();
 
   return cli::run(app, argc, argv, [&] {

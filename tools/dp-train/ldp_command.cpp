@@ -81,7 +81,9 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")
       ->capture_default_str();
   sub.add_option("--seed", g.seed, "random seed")->capture_default_str();
-  sub.add_option("--threads", g.threads, "worker threads (output does not depend on it)")->capture_default_str();
+  sub.add_option("--threads", g.threads, "worker threads, 0: all cores (output does not depend on it)")
+      ->capture_default_str()
+      ->check(dpaudit::cli::thread_count());
   sub.add_option("-o,--output", o->out, "decisions CSV file (- = stdout)")->capture_default_str();
   sub.add_flag("--json", o->json, "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
   sub.add_flag("--quiet,-q", g.quiet, "no progress on stderr");

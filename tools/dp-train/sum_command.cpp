@@ -68,7 +68,7 @@ const Registration kSum{{"sum", [](CLI::App& sub) -> std::function<int()> {
       ->check(dpaudit::cli::positive());
   sub.add_option("--seed", o->config.seed, "seed of the noise and the random clients")->capture_default_str();
   sub.add_option("--threads", o->config.threads, "threads (0: all cores); the output does not depend on it")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(dpaudit::cli::thread_count());
   sub.add_option("-o,--output", o->output, "release NPY file; - = stdout")->capture_default_str();
   sub.add_option("--dtype", o->dtype, "f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
   sub.add_flag("-q,--quiet", o->quiet, "no progress on stderr (shown only when it is a terminal)");

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::IsMember({"max", "mean"}))->needs(deltas);
   app.add_option("--stat", stat_name, "cosine or dot")->capture_default_str()->check(CLI::IsMember({"cosine", "dot"}));
   app.add_option("--threads", threads, "threads (0: all cores); the output does not depend on it")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(dpaudit::cli::thread_count());
   app.add_option("--cache-mb", cache_mb, "keep the canaries in memory when they fit in this many MB (speeds up --deltas)")
       ->capture_default_str()->check(dpaudit::cli::non_negative());
   app.add_option("-o,--output", output, "CSV output; - = stdout")->capture_default_str();
