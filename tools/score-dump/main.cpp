@@ -1,6 +1,6 @@
 // score-dump: canaries and a released model (or per-round deltas) -> CSV id,label,score.
 // The scores are computed by lib/canary/score_release.hpp.
-#include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,7 +60,11 @@ int main(int argc, char** argv) {
     request.stat = parse_score_stat(stat_name);
     request.reduce = parse_round_reduce(reduce_name);
     request.threads = threads;
-    request.cache_bytes = static_cast<std::size_t>(cache_mb * 1024 * 1024);
+    // A double beyond size_t's range would be undefined behaviour to convert: such a
+    // budget means no limit.
+    const double cache_bytes = cache_mb * 1024 * 1024;
+    request.cache_bytes = cache_bytes < 0x1p63 ? static_cast<std::size_t>(cache_bytes)
+                                               : std::numeric_limits<std::size_t>::max();
     std::optional<dpaudit::cli::Progress> round_progress;
     request.progress = [&](std::size_t done, std::size_t total) {
       if (!round_progress) round_progress.emplace("score-dump", total, quiet);
