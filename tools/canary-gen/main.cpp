@@ -1,6 +1,5 @@
 // canary-gen: prints a canary spec (JSON), or writes the canaries as an NPY matrix.
 // Canary j is a pure function of (seed, first_index + j): lib/canary/canary_spec.hpp.
-#include <iostream>
 #include <limits>
 #include <string>
 
