@@ -152,6 +152,11 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
         release[first + i] = config.clip * (release[first + i] + config.noise * z[i]);
     }
   });
+  // A huge --clip or --noise overflows; never write inf into the release.
+  for (std::size_t i = 0; i < d; ++i)
+    if (!std::isfinite(release[i]))
+      throw DataError("the release overflows at coordinate " + std::to_string(i) +
+                      ": C (sum + sigma Z) is not finite; lower --clip or --noise");
   return release;
 }
 

@@ -53,7 +53,8 @@ struct GaussianSumConfig {
 
 // The release rho (dim entries). Random clients are standard Gaussian vectors clipped
 // to norm 1; file clients are clipped to norm 1 too. DataError for a client file or a
-// canary set whose dimension differs from dim (naming both sizes), or NaN in the file.
+// canary set whose dimension differs from dim (naming both sizes), NaN in the file, or a
+// release entry that overflows to +-inf (a huge clip or noise).
 // `progress`, if set, is called from the calling thread with the number of random
 // clients and canaries added so far.
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,

@@ -89,6 +89,15 @@ TEST_CASE("same release whatever the threads; noise has sd sigma C") {
   CHECK(gaussian_sum_release(c, &set) != one);
 }
 
+TEST_CASE("a release that overflows is an error, not inf") {
+  const CanarySet set = spheres(2, 3);
+  GaussianSumConfig c = config(3, 1e10);
+  c.clip = 1e308;  // |C sigma z| > DBL_MAX unless |z| < 1.8e-10 in every coordinate
+  CHECK_THROWS_AS(gaussian_sum_release(c, &set), DataError);
+  c.clip = 1;
+  CHECK_NOTHROW(gaussian_sum_release(c, &set));
+}
+
 TEST_CASE("client data: random clients have norm 1, file rows are clipped to norm 1") {
   GaussianSumConfig c = config(1000, 0);
   c.client_data = ClientData::random;
