@@ -54,7 +54,7 @@ class NpyReader {
 
 NpyArray read_npy(const std::string& path, bool finite_only = true);
 
-// Serialises an array (rows x cols, or 1-D when rows_or_1d is empty) as NPY v1.0.
+// Serialises an array as NPY v1.0: shape {rows, cols}, or {n} for a 1-D array.
 void write_npy(std::ostream& out, const double* data, const std::vector<std::size_t>& shape,
                NpyDtype dtype = NpyDtype::f8);
 // Writes atomically to `path` ("-" = stdout).
