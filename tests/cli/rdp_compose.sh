@@ -77,6 +77,7 @@ expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma 0 --q 0.1 --ste
 expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma -1 --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma nan --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --sigma' rdp-compose --sigma abc --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --threads' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --threads 1025
 expect_error 2 'rdp-compose: error: --q' rdp-compose --sigma 1 --q 0 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --q' rdp-compose --sigma 1 --q 1.5 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --q' rdp-compose --sigma 1 --q inf --steps 10 --delta 1e-5

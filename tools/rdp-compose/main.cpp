@@ -1,6 +1,7 @@
 // rdp-compose: Renyi DP accountant for the subsampled Gaussian mechanism (Poisson or
 // without replacement), one segment or heterogeneous segments (lib/accounting/rdp.hpp).
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
                           "> 0", ""));
   auto* events_opt = app.add_option("--events", events_path,
                                     "CSV with columns sigma,q,steps, one row per segment; - = stdin");
-  auto* orders_opt = app.add_option("--orders", orders,
+  app.add_option("--orders", orders,
                                     "comma-separated RDP orders in (1, 1e5] (default: 1.1..10.9 by 0.1, 11..63, 128, 256, "
                                     "512, 1024: the defaults of dp_accounting and Opacus)")
                          ->delimiter(',')
@@ -106,9 +107,8 @@ int main(int argc, char** argv) {
                        ->check(cli::non_negative());
   app.add_option("--threads", threads, "threads over distinct segments; 0 = all cores (same output for any count)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 256));
+      ->check(cli::thread_count());
   app.add_flag("--json", json, "print one JSON object: eps, the optimal order, delta, and the inputs");
-  (void)orders_opt;
 
   return cli::run(app, argc, argv, [&]() -> int {
     const Sampling sampling = sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
