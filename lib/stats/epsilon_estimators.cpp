@@ -187,6 +187,8 @@ std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<doub
     round_options.seed = options.seed + index++;
     if (delta_one_over_n) {
       const std::size_t n = scores.in().size() + (options.null ? 0 : scores.out().size());
+      if (n < 2)  // delta 1/1 = 1 is no delta: bad data, not a usage error
+        throw DataError(fmt::format("{} score: delta = 1/n needs at least 2", n), fmt::format("round {}", round));
       round_options.delta = 1.0 / static_cast<double>(n);
     }
     estimates.emplace(round, estimate_epsilon(scores, round_options));

@@ -69,7 +69,8 @@ EpsilonEstimate estimate_epsilon(const DecisionCounts& decisions, const Estimato
 
 // One estimate per audit round (CANIFE's eps_r, 000 Sec. 3.4). With
 // delta_one_over_n, each round uses delta = 1/n, n its number of scores, as 000
-// does; round i (0-based, ascending) uses seed options.seed + i.
+// does (DataError for a round with fewer than 2); round i (0-based, ascending) uses
+// seed options.seed + i.
 std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
                                                              const EstimatorOptions& options, bool delta_one_over_n);
 

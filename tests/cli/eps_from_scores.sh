@@ -80,6 +80,10 @@ expect_status 0 $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 -q
 expect_status 0 $T "$TMP/hand.csv" --per round -m threshold
 expect_eq "$(sed -n '1p;3p' "$TMP/out")" "$(printf 'round,epsilon\n2,inf')" "per round CSV"
 expect_near "$(sed -n 2p "$TMP/out" | cut -d, -f2)" 0.4054651081081644 1e-12 "per round: round 1 at delta 1/6"
+# A round with one score would need delta = 1/1: bad data (exit 1), with the round.
+printf 'label,score,round\n1,0.1,1\n' >"$TMP/one_score_round.csv"
+expect_error 1 '^eps-from-scores: error: 1 score: delta = 1/n needs at least 2 \(round 1\)$' \
+  $T "$TMP/one_score_round.csv" --per round --null-dim 10 -m threshold
 expect_status 0 $T "$TMP/hand.csv" --per round -m threshold --json
 expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["max_epsilon"], [r["delta"] for r in j["rounds"]])' <"$TMP/out")" \
   "inf [0.16666666666666666, 0.25]" "per round JSON"

@@ -219,6 +219,10 @@ TEST_CASE("per round: one estimate each, delta = 1/n as in CANIFE") {
   CHECK(e.at(1).epsilon == doctest::Approx(std::log(1.5)));
   // log((1 - 1/200 - 0.1) / 0.1) = log 8.95
   CHECK(e.at(2).epsilon == doctest::Approx(std::log(8.95)));
+  // One score in a round would mean delta = 1: bad data, not a usage error.
+  EstimatorOptions o = with(Method::threshold);
+  o.null = CosineNull{10, NullKind::exact};
+  CHECK_THROWS_AS(estimate_epsilon_per_round({{1.0, ScoreSet({0.1}, {})}}, o, true), DataError);
 }
 
 TEST_CASE("bad options and data") {
