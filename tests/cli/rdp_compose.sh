@@ -87,6 +87,7 @@ expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --st
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2,x
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 1e9
 expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps 0 --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps inf --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --sampling' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --sampling shuffle
 expect_error 2 '--q is required' rdp-compose --sigma 1 --steps 10 --delta 1e-5
 expect_error 2 '--sigma cannot be used with --events' rdp-compose --events "$TMP/events.csv" --sigma 1 --delta 1e-5

@@ -85,12 +85,7 @@ int main(int argc, char** argv) {
   app.add_option("--delta", delta, "target delta in (0,1)")->required()->check(cli::open_unit_interval());
   auto* eps_opt = app.add_option("--eps", eps, "target eps > 0: print the smallest noise multiplier meeting it "
                                                "(with --q, --steps)")
-                      ->check(CLI::Validator(
-                          [](std::string& s) -> std::string {
-                            const auto v = parse_finite(s);
-                            return v && *v > 0 ? "" : "value " + s + " is not > 0";
-                          },
-                          "> 0", ""));
+                      ->check(cli::positive());
   auto* events_opt = app.add_option("--events", events_path,
                                     "CSV with columns sigma,q,steps, one row per segment; - = stdin");
   app.add_option("--orders", orders,
