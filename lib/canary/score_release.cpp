@@ -3,7 +3,9 @@
 #include <optional>
 
 #include "canary/canary_set.hpp"
+#include "io/atomic_output.hpp"
 #include "io/error.hpp"
+#include "io/format.hpp"
 #include "io/npy.hpp"
 
 namespace dpaudit {
@@ -27,15 +29,10 @@ void check_dim(const CanarySet& set, std::size_t dim, const std::string& what, c
 
 std::vector<LabelledScore> score_canaries(const ScoreRequest& r) {
   if (r.model.empty() == r.deltas.empty()) throw UsageError("give exactly one of --model and --deltas");
-  std::vector<CanarySet> sets;
-  std::vector<int> labels;
+  std::vector<CanarySet> sets;  // the inserted canaries, then the unseen ones if given
   sets.reserve(2);
   sets.push_back(CanarySet::open(r.canaries));
-  labels.push_back(1);
-  if (!r.unseen.empty()) {
-    sets.push_back(CanarySet::open(r.unseen));
-    labels.push_back(0);
-  }
+  if (!r.unseen.empty()) sets.push_back(CanarySet::open(r.unseen));
   std::vector<CanaryScorer> scorers;  // each refers to its set, which stays in place
   scorers.reserve(sets.size());
   for (const auto& set : sets) scorers.emplace_back(set, r.threads, r.cache_bytes);
@@ -75,11 +72,22 @@ std::vector<LabelledScore> score_canaries(const ScoreRequest& r) {
     for (auto& reduction : rounds) scores.push_back(reduction.result());
   }
 
+  return label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{});
+}
+
+std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen) {
   std::vector<LabelledScore> out;
-  std::size_t id = 0;
-  for (std::size_t i = 0; i < sets.size(); ++i)
-    for (double score : scores[i]) out.push_back({id++, labels[i], score});
+  out.reserve(seen.size() + unseen.size());
+  for (double score : seen) out.push_back({out.size(), 1, score});
+  for (double score : unseen) out.push_back({out.size(), 0, score});
   return out;
+}
+
+void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores) {
+  AtomicOutput out(path);
+  out.stream() << "id,label,score\n";
+  for (const auto& s : scores) out.stream() << s.id << ',' << s.label << ',' << format_number(s.score) << '\n';
+  out.commit();
 }
 
 }  // namespace dpaudit

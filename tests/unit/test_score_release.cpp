@@ -90,3 +90,12 @@ TEST_CASE("score_canaries: a dimension mismatch names both sizes") {
   CHECK_THROWS_AS(score_canaries(r), UsageError);  // neither model nor deltas
   for (const auto& f : {kCanaries, kModel, kReference, kDeltas}) std::remove(f.c_str());
 }
+
+TEST_CASE("label_scores: inserted canaries first (label 1), ids run on into the unseen ones (label 0)") {
+  const std::vector<LabelledScore> s = label_scores({0.5, -1.0}, {2.0});
+  REQUIRE(s.size() == 3);
+  CHECK((s[0].id == 0 && s[0].label == 1 && s[0].score == 0.5));
+  CHECK((s[1].id == 1 && s[1].label == 1 && s[1].score == -1.0));
+  CHECK((s[2].id == 2 && s[2].label == 0 && s[2].score == 2.0));
+  CHECK(label_scores({}, {}).empty());
+}

@@ -41,19 +41,6 @@ void StagingDir::commit() {
   committed_ = true;
 }
 
-void write_scores_csv(const std::string& path, const std::vector<double>& seen, const std::vector<double>& unseen) {
-  AtomicOutput out(path);
-  std::ostream& s = out.stream();
-  s << "id,label,score\n";
-  auto rows = [&](const std::vector<double>& scores, int label, std::size_t first_id) {
-    for (std::size_t j = 0; j < scores.size(); ++j)
-      s << first_id + j << ',' << label << ',' << format_number(scores[j]) << '\n';
-  };
-  rows(seen, 1, 0);
-  rows(unseen, 0, seen.size());
-  out.commit();
-}
-
 void write_metrics_csv(const std::string& path, const std::vector<RoundMetrics>& rows) {
   AtomicOutput out(path);
   std::ostream& s = out.stream();

@@ -22,10 +22,6 @@ class StagingDir {
   bool committed_ = false;
 };
 
-// CSV `id,label,score` of seen (label 1) then unseen (label 0) canaries; ids count on
-// from the seen to the unseen ones (0..k-1, then k..k+k2-1), as score-dump numbers them.
-void write_scores_csv(const std::string& path, const std::vector<double>& seen, const std::vector<double>& unseen);
-
 // One line of metrics.csv: round,train_loss,update_norm,clip,test_accuracy (empty when
 // the round was not evaluated).
 struct RoundMetrics {

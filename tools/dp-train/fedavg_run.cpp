@@ -10,6 +10,7 @@
 
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/rdp.hpp"
+#include "canary/score_release.hpp"
 #include "cli/progress.hpp"
 #include "data.hpp"
 #include "fedavg_canaries.hpp"
@@ -214,8 +215,8 @@ Json run_fedavg(const FedAvgConfig& c) {
   save_npy(staging.path("final_model.npy"), theta.data(), {dim});
   save_npy(staging.path("delta.npy"), delta.data(), {dim});
   if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
-  write_scores_csv(staging.path("scores_final.csv"), seen_final, unseen_final);
-  write_scores_csv(staging.path("scores_all.csv"), seen_max.result(), unseen_max.result());
+  write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final));
+  write_scores_csv(staging.path("scores_all.csv"), label_scores(seen_max.result(), unseen_max.result()));
   write_metrics_csv(staging.path("metrics.csv"), metrics);
 
   Json run;

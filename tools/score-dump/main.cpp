@@ -8,9 +8,7 @@
 #include "canary/score_release.hpp"
 #include "cli/progress.hpp"
 #include "cli/tool.hpp"
-#include "io/atomic_output.hpp"
 #include "io/error.hpp"
-#include "io/format.hpp"
 
 using namespace dpaudit;
 
@@ -70,12 +68,7 @@ int main(int argc, char** argv) {
       if (!round_progress) round_progress.emplace("score-dump", total, quiet);
       round_progress->update(done);
     };
-    const std::vector<LabelledScore> scores = score_canaries(request);
-
-    AtomicOutput out(output);
-    out.stream() << "id,label,score\n";
-    for (const auto& s : scores) out.stream() << s.id << ',' << s.label << ',' << format_number(s.score) << '\n';
-    out.commit();
+    write_scores_csv(output, score_canaries(request));
     return 0;
   });
 }
