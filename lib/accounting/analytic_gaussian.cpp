@@ -56,6 +56,12 @@ double gaussian_mechanism_sigma(double eps, double delta) {
   }
   if (!(f(lo) > 0 && f(hi) <= 0))
     throw DataError(fmt::format("no sigma found for eps {} and delta {}", eps, delta));
+  // delta 0 at sigma e^hi is lost precision (Phi(a) and e^eps Phi(b) round to one value),
+  // not an answer: refuse rather than feed -inf to the solver (a NaN downstream).
+  if (!std::isfinite(f(hi)))
+    throw DataError(fmt::format("the sigma for eps {} and delta {} is beyond double precision "
+                                "(delta rounds to 0 near sigma {:.3g})",
+                                eps, delta, std::exp(hi)));
   auto tolerance = [](double x, double y) { return std::abs(y - x) <= 1e-13; };
   std::uintmax_t max_iter = 300;
   const auto r = boost::math::tools::toms748_solve(f, lo, hi, tolerance, max_iter);

@@ -12,7 +12,8 @@ double gaussian_mechanism_delta(double sigma, double eps);
 double gaussian_mechanism_log_delta(double sigma, double eps);
 // Smallest eps >= 0 meeting delta, to 1e-10 relative.
 double gaussian_mechanism_epsilon(double sigma, double delta);
-// Smallest sigma whose mechanism is (eps, delta)-DP, to 1e-12 relative.
+// Smallest sigma whose mechanism is (eps, delta)-DP, to 1e-12 relative; DataError
+// where delta rounds to 0 before reaching the target (sigma beyond ~1e13 for eps <= 1e-12).
 double gaussian_mechanism_sigma(double eps, double delta);
 
 }  // namespace dpaudit

@@ -78,6 +78,7 @@ expect_error 2 '--sigma is required' eps-gauss2 --null-dim 100 --mu 0 --delta 1e
 expect_error 2 '--mu1 cannot be used with --null-dim' eps-gauss2 --null-dim 100 --mu1 0 --mu 0 --sigma 1 --delta 1e-5
 expect_error 2 'two of --sigma, --eps and --delta' eps-gauss2 --gaussian-mechanism --sigma 1
 expect_error 2 'eps-gauss2: error: --sigma' eps-gauss2 --gaussian-mechanism --sigma 0 --delta 1e-5
+expect_error 1 '^eps-gauss2: error: the sigma for eps 0 and delta 1e-17 is beyond double precision' eps-gauss2 --gaussian-mechanism --eps 0 --delta 1e-17
 expect_error 2 '--delta cannot be used with --batch' eps-gauss2 --batch --delta 1e-5 "$TMP/rows.csv"
 expect_error 2 'without --batch' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 1 --delta 1e-5 "$TMP/rows.csv"
 printf 'mu1,sigma1,mu2,delta\n0,1,1,1e-5\n' >"$TMP/nocol.csv"
