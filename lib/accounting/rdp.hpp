@@ -54,7 +54,7 @@ RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
                       int threads = 1);
 
 // The smallest noise multiplier whose `steps` steps at rate q meet (eps, delta), to
-// 1e-6 relative (bisection on log sigma over [1e-3, 1e4]; UsageError outside).
+// 1e-7 relative (bisection on log sigma over [1e-4, 1e6]; UsageError outside).
 double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
                              const std::vector<double>& orders = default_rdp_orders(),
                              Sampling sampling = Sampling::poisson);

@@ -136,4 +136,6 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(rdp_epsilon({}, 1e-5), UsageError);
   CHECK_THROWS_AS(rdp_epsilon({{std::nan(""), 0.1, 10}}, 1e-5), UsageError);
   CHECK_THROWS_AS(rdp_sigma_for_epsilon(0, 0.1, 10, 1e-5), UsageError);
+  // eps 1e9 in one step is met even at the lowest noise multiplier searched, 1e-4.
+  CHECK_THROWS_AS(rdp_sigma_for_epsilon(1e9, 1.0, 1, 1e-5), UsageError);
 }
