@@ -56,6 +56,10 @@ for t in 2 3 0; do
   expect_status 0 rdp-compose --events "$TMP/many.csv" --delta 1e-6 --json --threads $t
   expect_eq "$(cat "$TMP/out")" "$one" "--threads $t"
 done
+# 1025 rows of 2^53 steps add up past 2^63 - 1 (the --json total): bad data at that row, not a wrapped sum
+{ echo sigma,q,steps; for i in $(seq 1025); do echo 1,1,9007199254740992; done; } >"$TMP/huge.csv"
+expect_error 1 'add up beyond 2\^63 - 1 \(.*huge.csv, row 1025, column .steps.\)' \
+  rdp-compose --events "$TMP/huge.csv" --delta 1e-5 --orders 2 --json
 # integer order 3, q = 0.5, sigma 2: A = sum_k C(3,k) 0.5^3 exp((k^2-k)/8); plus 5 steps of q = 1, sigma 4
 expect_near "$mixed" "$(py "10*math.log(sum(math.comb(3,k)*0.125*math.exp((k*k-k)/8) for k in range(4)))/2 + 5*3/32 + math.log(2/3) - (math.log(1e-5) + math.log(3))/2")" 1e-12r "heterogeneous events, closed form"
 

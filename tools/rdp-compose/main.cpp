@@ -35,12 +35,16 @@ std::vector<RdpEvent> read_events(const std::string& path, Sampling sampling) {
   CsvReader csv(path);
   const std::size_t sigma_col = csv.column("sigma"), q_col = csv.column("q"), steps_col = csv.column("steps");
   std::vector<RdpEvent> events;
+  long long total_steps = 0;  // reported by --json: its sum must not overflow
   while (csv.next()) {
     const double sigma = csv.number(sigma_col), q = csv.number(q_col), steps = csv.number(steps_col);
     if (!(sigma > 0)) throw DataError(fmt::format("sigma must be > 0, got {}", sigma), csv.where(sigma_col));
     if (!(q > 0 && q <= 1)) throw DataError(fmt::format("q must be in (0,1], got {}", q), csv.where(q_col));
     if (!(steps >= 1 && steps <= kMaxSteps && steps == std::floor(steps)))
       throw DataError(fmt::format("steps must be a whole number >= 1, got {}", steps), csv.where(steps_col));
+    if (steps > static_cast<double>(std::numeric_limits<long long>::max() - total_steps))
+      throw DataError("the steps of all rows add up beyond 2^63 - 1", csv.where(steps_col));
+    total_steps += static_cast<long long>(steps);
     events.push_back({sigma, q, static_cast<long long>(steps), sampling});
   }
   if (events.empty()) throw DataError("no events: the CSV has a header but no rows", csv.source());
