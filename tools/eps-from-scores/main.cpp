@@ -1,5 +1,6 @@
 // eps-from-scores: attack scores (or a game's decisions) -> an empirical epsilon,
 // by any estimator of the papers (lib/stats/epsilon_estimators.hpp).
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <map>
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
                                },
                                "integer >= 2", ""));
   auto* null_opt = app.add_option("--null", null_name, "null with --null-dim: exact (Thm 3.1) or gaussian (N(0,1/d))")
+                       ->capture_default_str()
                        ->check(CLI::IsMember(kNullKinds));
   auto* method_opt = app.add_option("-m,--method", method_name,
                                     "threshold | clopper-pearson | jeffreys | gauss-fit (default: gauss-fit with "
