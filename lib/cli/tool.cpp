@@ -122,6 +122,9 @@ CLI::Validator non_negative() {
 CLI::Validator finite() {
   return number_check("finite", [](double) { return true; });
 }
+CLI::Validator cosine_dimension() {
+  return number_check("a dimension >= 2", [](double x) { return x >= 2 && x == std::floor(x) && x < 1.8e19; });
+}
 CLI::Validator thread_count() {
   return number_check("a thread count in [0, 1024] (0: all cores)",
                       [](double x) { return x >= 0 && x <= 1024 && x == std::floor(x); });

@@ -1,7 +1,6 @@
 // eps-from-scores: attack scores (or a game's decisions) -> an empirical epsilon,
 // by any estimator of the papers (lib/stats/epsilon_estimators.hpp).
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <map>
 #include <optional>
@@ -72,15 +71,7 @@ int main(int argc, char** argv) {
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "scores are cosines with canaries in D dimensions; the out side is the analytic "
                                       "null (003 Thm 3.1); label-0 rows are ignored")
-                           ->check(CLI::Validator(
-                               [](std::string& s) -> std::string {
-                                 std::size_t d = 0;
-                                 const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-                                 return ec == std::errc() && end == s.data() + s.size() && d >= 2
-                                            ? ""
-                                            : "value " + s + " is not an integer >= 2";
-                               },
-                               "integer >= 2", ""));
+                           ->check(dpaudit::cli::cosine_dimension());
   auto* null_opt = app.add_option("--null", null_name, "null with --null-dim: exact (Thm 3.1) or gaussian (N(0,1/d))")
                        ->capture_default_str()
                        ->check(CLI::IsMember(kNullKinds));

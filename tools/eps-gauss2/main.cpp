@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
   auto* eps_opt = app.add_option("--eps", eps, "eps >= 0: print delta(eps)")->check(cli::non_negative());
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "the first distribution is the cosine null in D >= 2 dimensions")
-                           ->check(CLI::Range(std::size_t{2}, std::numeric_limits<std::size_t>::max()));
+                           ->check(cli::cosine_dimension());
   auto* null_opt = app.add_option("--null", null_name,
                                   "exact (003 Thm 3.1, incomplete beta) or gaussian (N(0,1/d), Thm 3.2)")
                        ->capture_default_str()
