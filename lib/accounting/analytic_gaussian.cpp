@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "accounting/two_gaussian.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

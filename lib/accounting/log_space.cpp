@@ -9,7 +9,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

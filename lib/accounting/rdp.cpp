@@ -10,7 +10,7 @@
 
 #include "accounting/two_gaussian.hpp"
 #include "core/parallel.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

@@ -6,7 +6,7 @@
 
 #include "canary/lane_sum.hpp"
 #include "core/parallel.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "core/parallel.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 
 namespace dpaudit {

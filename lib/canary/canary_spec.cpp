@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "canary/lane_sum.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/json.hpp"
 #include "random/philox_stream.hpp"
 

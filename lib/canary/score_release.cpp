@@ -4,7 +4,7 @@
 
 #include "canary/canary_set.hpp"
 #include "io/atomic_output.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/format.hpp"
 #include "io/npy.hpp"
 

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "io/csv.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit::cli {
 

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <random>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <numeric>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

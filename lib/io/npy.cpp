@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "io/atomic_output.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
+#include <stdexcept>
 #include <thread>
 
 #include "canary/lane_sum.hpp"
+#include "core/error.hpp"
 #include "core/parallel.hpp"
-#include "io/error.hpp"
-#include "io/npy.hpp"
 #include "random/multiversion.hpp"
 #include "random/philox.hpp"
 #include "random/philox_stream.hpp"
@@ -73,24 +72,19 @@ void FixedPointSum::total(double* out) const {
 
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
                                          const CanarySet* canaries,
+                                         const ClientRows* given,
                                          const std::function<void(std::size_t)>& progress) {
   const std::size_t d = config.dim;
   const std::size_t k = canaries ? canaries->count() : 0;
   if (canaries && canaries->dim() != d)
     throw DataError("canary " + dimension_mismatch(canaries->dim(), d), canaries->source());
 
-  std::size_t file_clients = 0;
-  std::unique_ptr<NpyReader> client_file;
-  if (config.client_data == ClientData::file) {
-    client_file = std::make_unique<NpyReader>(config.client_file);
-    if (client_file->header().cols() != d)
-      throw DataError("client " + dimension_mismatch(client_file->header().cols(), d),
-                      config.client_file);
-    file_clients = client_file->header().rows();
-  }
+  if (config.client_data == ClientData::given && !given)
+    throw std::invalid_argument("gaussian_sum_release: ClientData::given needs the client rows");
+  const std::size_t given_clients = config.client_data == ClientData::given ? given->count : 0;
   const std::size_t random_clients =
       config.client_data == ClientData::random ? config.clients : 0;
-  const std::size_t terms = file_clients + random_clients + k;
+  const std::size_t terms = given_clients + random_clients + k;
 
   // Random clients and canaries, one term each, in rounds of `threads` terms: every
   // thread generates one term (and its norm), then the threads add all of the round's
@@ -126,10 +120,10 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
     });
     if (progress) progress(first + n);
   }
-  if (client_file) {
+  if (given_clients) {
     std::vector<double> row(d);
-    for (std::size_t i = 0; i < file_clients; ++i) {
-      client_file->read_rows(1, row.data());
+    for (std::size_t i = 0; i < given_clients; ++i) {
+      given->next(row.data());
       LaneSum norm2;
       norm2.add_squares(row.data(), d);
       sum.add(row.data(), clip_factor(std::sqrt(norm2.total())));

@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <vector>
 
 #include "canary/canary_set.hpp"
@@ -38,13 +37,21 @@ class FixedPointSum {
   std::vector<std::int64_t> acc_;
 };
 
-enum class ClientData { zero, random, file };
+// zero: no client contributes; random: standard Gaussian vectors; given: the caller's
+// vectors, one at a time (a tool streams them from a file: see ClientRows).
+enum class ClientData { zero, random, given };
+
+// The caller's client vectors for ClientData::given: next(row) writes the next one
+// (dim entries) into row; it is called exactly `count` times, in order.
+struct ClientRows {
+  std::size_t count = 0;
+  std::function<void(double* row)> next;
+};
 
 struct GaussianSumConfig {
   std::size_t dim = 0;
-  std::size_t clients = 0;       // zero/random: how many; file: the matrix's rows
+  std::size_t clients = 0;       // random: how many (zero: ignored; given: ClientRows::count)
   ClientData client_data = ClientData::zero;
-  std::string client_file;       // NPY, clients x dim, for ClientData::file
   double noise = 1;              // sigma, the noise multiplier
   double clip = 1;               // C, the sensitivity
   std::uint64_t seed = 0;        // noise and random clients (derived seeds, see .cpp)
@@ -52,13 +59,14 @@ struct GaussianSumConfig {
 };
 
 // The release rho (dim entries). Random clients are standard Gaussian vectors clipped
-// to norm 1; file clients are clipped to norm 1 too. DataError for a client file or a
-// canary set whose dimension differs from dim (naming both sizes), NaN in the file, or a
-// release entry that overflows to +-inf (a huge clip or noise).
+// to norm 1; given clients (`given`, required for ClientData::given) are clipped to
+// norm 1 too. DataError for a canary set whose dimension differs from dim (naming both
+// sizes) or a release entry that overflows to +-inf (a huge clip or noise).
 // `progress`, if set, is called from the calling thread with the number of random
 // clients and canaries added so far.
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
                                          const CanarySet* canaries,
+                                         const ClientRows* given = nullptr,
                                          const std::function<void(std::size_t)>& progress = {});
 
 }  // namespace dpaudit

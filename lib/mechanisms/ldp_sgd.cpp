@@ -6,7 +6,7 @@
 #include <boost/math/constants/constants.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/format.hpp"
 
 namespace dpaudit {

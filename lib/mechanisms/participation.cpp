@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "random/philox_stream.hpp"
 
 namespace dpaudit {

@@ -9,7 +9,7 @@
 
 #include "accounting/two_gaussian.hpp"
 #include "stats/gaussian_fit.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/binomial_bounds.hpp"
 #include "stats/gaussian_fit.hpp"
 #include "stats/roc.hpp"

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

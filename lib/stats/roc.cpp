@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 namespace {

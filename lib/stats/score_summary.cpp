@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/anderson_darling.hpp"
 #include "stats/auroc.hpp"
 #include "stats/gaussian_fit.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "io/csv.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/format.hpp"
 #include "io/npy.hpp"
 

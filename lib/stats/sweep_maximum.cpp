@@ -3,7 +3,7 @@
 #include <queue>
 #include <vector>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 namespace {

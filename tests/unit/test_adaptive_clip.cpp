@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "mechanisms/adaptive_clip.hpp"
 
 using namespace dpaudit;

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "accounting/analytic_gaussian.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/anderson_darling.hpp"
 
 using namespace dpaudit;

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "accounting/two_gaussian.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/auroc.hpp"
 
 using namespace dpaudit;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/binomial_bounds.hpp"
 
 using namespace dpaudit;

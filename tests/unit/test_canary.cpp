@@ -10,7 +10,7 @@
 #include "canary/canary_set.hpp"
 #include "canary/canary_spec.hpp"
 #include "canary/lane_sum.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 #include "random/philox_stream.hpp"
 

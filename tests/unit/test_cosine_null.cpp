@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "accounting/cosine_null.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
 using namespace dpaudit;

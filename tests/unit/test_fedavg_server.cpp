@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "mechanisms/fedavg_server.hpp"
 
 using namespace dpaudit;

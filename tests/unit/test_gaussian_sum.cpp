@@ -1,12 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 #include "canary/canary_set.hpp"
-#include "io/error.hpp"
-#include "io/npy.hpp"
+#include "core/error.hpp"
 #include "mechanisms/gaussian_sum.hpp"
 
 using namespace dpaudit;
@@ -98,7 +97,7 @@ TEST_CASE("a release that overflows is an error, not inf") {
   CHECK_NOTHROW(gaussian_sum_release(c, &set));
 }
 
-TEST_CASE("client data: random clients have norm 1, file rows are clipped to norm 1") {
+TEST_CASE("client data: random clients have norm 1, given rows are clipped to norm 1") {
   GaussianSumConfig c = config(1000, 0);
   c.client_data = ClientData::random;
   c.clients = 1;
@@ -107,20 +106,17 @@ TEST_CASE("client data: random clients have norm 1, file rows are clipped to nor
   for (double v : rho) n2 += v * v;
   CHECK(std::sqrt(n2) == doctest::Approx(1).epsilon(1e-12));
 
-  const std::string path = "test_gaussian_sum_clients.npy";
+  // Two rows, (3, 4, 0) of norm 5 -> (0.6, 0.8, 0), and (0, 0, 0.5) unchanged.
   const double rows[6] = {3, 4, 0, 0, 0, 0.5};
-  save_npy(path, rows, {2, 3});
+  std::size_t next = 0;
+  const ClientRows given{2, [&](double* row) { std::copy_n(rows + 3 * next++, 3, row); }};
   GaussianSumConfig f = config(3, 0);
-  f.client_data = ClientData::file;
-  f.client_file = path;
-  const std::vector<double> fr = gaussian_sum_release(f, nullptr);
+  f.client_data = ClientData::given;
+  const std::vector<double> fr = gaussian_sum_release(f, nullptr, &given);
+  CHECK(next == 2);
   CHECK(fr[0] == doctest::Approx(0.6).epsilon(1e-15));
   CHECK(fr[1] == doctest::Approx(0.8).epsilon(1e-15));
   CHECK(fr[2] == 0.5);
-  f.dim = 4;
-  CHECK_THROWS_WITH_AS(gaussian_sum_release(f, nullptr),
-                       "client dimension 3 does not match --dim 4 (test_gaussian_sum_clients.npy)", DataError);
-  std::remove(path.c_str());
 }
 
 TEST_CASE("canary dimension mismatch names both sizes") {

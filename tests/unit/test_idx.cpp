@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/idx.hpp"
 
 using namespace dpaudit;

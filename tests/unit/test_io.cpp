@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "io/csv.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 
 using namespace dpaudit;

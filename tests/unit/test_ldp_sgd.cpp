@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "mechanisms/ldp_sgd.hpp"
 
 using namespace dpaudit;

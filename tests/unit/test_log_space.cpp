@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "accounting/log_space.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "mechanisms/participation.hpp"
 
 using namespace dpaudit;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "accounting/rdp.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;

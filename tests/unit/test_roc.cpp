@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/roc.hpp"
 
 using namespace dpaudit;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "canary/score_release.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 
 using namespace dpaudit;

@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/score_summary.hpp"
 
 using namespace dpaudit;

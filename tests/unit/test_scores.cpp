@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 #include "stats/scores.hpp"
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "stats/sweep_maximum.hpp"
 
 using namespace dpaudit;

@@ -8,7 +8,7 @@
 
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/two_gaussian.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;

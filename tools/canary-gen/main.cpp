@@ -9,7 +9,7 @@
 #include "canary/canary_spec.hpp"
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 
 int main(int argc, char** argv) {

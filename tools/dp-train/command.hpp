@@ -1,4 +1,4 @@
-// dp-train's subcommands register themselves here: each <name>_command.cpp defines
+// dp-train's subcommands register themselves here: each <name>/command.cpp defines
 // a static Registration that adds its CLI11 subcommand and the function it runs.
 #pragma once
 #include <functional>

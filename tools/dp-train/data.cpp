@@ -6,7 +6,7 @@
 #include <functional>
 #include <numeric>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/idx.hpp"
 #include "random/philox_stream.hpp"
 

@@ -1,5 +1,5 @@
 // dp-train: runs a DP mechanism or training algorithm with canaries inserted, and
-// writes what an auditor observes. Subcommands are in *_command.cpp.
+// writes what an auditor observes. Each subcommand is in its folder (fedavg/, ldp/, sgd/, sum/).
 #include <algorithm>
 
 #include "cli/tool.hpp"

@@ -14,7 +14,7 @@
 #include <torch/nn/modules/pooling.h>
 #include <torch/utils.h>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -11,7 +11,7 @@
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/format.hpp"
 #include "io/json.hpp"
 

@@ -8,7 +8,7 @@
 #include "canary/score_release.hpp"
 #include "cli/progress.hpp"
 #include "cli/tool.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 using namespace dpaudit;
 

@@ -1,7 +1,7 @@
 // One DP-FedAvg training run with canary clients (003 Alg. 2 and 3), writing its outputs
 // into a staging folder that becomes --out only when everything succeeded.
 #pragma once
-#include "fedavg_config.hpp"
+#include "fedavg/config.hpp"
 
 namespace dpaudit::dp_train {
 

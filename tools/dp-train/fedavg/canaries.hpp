@@ -10,7 +10,7 @@
 
 #include "canary/canary_scores.hpp"
 #include "canary/canary_set.hpp"
-#include "fedavg_config.hpp"
+#include "fedavg/config.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -9,7 +9,7 @@
 #include "cli/progress.hpp"
 #include "cli/tool.hpp"
 #include "command.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 #include "mechanisms/gaussian_sum.hpp"
 
@@ -34,8 +34,18 @@ int run_sum(const SumOptions& o, bool clients_given) {
   } else {
     if (clients_given)
       throw UsageError("--clients cannot be given with --client-data FILE (its rows are the clients)");
-    config.client_data = ClientData::file;
-    config.client_file = o.client_data;
+    config.client_data = ClientData::given;
+  }
+  // Client rows stream from the NPY file, one at a time (the mechanism takes vectors).
+  std::unique_ptr<NpyReader> client_file;
+  ClientRows given;
+  if (config.client_data == ClientData::given) {
+    client_file = std::make_unique<NpyReader>(o.client_data);
+    if (client_file->header().cols() != config.dim)
+      throw DataError("client dimension " + std::to_string(client_file->header().cols()) +
+                          " does not match --dim " + std::to_string(config.dim),
+                      o.client_data);
+    given = {client_file->header().rows(), [&](double* row) { client_file->read_rows(1, row); }};
   }
   std::optional<CanarySet> canaries;
   if (!o.canaries.empty()) canaries = CanarySet::open(o.canaries);
@@ -43,7 +53,8 @@ int run_sum(const SumOptions& o, bool clients_given) {
                             (config.client_data == ClientData::random ? config.clients : 0);
   cli::Progress progress("dp-train sum", terms, o.quiet);
   const std::vector<double> release = gaussian_sum_release(
-      config, canaries ? &*canaries : nullptr, [&](std::size_t done) { progress.update(done); });
+      config, canaries ? &*canaries : nullptr, client_file ? &given : nullptr,
+      [&](std::size_t done) { progress.update(done); });
   save_npy(o.output, release.data(), {release.size()}, parse_npy_dtype(o.dtype));
   return 0;
 }

@@ -8,7 +8,7 @@
 #include <Eigen/Core>
 
 #include "data.hpp"
-#include "mechanisms/ldp_adversary.hpp"
+#include "games/ldp_adversary.hpp"
 #include "models.hpp"
 #include "random/philox_stream.hpp"
 

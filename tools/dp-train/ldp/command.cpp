@@ -1,11 +1,11 @@
 // `dp-train ldp`: 002's privacy test of LDP-SGD. Declares the options, runs the K trials
-// (ldp_game.hpp) and prints the decisions CSV `label,guess` or a JSON summary.
+// (ldp/game.hpp) and prints the decisions CSV `label,guess` or a JSON summary.
 #include <iostream>
 
 #include "cli/tool.hpp"
 #include "command.hpp"
 #include "io/atomic_output.hpp"
-#include "ldp_game.hpp"
+#include "ldp/game.hpp"
 
 namespace dpaudit::dp_train {
 

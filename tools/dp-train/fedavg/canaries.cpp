@@ -1,6 +1,6 @@
-#include "fedavg_canaries.hpp"
+#include "fedavg/canaries.hpp"
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "mechanisms/fedavg_server.hpp"
 
 namespace dpaudit::dp_train {

@@ -8,7 +8,7 @@
 
 #include "data.hpp"
 #include "io/json.hpp"
-#include "mechanisms/ldp_adversary.hpp"
+#include "games/ldp_adversary.hpp"
 #include "mechanisms/ldp_sgd.hpp"
 
 namespace dpaudit::dp_train {

@@ -1,4 +1,4 @@
-#include "ldp_crafters.hpp"
+#include "ldp/crafters.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "ldp_game.hpp"
+#include "ldp/game.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -9,8 +9,8 @@
 
 #include "cli/progress.hpp"
 #include "core/parallel.hpp"
-#include "io/error.hpp"
-#include "ldp_crafters.hpp"
+#include "core/error.hpp"
+#include "ldp/crafters.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
 namespace dpaudit::dp_train {

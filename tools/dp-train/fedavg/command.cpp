@@ -1,11 +1,11 @@
 // dp-train fedavg: DP-FedAvg (003 Alg. 2) on Fashion-MNIST or a synthetic task, with
 // seen and unseen canary clients observed on the final model and on every round's
-// aggregate (Alg. 3). Options here; the run is fedavg_run.cpp.
+// aggregate (Alg. 3). Options here; the run is fedavg/run.cpp.
 #include <iostream>
 
 #include "cli/tool.hpp"
 #include "command.hpp"
-#include "fedavg_run.hpp"
+#include "fedavg/run.hpp"
 
 namespace dpaudit::dp_train {
 namespace {

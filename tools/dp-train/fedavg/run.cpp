@@ -1,4 +1,4 @@
-#include "fedavg_run.hpp"
+#include "fedavg/run.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -13,10 +13,10 @@
 #include "canary/score_release.hpp"
 #include "cli/progress.hpp"
 #include "data.hpp"
-#include "fedavg_canaries.hpp"
-#include "fedavg_client.hpp"
-#include "fedavg_output.hpp"
-#include "io/error.hpp"
+#include "fedavg/canaries.hpp"
+#include "fedavg/client.hpp"
+#include "fedavg/output.hpp"
+#include "core/error.hpp"
 #include "io/npy.hpp"
 #include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
@@ -145,7 +145,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
-  at::set_num_threads(1);  // parallelism is over clients (fedavg_client.hpp)
+  at::set_num_threads(1);  // parallelism is over clients (fedavg/client.hpp)
   torch::nn::Sequential model = make_model({kind, data.train.example_shape, data.train.num_classes, c.hidden}, c.seed);
   const std::size_t dim = static_cast<std::size_t>(parameter_count(*model));
   const CanaryPanel canaries(c, dim);

@@ -1,8 +1,8 @@
-#include "mechanisms/ldp_adversary.hpp"
+#include "games/ldp_adversary.hpp"
 
 #include <cmath>
 
-#include "io/error.hpp"
+#include "core/error.hpp"
 
 namespace dpaudit {
 

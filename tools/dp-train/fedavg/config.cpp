@@ -1,4 +1,4 @@
-#include "fedavg_config.hpp"
+#include "fedavg/config.hpp"
 
 #include <cmath>
 

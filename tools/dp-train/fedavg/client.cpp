@@ -1,4 +1,4 @@
-#include "fedavg_client.hpp"
+#include "fedavg/client.hpp"
 
 #include <algorithm>
 

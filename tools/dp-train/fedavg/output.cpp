@@ -1,4 +1,4 @@
-#include "fedavg_output.hpp"
+#include "fedavg/output.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "io/atomic_output.hpp"
-#include "io/error.hpp"
+#include "core/error.hpp"
 #include "io/format.hpp"
 
 namespace dpaudit::dp_train {
