@@ -1,16 +1,30 @@
-// Output that appears whole or not at all. For a file, writes go to a temporary
-// file in the same folder, renamed over the target on commit(); for "-" (stdout),
-// writes are buffered and printed on commit(). Without commit() nothing is left.
+// Output that appears whole or not at all, and never replaces what a path points to.
+//   "-" (or ""): stdout; writes are held in memory and printed on commit().
+//   a regular file, or a path that does not exist yet: writes go to a temporary file
+//     `.NAME.tmpPID` in the same folder, renamed over the path on commit(); a replaced
+//     file keeps its permission bits. A symbolic link is followed first: the rename
+//     happens beside the link's final target, which gets the content; the link stays.
+//   anything else (a character device such as /dev/null, a FIFO, /dev/stdout or another
+//     open file of /proc/self/fd): opened as it is, for appending, never truncated or
+//     replaced; writes are held in memory and written on commit(), as for stdout.
+//   a directory: a DataError naming it.
+// Without commit() nothing is left, and SIGINT/SIGTERM/SIGHUP remove the temporary file
+// too (io/remove_on_signal.hpp). Errors name the path as given; ENOSPC reads
+// "disk full (PATH)".
 #pragma once
-#include <fstream>
+#include <memory>
+#include <ostream>
 #include <sstream>
+#include <streambuf>
 #include <string>
+
+#include "io/remove_on_signal.hpp"
 
 namespace dpaudit {
 
 class AtomicOutput {
  public:
-  explicit AtomicOutput(std::string path, bool binary = false);
+  explicit AtomicOutput(std::string path);
   ~AtomicOutput();
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
@@ -20,12 +34,20 @@ class AtomicOutput {
   bool is_stdout() const { return path_ == "-" || path_.empty(); }
 
  private:
-  std::string path_;
-  std::string temp_path_;
-  std::ofstream file_;
-  std::ostringstream buffer_;
+  std::string path_;       // as given: errors name it
+  std::string target_;     // temporary-file mode: the file renamed over (links followed)
+  std::string temp_path_;  // temporary-file mode: the file written
+  int fd_ = -1;            // the temporary file, or the device written directly
+  std::unique_ptr<std::streambuf> file_buffer_;  // writes through to the temporary file
+  std::ostream file_{nullptr};
+  std::ostringstream held_;  // stdout and devices: everything, until commit()
+  std::unique_ptr<RemoveOnSignal> remove_on_signal_;
   bool committed_ = false;
 };
+
+// `path` with the symbolic links at its end followed to their final target, which may
+// not exist yet; `path` itself when it is not a link. DataError for more than 40 links.
+std::string follow_symlinks(const std::string& path);
 
 // Creates folder `dir` (and parents) if missing; DataError when it cannot.
 void ensure_directory(const std::string& dir);

@@ -1,5 +1,6 @@
 #include "io/npy.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +19,8 @@ namespace dpaudit {
 namespace {
 
 std::string source_name(const std::string& path) { return path == "-" ? "stdin" : path; }
+
+constexpr std::size_t kMaxHeaderBytes = 10000;
 
 std::uint32_t read_le(const unsigned char* p, int bytes) {
   std::uint32_t v = 0;
@@ -65,10 +68,23 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
   return h;
 }
 
+// A body of `body_bytes` that does not match the header's shape.
+// `holder` is "file" or "stdin".
+DataError size_error(const NpyHeader& h, const std::string& source, const char* holder, std::uint64_t body_bytes) {
+  const std::uint64_t width = h.dtype == NpyDtype::f8 ? 8 : 4, want = std::uint64_t{h.size()} * width;
+  const std::uint64_t values = body_bytes / width, stray = body_bytes % width;
+  const std::string holds = stray ? fmt::format("{} values and {} bytes", values, stray) : std::to_string(values);
+  return DataError(fmt::format("NPY data {}: header says {} values, {} holds {}",
+                               body_bytes < want ? "truncated" : "too long", h.size(),
+                               holder, holds),
+                   source);
+}
+
 }  // namespace
 
 NpyReader::NpyReader(const std::string& path, bool finite_only)
     : path_(source_name(path)), finite_only_(finite_only) {
+  std::uintmax_t file_bytes = 0;
   if (path == "-") {
     in_ = &std::cin;
   } else {
@@ -77,13 +93,17 @@ NpyReader::NpyReader(const std::string& path, bool finite_only)
     file_.open(path, std::ios::binary);
     if (!file_) throw DataError("cannot open NPY file", path_);
     in_ = &file_;
+    if (std::filesystem::is_regular_file(path, ec)) {
+      file_bytes = std::filesystem::file_size(path, ec);
+      size_checked_ = !ec;
+    }
   }
   unsigned char pre[10];
   in_->read(reinterpret_cast<char*>(pre), 10);
   if (in_->gcount() < 10 || std::memcmp(pre, "\x93NUMPY", 6) != 0)
     throw DataError("not an NPY file (bad magic)", path_);
   const int major = pre[6];
-  std::size_t header_len = 0;
+  std::size_t header_len = 0, preamble = 10;
   if (major == 1) {
     header_len = read_le(pre + 8, 2);
   } else if (major == 2 || major == 3) {
@@ -92,39 +112,54 @@ NpyReader::NpyReader(const std::string& path, bool finite_only)
     if (in_->gcount() < 2) throw DataError("truncated NPY header", path_);
     unsigned char len4[4] = {pre[8], pre[9], more[0], more[1]};
     header_len = read_le(len4, 4);
+    preamble = 12;
   } else {
     throw DataError(fmt::format("unsupported NPY version {}", major), path_);
   }
+  // numpy's headers take a few hundred bytes; np.load refuses more than 10000
+  // (max_header_size), and so do we, before allocating what a corrupt length says.
+  if (header_len > kMaxHeaderBytes)
+    throw DataError(fmt::format("NPY header length {} is over the limit of {} bytes", header_len, kMaxHeaderBytes),
+                    path_);
   std::string dict(header_len, '\0');
   in_->read(dict.data(), static_cast<std::streamsize>(header_len));
   if (static_cast<std::size_t>(in_->gcount()) < header_len) throw DataError("truncated NPY header", path_);
   header_ = parse_header_dict(dict, path_);
+  if (size_checked_) {
+    const std::uintmax_t body = file_bytes - preamble - header_len;  // >= 0: the header was read
+    if (body != std::uintmax_t{header_.size()} * width()) throw size_error(header_, path_, holder(), body);
+  }
 }
 
-void NpyReader::read_rows(std::size_t count, double* out) {
-  if (rows_read_ + count > header_.rows())
-    throw DataError(fmt::format("asked for rows past the end ({} rows)", header_.rows()), path_);
-  const std::size_t n = count * header_.cols();
-  const std::size_t width = header_.dtype == NpyDtype::f8 ? 8 : 4;
-  raw_.resize(n * width);
-  in_->read(raw_.data(), static_cast<std::streamsize>(raw_.size()));
-  if (static_cast<std::size_t>(in_->gcount()) < raw_.size())
-    throw DataError(fmt::format("truncated NPY data: expected {} values of shape ({})", header_.size(),
-                                fmt::join(header_.shape, ", ")),
-                    path_);
+void NpyReader::read_bytes(char* out, std::size_t bytes) {
+  if (bytes == 0) return;  // out may be null (shape (0,)): no read, no memcpy
+  in_->read(out, static_cast<std::streamsize>(bytes));
+  const auto got = static_cast<std::uint64_t>(in_->gcount());
+  bytes_read_ += got;
+  if (got < bytes) throw size_error(header_, path_, holder(), bytes_read_);
+}
+
+void NpyReader::read_values(std::size_t n, double* out) {
+  const std::size_t first = static_cast<std::size_t>(bytes_read_ / width());
   if (header_.dtype == NpyDtype::f8) {
-    std::memcpy(out, raw_.data(), n * 8);
+    read_bytes(reinterpret_cast<char*>(out), n * 8);
   } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      float f;
-      std::memcpy(&f, raw_.data() + 4 * i, 4);
-      out[i] = f;
+    constexpr std::size_t kChunk = 1 << 16;
+    for (std::size_t done = 0; done < n; done += kChunk) {
+      const std::size_t m = std::min(kChunk, n - done);
+      raw_.resize(m * 4);
+      read_bytes(raw_.data(), m * 4);
+      for (std::size_t i = 0; i < m; ++i) {
+        float f;
+        std::memcpy(&f, raw_.data() + 4 * i, 4);
+        out[done + i] = f;
+      }
     }
   }
   if (finite_only_) {
     for (std::size_t i = 0; i < n; ++i) {
       if (!std::isfinite(out[i])) {
-        const std::size_t flat = rows_read_ * header_.cols() + i;
+        const std::size_t flat = first + i;
         const std::string at = header_.shape.size() == 1
                                    ? fmt::format("{}, index {}", path_, flat)
                                    : fmt::format("{}, row {}, column {}", path_, flat / header_.cols(),
@@ -133,15 +168,47 @@ void NpyReader::read_rows(std::size_t count, double* out) {
       }
     }
   }
+  if (bytes_read_ == std::uint64_t{header_.size()} * width()) check_no_more_data();
+}
+
+// A regular file's size was checked at open; stdin is checked once the header's values
+// are read (its length is not known before, and counting it would wait for its end).
+void NpyReader::check_no_more_data() {
+  if (size_checked_ || in_->peek() == std::char_traits<char>::eof()) return;
+  throw DataError(fmt::format("NPY data too long: header says {} values, {} holds more", header_.size(), holder()),
+                  path_);
+}
+
+void NpyReader::read_rows(std::size_t count, double* out) {
+  if (rows_read_ + count > header_.rows())
+    throw DataError(fmt::format("asked for rows past the end ({} rows)", header_.rows()), path_);
+  read_values(count * header_.cols(), out);
   rows_read_ += count;
+}
+
+std::vector<double> NpyReader::read_rest() {
+  const std::size_t n = (header_.rows() - rows_read_) * header_.cols();
+  std::vector<double> values;
+  if (size_checked_ || n == 0) {
+    values.resize(n);
+    read_values(n, values.data());
+  } else {
+    // Doubling from 1 Mi values: at most twice what arrived, and O(n) copying in all.
+    while (values.size() < n) {
+      const std::size_t have = values.size(), chunk = std::min(n - have, std::max<std::size_t>(have, 1 << 20));
+      values.resize(have + chunk);
+      read_values(chunk, values.data() + have);
+    }
+  }
+  rows_read_ = header_.rows();
+  return values;
 }
 
 NpyArray read_npy(const std::string& path, bool finite_only) {
   NpyReader reader(path, finite_only);
   NpyArray a;
   a.header = reader.header();
-  a.data.resize(a.header.size());
-  reader.read_rows(a.header.rows(), a.data.data());
+  a.data = reader.read_rest();
   return a;
 }
 
@@ -183,7 +250,7 @@ void save_npy(const std::string& path, const double* data, const std::vector<std
         throw DataError(fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], i),
                         path == "-" || path.empty() ? "stdout" : path);
   }
-  AtomicOutput out(path, /*binary=*/true);
+  AtomicOutput out(path);
   write_npy(out.stream(), data, shape, dtype);
   out.commit();
 }

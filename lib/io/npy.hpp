@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
-#include <istream>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,24 +32,38 @@ struct NpyArray {
 };
 
 // Reads an NPY array row by row, so a T x D stack needs O(D) memory. `path` "-" is stdin.
-// Throws DataError naming the file for a bad header, a truncated body or (when
-// finite_only) a NaN/Inf entry, with its row and column.
+// Throws DataError naming the file for a bad header, a body shorter or longer than the
+// header says, or (when finite_only) a NaN/Inf entry, with its row and column. A
+// regular file's size is checked against the header when it is opened, before anyone
+// allocates what the header claims; stdin (or a FIFO) is checked as data arrives, and
+// for data beyond the header's size once the last value has been read.
 class NpyReader {
  public:
   explicit NpyReader(const std::string& path, bool finite_only = true);
   const NpyHeader& header() const { return header_; }
   // Reads the next `count` rows into out (count * cols doubles).
   void read_rows(std::size_t count, double* out);
+  // Every value not read yet. Where the size was not checked at open (stdin), the
+  // vector grows as data arrives, so a header claiming more than is sent costs no
+  // more memory than what was sent.
+  std::vector<double> read_rest();
   std::size_t rows_read() const { return rows_read_; }
 
  private:
+  std::size_t width() const { return header_.dtype == NpyDtype::f8 ? 8 : 4; }
+  const char* holder() const { return in_ == &std::cin ? "stdin" : "file"; }  // for errors
+  void read_values(std::size_t n, double* out);  // the next n values, checked
+  void read_bytes(char* out, std::size_t bytes);
+  void check_no_more_data();
   std::string path_;
   bool finite_only_;
+  bool size_checked_ = false;  // a regular file whose size matched the header at open
   std::ifstream file_;
   std::istream* in_ = nullptr;
   NpyHeader header_;
   std::size_t rows_read_ = 0;
-  std::vector<char> raw_;
+  std::uint64_t bytes_read_ = 0;  // of the body
+  std::vector<char> raw_;         // f4 values, converted a chunk at a time
 };
 
 NpyArray read_npy(const std::string& path, bool finite_only = true);

@@ -1,15 +1,109 @@
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
+#include <set>
 #include <sstream>
+#include <thread>
 
+#include "io/atomic_output.hpp"
 #include "io/csv.hpp"
 #include "core/error.hpp"
 #include "io/npy.hpp"
+#include "io/remove_on_signal.hpp"
 
 using namespace dpaudit;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder for one test case, removed with everything in it.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string name = (fs::temp_directory_path() / "test_io_XXXXXX").string();
+    REQUIRE(::mkdtemp(name.data()) != nullptr);
+    path = name;
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void spit(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+std::set<std::string> names_in(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// An NPY v1.0 file of f8 values whose header says `shape` (Python's text, e.g.
+// "(50,)"), whatever the body holds.
+std::string npy_bytes(const std::string& shape, const std::vector<double>& body) {
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
+  dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
+  dict.push_back('\n');
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) + char(dict.size() >> 8) + dict;
+  bytes.append(reinterpret_cast<const char*>(body.data()), body.size() * 8);
+  return bytes;
+}
+
+std::vector<double> iota(std::size_t n) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = double(i);
+  return v;
+}
+
+long peak_rss_kb() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// Runs `child` in a forked process and returns its wait status. The child starts with
+// SIGINT and SIGTERM at their default action, as a tool does (doctest catches them to
+// report crashes), and ends by a signal or _exit(0).
+int in_child(const std::function<void()>& child) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    child();
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  return status;
+}
+
+}  // namespace
 
 TEST_CASE("NPY round trip, f8 2-D and f4 1-D") {
   const std::string path = "test_io_roundtrip.npy";
@@ -82,4 +176,202 @@ TEST_CASE("parse_finite rejects nan, inf and trailing text") {
   CHECK(!parse_finite("inf"));
   CHECK(!parse_finite("1.0x"));
   CHECK(!parse_finite(""));
+}
+
+TEST_CASE("NPY: a header claiming more values than the file holds is refused at open") {
+  TempDir dir;
+  const std::string path = dir / "claim.npy";
+  spit(path, npy_bytes("(2000000000,)", iota(100)));
+  // The row reader's constructor refuses it: no caller allocates 16 GB for a row.
+  CHECK_THROWS_WITH_AS(NpyReader{path}, ("NPY data truncated: header says 2000000000 values, file holds 100 (" +
+                                         path + ")").c_str(),
+                       DataError);
+  CHECK_THROWS_WITH_AS(read_npy(path), ("NPY data truncated: header says 2000000000 values, file holds 100 (" +
+                                        path + ")").c_str(),
+                       DataError);
+  // A partial last value is counted as stray bytes.
+  std::string bytes = npy_bytes("(4,)", iota(4));
+  spit(path, bytes.substr(0, bytes.size() - 3));
+  CHECK(error_of([&] { read_npy(path); }) ==
+        "NPY data truncated: header says 4 values, file holds 3 values and 5 bytes (" + path + ")");
+}
+
+TEST_CASE("NPY: more data than the header says is an error, for whole reads and row readers") {
+  TempDir dir;
+  const std::string path = dir / "long.npy";
+  spit(path, npy_bytes("(50,)", iota(100)));
+  const std::string want = "NPY data too long: header says 50 values, file holds 100 (" + path + ")";
+  CHECK(error_of([&] { read_npy(path); }) == want);
+  CHECK(error_of([&] { NpyReader r(path); }) == want);
+  spit(path, npy_bytes("(2, 3)", iota(6)) + "xyz");
+  CHECK(error_of([&] { NpyReader r(path); }) ==
+        "NPY data too long: header says 6 values, file holds 6 values and 3 bytes (" + path + ")");
+}
+
+TEST_CASE("NPY: header lengths over numpy's 10000-byte limit are refused before allocating") {
+  TempDir dir;
+  const std::string path = dir / "v2.npy";
+  // v2.0: a 4-byte length field, here 1.7 GB, then a few bytes of a dict.
+  spit(path, std::string("\x93NUMPY\x02\x00\x00\xf1\x53\x65{'descr'", 20));
+  CHECK(error_of([&] { read_npy(path); }) == "NPY header length 1700000000 is over the limit of 10000 bytes (" + path + ")");
+  // A header of exactly 10000 bytes (padded with blanks) is read; 10001 is not.
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }";
+  for (const std::size_t len : {10000, 10001}) {
+    std::string padded = dict + std::string(len - dict.size() - 1, ' ') + "\n";
+    std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(len & 0xff) + char(len >> 8) + padded;
+    const std::vector<double> v = {1.5, -2};
+    bytes.append(reinterpret_cast<const char*>(v.data()), 16);
+    spit(path, bytes);
+    if (len == 10000) {
+      CHECK(read_npy(path).data == v);
+    } else {
+      CHECK(error_of([&] { read_npy(path); }) == "NPY header length 10001 is over the limit of 10000 bytes (" + path + ")");
+    }
+  }
+}
+
+TEST_CASE("NPY: empty arrays, shape (0,) and (3, 0), read and write") {
+  TempDir dir;
+  const std::string path = dir / "empty.npy";
+  save_npy(path, nullptr, {0});
+  NpyArray a = read_npy(path);
+  CHECK(a.header.shape == std::vector<std::size_t>{0});
+  CHECK(a.data.empty());
+  save_npy(path, nullptr, {3, 0});
+  NpyReader r(path);
+  for (int i = 0; i < 3; ++i) r.read_rows(1, nullptr);
+  CHECK(r.rows_read() == 3);
+  CHECK_THROWS_WITH_AS(r.read_rows(1, nullptr), ("asked for rows past the end (3 rows) (" + path + ")").c_str(), DataError);
+}
+
+TEST_CASE("NPY from a pipe: memory grows with the data that arrives, not with the header's claim") {
+  TempDir dir;
+  const std::string fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // Writes `bytes` into the FIFO (less than a pipe's 64 KiB: the write never waits on us).
+  const auto send = [&](const std::string& bytes) { return std::thread([&fifo, bytes] { spit(fifo, bytes); }); };
+
+  // 200 million values claimed (1.6 GB), 100 sent.
+  std::thread writer = send(npy_bytes("(200000000,)", iota(100)));
+  const long before = peak_rss_kb();
+  CHECK(error_of([&] { read_npy(fifo); }) == "NPY data truncated: header says 200000000 values, file holds 100 (" + fifo + ")");
+  writer.join();
+  CHECK(peak_rss_kb() - before < 64 * 1024);  // the first chunk is 8 MiB
+
+  writer = send(npy_bytes("(50,)", iota(100)));
+  CHECK(error_of([&] { read_npy(fifo); }) == "NPY data too long: header says 50 values, file holds more (" + fifo + ")");
+  writer.join();
+
+  writer = send(npy_bytes("(2, 50)", iota(100)));
+  NpyReader rows(fifo);
+  std::vector<double> row(50);
+  rows.read_rows(1, row.data());
+  rows.read_rows(1, row.data());
+  const std::vector<double> all = iota(100);
+  CHECK(row == std::vector<double>(all.begin() + 50, all.end()));
+  writer.join();
+}
+
+TEST_CASE("AtomicOutput: a symlink stays a link and its final target gets the content") {
+  TempDir dir;
+  fs::create_directories(dir.path / "real");
+  fs::create_directories(dir.path / "links");
+  spit(dir / "real/out.csv", "old\n");
+  fs::create_symlink("../real/out.csv", dir.path / "links/hop");  // relative to the link's folder
+  fs::create_symlink("hop", dir.path / "links/out.csv");          // two links deep
+  ::chmod((dir / "real/out.csv").c_str(), 0640);
+  AtomicOutput out(dir / "links/out.csv");
+  out.stream() << "new\n";
+  out.commit();
+  CHECK(fs::is_symlink(dir.path / "links/out.csv"));
+  CHECK(fs::read_symlink(dir.path / "links/out.csv") == "hop");
+  CHECK(slurp(dir / "real/out.csv") == "new\n");
+  CHECK((fs::status(dir.path / "real/out.csv").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  CHECK(names_in(dir.path / "real") == std::set<std::string>{"out.csv"});  // no temporary file left
+  CHECK(names_in(dir.path / "links") == std::set<std::string>{"hop", "out.csv"});
+
+  // A dangling link: the file it names is created, the link kept.
+  fs::create_symlink("../real/new.csv", dir.path / "links/dangling");
+  AtomicOutput created(dir / "links/dangling");
+  created.stream() << "made\n";
+  created.commit();
+  CHECK(fs::is_symlink(dir.path / "links/dangling"));
+  CHECK(slurp(dir / "real/new.csv") == "made\n");
+
+  fs::create_symlink("loop", dir.path / "links/loop");
+  CHECK(error_of([&] { AtomicOutput o(dir / "links/loop"); }) ==
+        "too many levels of symbolic links (" + dir / "links/loop" + ")");
+}
+
+TEST_CASE("AtomicOutput: devices and FIFOs are written directly, never replaced") {
+  AtomicOutput full("/dev/full");
+  full.stream() << "lost\n";
+  CHECK(error_of([&] { full.commit(); }) == "disk full (/dev/full)");
+  CHECK(fs::is_character_file("/dev/full"));
+
+  TempDir dir;
+  const std::string fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] { got = slurp(fifo); });
+  {
+    AtomicOutput out(fifo);  // opens when the reader has
+    out.stream() << "label,score\n1,0.5\n";
+    out.commit();
+  }
+  reader.join();
+  CHECK(got == "label,score\n1,0.5\n");
+  CHECK(fs::is_fifo(fifo));
+  CHECK(names_in(dir.path) == std::set<std::string>{"fifo"});
+}
+
+TEST_CASE("AtomicOutput: a directory is an error; without commit() nothing changes") {
+  TempDir dir;
+  CHECK(error_of([&] { AtomicOutput o(dir.path.string()); }) ==
+        "is a directory, not an output file (" + dir.path.string() + ")");
+  spit(dir / "keep.txt", "kept\n");
+  {
+    AtomicOutput out(dir / "keep.txt");
+    out.stream() << "half";
+  }
+  CHECK(slurp(dir / "keep.txt") == "kept\n");
+  CHECK(names_in(dir.path) == std::set<std::string>{"keep.txt"});
+}
+
+TEST_CASE("SIGTERM/SIGINT remove temporary outputs, then end the process by the signal") {
+  TempDir dir;
+  spit(dir / "out.npy", "previous");
+  int status = in_child([&] {
+    AtomicOutput out(dir / "out.npy");
+    out.stream() << "partial";
+    out.stream().flush();
+    ::kill(::getpid(), SIGTERM);
+  });
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(names_in(dir.path) == std::set<std::string>{"out.npy"});
+  CHECK(slurp(dir / "out.npy") == "previous");
+
+  // A folder goes with the files in it; an unregistered path stays.
+  status = in_child([&] {
+    fs::create_directories(dir.path / "run.partial-1");
+    spit(dir / "run.partial-1/delta.npy", "x");
+    spit(dir / "run.partial-1/.metrics.csv.tmp1", "y");
+    { RemoveOnSignal gone_before(dir / "out.npy", RemoveOnSignal::Kind::file); }
+    RemoveOnSignal staging(dir / "run.partial-1", RemoveOnSignal::Kind::folder);
+    ::kill(::getpid(), SIGINT);
+  });
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGINT);
+  CHECK(names_in(dir.path) == std::set<std::string>{"out.npy"});
+
+  // A signal the process was started with ignored stays ignored.
+  status = in_child([&] {
+    ::signal(SIGHUP, SIG_IGN);
+    RemoveOnSignal kept(dir / "out.npy", RemoveOnSignal::Kind::file);
+    ::kill(::getpid(), SIGHUP);
+  });
+  CHECK(WIFEXITED(status));
+  CHECK(fs::exists(dir.path / "out.npy"));
 }
