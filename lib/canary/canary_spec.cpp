@@ -8,6 +8,9 @@
 #include <iterator>
 #include <limits>
 #include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
@@ -55,6 +58,14 @@ std::string canary_kind_name(CanaryKind kind) {
 void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
   if (spec.count == 0) throw DataError("canary count is 0", field_where(where, "count"));
   if (spec.dim == 0) throw DataError("canary dimension is 0", field_where(where, "dim"));
+  if (spec.count > kMaxCanaryCount)
+    throw DataError(fmt::format("canary count {} is too large (at most 2^32)", spec.count), field_where(where, "count"));
+  if (spec.dim > kMaxCanaryDim)
+    throw DataError(fmt::format("canary dimension {} is too large (at most 2^40)", spec.dim), field_where(where, "dim"));
+  if (spec.dim > kMaxCanaryEntries / spec.count)  // count x dim could wrap
+    throw DataError(fmt::format("count {} x dim {} is too many entries to regenerate (at most 2^50)", spec.count,
+                                spec.dim),
+                    where + ", fields count and dim");
   if (spec.first_index > std::numeric_limits<std::uint64_t>::max() - (spec.count - 1))  // streams would wrap to 0
     throw DataError("first_index + count - 1 exceeds 2^64 - 1", field_where(where, "first_index"));
   if (!(spec.clip > 0) || !std::isfinite(spec.clip))
@@ -62,11 +73,26 @@ void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
 }
 
 CanarySpec parse_canary_spec(const std::string& text, const std::string& where) {
+  // The parser's callback sees each top-level key before its value: a number beyond
+  // double's range (an exception inside the parser) is reported with its key, and a
+  // key given twice (nlohmann keeps the last silently) is an error.
+  std::string key;
+  std::vector<std::string> keys;
+  const Json::parser_callback_t track_keys = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    if (depth != 1 || event != Json::parse_event_t::key) return true;
+    key = parsed.get<std::string>();
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
+      throw DataError("field given twice", field_where(where, key));
+    keys.push_back(key);
+    return true;
+  };
   Json j;
   try {
-    j = Json::parse(text);
+    j = Json::parse(text, track_keys);
   } catch (const Json::parse_error& e) {
     throw DataError("malformed JSON at byte " + std::to_string(e.byte), where);
+  } catch (const Json::out_of_range&) {
+    throw DataError("number out of range", key.empty() ? where : field_where(where, key));
   }
   if (!j.is_object()) throw DataError("a canary spec must be a JSON object", where);
   for (const char* required : {"kind", "count", "dim"})

@@ -28,13 +28,25 @@ struct CanarySpec {
 CanaryKind parse_canary_kind(const std::string& name);  // UsageError for an unknown name
 std::string canary_kind_name(CanaryKind kind);
 
+// Limits of a spec, refused before any work starts. Every consumer keeps scores (and
+// ids) per canary, so a count above 2^32 needs 100+ GiB for them alone; every canary is
+// a dense vector of dim doubles, 8 TiB at 2^40 (a trillion parameters); and an audit
+// regenerates count x dim normal numbers at least once, which at 2^50 (~1.1e15) is about
+// two weeks of one core at 10^9 a second.
+constexpr std::uint64_t kMaxCanaryCount = std::uint64_t{1} << 32;
+constexpr std::uint64_t kMaxCanaryDim = std::uint64_t{1} << 40;
+constexpr std::uint64_t kMaxCanaryEntries = std::uint64_t{1} << 50;
+
 // Reads and validates a spec ("-" is stdin). DataError naming the file and the field
-// for malformed JSON, a missing or mistyped field, count or dim 0, an unknown kind, a
-// clip that is not a positive finite number.
+// for malformed JSON, a missing, mistyped, repeated or out-of-range field, count or dim
+// 0 or beyond the limits above, an unknown kind, a clip that is not a positive finite
+// number.
 CanarySpec read_canary_spec(const std::string& path);
 // The same for JSON text; `where` names its origin in errors.
 CanarySpec parse_canary_spec(const std::string& text, const std::string& where);
-// Throws DataError (with `where`) unless count, dim > 0 and clip is positive and finite.
+// Throws DataError (with `where` and the field) unless 0 < count <= kMaxCanaryCount,
+// 0 < dim <= kMaxCanaryDim, count x dim <= kMaxCanaryEntries, the streams first_index +
+// j do not wrap, and clip is positive and finite.
 void validate_canary_spec(const CanarySpec& spec, const std::string& where);
 
 // One line of JSON (no newline); parse_canary_spec reads it back to the same spec.

@@ -79,6 +79,29 @@ TEST_CASE("spec JSON: every malformed spec is a DataError naming file and field"
   CHECK(spec_error("[1,2]") == "a canary spec must be a JSON object (c.json)");
 }
 
+TEST_CASE("spec JSON: limits and out-of-range numbers are refused with the file and the key") {
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":1000000000000,"dim":5})") ==
+        "canary count 1000000000000 is too large (at most 2^32) (c.json, field count)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":18446744073709551615,"dim":5})") ==
+        "canary count 18446744073709551615 is too large (at most 2^32) (c.json, field count)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":1,"dim":1099511627777})") ==
+        "canary dimension 1099511627777 is too large (at most 2^40) (c.json, field dim)");
+  // 1025 x 2^40 passes both single limits and wraps no 64-bit product, but not 2^50.
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":1025,"dim":1099511627776})") ==
+        "count 1025 x dim 1099511627776 is too many entries to regenerate (at most 2^50) (c.json, fields count and dim)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":1e400})") == "number out of range (c.json, field dim)");
+  CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":[-1e999]})") == "number out of range (c.json, field clip)");
+  CHECK(spec_error("1e400") == "number out of range (c.json)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":4,"count":5})") == "field given twice (c.json, field count)");
+  // The limits themselves are accepted.
+  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":4294967296,"dim":262144})", "x").count == 4294967296ull);
+  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":1024,"dim":1099511627776})", "x").dim == 1099511627776ull);
+  // canary-gen's options go through the same check.
+  CanarySpec big = sphere(1, 5000000000ull, 10);
+  CHECK_THROWS_WITH_AS(CanarySet::from_spec(big), "canary count 5000000000 is too large (at most 2^32) (spec, field count)",
+                       DataError);
+}
+
 TEST_CASE("sphere canary j is the normalised Gaussian of stream (seed, first_index + j)") {
   const std::size_t d = 1001;
   std::vector<double> c(d), g(d);
