@@ -13,12 +13,16 @@ namespace dpaudit::dp_train {
 
 namespace fs = std::filesystem;
 
-StagingDir::StagingDir(std::string target) : target_(std::move(target)) {
-  fs::path t(target_);
+StagingDir::StagingDir(std::string target) {
+  fs::path t(target);
   if (t.filename().empty()) t = t.parent_path();  // "run/" -> "run"
-  staging_ = t.string() + ".partial-" + std::to_string(::getpid());
+  // A symlinked --out stays a link: its target gets the files, staged beside it (the
+  // same file system, so they can be renamed into it).
+  target_ = follow_symlinks(t.string());
+  staging_ = target_ + ".partial-" + std::to_string(::getpid());
   std::error_code ec;
   fs::remove_all(staging_, ec);
+  remove_on_signal_ = std::make_unique<RemoveOnSignal>(staging_, RemoveOnSignal::Kind::folder);
   ensure_directory(staging_);
 }
 
@@ -38,6 +42,7 @@ void StagingDir::commit() {
     if (ec) throw DataError("cannot move " + entry.path().filename().string() + " into place: " + ec.message(), target_);
   }
   fs::remove(staging_, ec);
+  remove_on_signal_.reset();
   committed_ = true;
 }
 

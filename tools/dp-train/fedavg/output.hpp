@@ -1,10 +1,13 @@
 // dp-train fedavg's output folder: files are written into a staging folder beside
 // --out and moved into --out only when the whole run succeeded, so a failed run leaves
-// no half-written output. No LibTorch here.
+// no half-written output, and an interrupted run none either. No LibTorch here.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "io/remove_on_signal.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -19,6 +22,7 @@ class StagingDir {
 
  private:
   std::string target_, staging_;
+  std::unique_ptr<RemoveOnSignal> remove_on_signal_;  // SIGINT/SIGTERM remove the staging folder
   bool committed_ = false;
 };
 

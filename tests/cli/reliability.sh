@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Issue 9's reliability contract, on the real tools: -o never replaces a symlink, a
+# device or a FIFO; an NPY header cannot make a reader allocate what the input does not
+# hold, nor hide data beyond it; a canary spec beyond the limits is refused naming the
+# file and the key; SIGINT/SIGTERM leave no partial output and still end the run by the
+# signal (exit 130/143).
+source "$SRC/tests/cli/lib.bash"
+cd "$TMP"
+
+SPEC='{"kind":"sphere","seed":7,"count":2,"dim":100,"first_index":0}'
+GEN=(canary-gen --count 2 --dim 100 --seed 7)
+"${GEN[@]}" >c.json
+"$PYTHON" - <<'PY'
+import struct
+import numpy as np
+np.save("model.npy", np.arange(100.0) / 100)
+def npy(shape, values):  # an f8 NPY v1.0 whose header says `shape`, whatever the body holds
+    d = "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }" % (shape,)
+    d += " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(d)) + d.encode() + np.asarray(values, "<f8").tobytes()
+open("claim.npy", "wb").write(npy((2000000000,), np.arange(100.0)))
+open("long.npy", "wb").write(npy((50,), np.arange(100.0)))
+open("deltas-long.npy", "wb").write(npy((2, 100), np.ones(300)))
+with open("scores.csv", "w") as f:
+    f.write("label,score\n" + "".join(f"1,{1 + i / 50}\n0,{i / 50}\n" for i in range(50)))
+open("v2.npy", "wb").write(b"\x93NUMPY\x02\x00" + struct.pack("<I", 1700000000) + b"{'descr'")
+PY
+
+# ---- -o through a symlink: the link stays a link, its final target gets the bytes --
+# through_link NAME CMD...: CMD -o link-NAME, where link-NAME -> real/NAME holds an old
+# file, writes what CMD -o - prints, and leaves nothing else in real/.
+mkdir real
+through_link() {
+  local name=$1; shift
+  "$@" -o - >"want-$name" 2>/dev/null || fail "$* -o - failed"
+  printf 'old\n' >"real/$name"
+  ln -s "real/$name" "link-$name"
+  expect_status 0 "$@" -o "link-$name"
+  [ -L "link-$name" ] || fail "$1 -o replaced the symlink link-$name"
+  cmp -s "real/$name" "want-$name" || fail "$1 -o link-$name: the target does not hold the output"
+  [ "$(ls -A real | grep -c "$name")" -eq 1 ] || fail "$1: a temporary file was left beside real/$name"
+}
+through_link spec.json "${GEN[@]}"
+expect_eq "$(cat real/spec.json)" "$SPEC" "spec written through a link"
+through_link scores.csv score-dump --canaries c.json --model model.npy
+through_link eps.txt eps-from-scores scores.csv --method gauss-fit --delta 1e-5
+through_link sum.npy dp-train sum --dim 100 --canaries c.json --noise 1 --seed 1
+through_link decisions.csv dp-train ldp --crafter dummy-gradient --dim 11 --eps 1 --trials 20 --quiet
+# A dangling link: the file it names is created, the link kept.
+ln -s real/new.json dangling.json
+expect_status 0 "${GEN[@]}" -o dangling.json
+[ -L dangling.json ] || fail "dangling link replaced"
+expect_eq "$(cat real/new.json)" "$SPEC" "spec created through a dangling link"
+
+# ---- devices, FIFOs, /dev/stdout: written directly, never replaced --------------------
+expect_error 1 '^canary-gen: error: disk full \(/dev/full\)$' "${GEN[@]}" -o /dev/full
+expect_error 1 '^score-dump: error: disk full \(/dev/full\)$' score-dump --canaries c.json --model model.npy -o /dev/full
+expect_error 1 '^dp-train: error: disk full \(/dev/full\)$' dp-train sum --dim 100 --noise 1 -o /dev/full
+[ -c /dev/full ] || fail "/dev/full is no longer a character device"
+mkfifo pipe
+cat pipe >from-pipe &
+expect_status 0 "${GEN[@]}" -o pipe
+wait $!
+expect_eq "$(cat from-pipe)" "$SPEC" "content through a FIFO"
+[ -p pipe ] || fail "the FIFO was replaced"
+CHECKS=$((CHECKS + 1))
+printf 'first\n' >log
+"${GEN[@]}" -o /dev/stdout >>log || fail "-o /dev/stdout >> log failed"
+expect_eq "$(cat log)" "first
+$SPEC" "-o /dev/stdout appends to what stdout is open on"
+expect_eq "$("${GEN[@]}" -o /dev/stdout | cat)" "$SPEC" "-o /dev/stdout into a pipe"
+mkdir outdir
+expect_error 1 '^canary-gen: error: is a directory, not an output file \(outdir\)$' "${GEN[@]}" -o outdir
+
+# ---- NPY sizes: checked before allocating, data beyond the header is an error -------
+expect_error 1 '^score-dump: error: NPY data truncated: header says 2000000000 values, file holds 100 \(claim.npy\)$' \
+  score-dump --canaries c.json --model claim.npy
+# From stdin the size is unknown: memory grows with what arrives (1 GiB of address
+# space is plenty for 100 values, and far from the 16 GB claimed).
+expect_error 1 '^score-dump: error: NPY data truncated: header says 2000000000 values, stdin holds 100 \(stdin\)$' \
+  bash -c 'ulimit -v 1048576; exec score-dump --canaries c.json --model - <claim.npy'
+expect_error 1 '^score-dump: error: NPY data too long: header says 50 values, file holds 100 \(long.npy\)$' \
+  score-dump --canaries c.json --model long.npy
+expect_error 1 '^score-dump: error: NPY data too long: header says 50 values, stdin holds more \(stdin\)$' \
+  bash -c 'exec score-dump --canaries c.json --model - <long.npy'
+expect_error 1 '^score-dump: error: NPY data too long: header says 200 values, file holds 300 \(deltas-long.npy\)$' \
+  score-dump --canaries c.json --deltas deltas-long.npy
+expect_error 1 '^score-dump: error: NPY data too long: header says 200 values, stdin holds more \(stdin\)$' \
+  bash -c 'exec score-dump --canaries c.json --deltas - <deltas-long.npy'
+expect_error 1 '^score-dump: error: NPY header length 1700000000 is over the limit of 10000 bytes \(v2.npy\)$' \
+  score-dump --canaries c.json --model v2.npy
+
+# ---- canary specs: limits refused before work, every error names file and key ------
+echo '{"kind":"sphere","seed":1,"count":1000000000000,"dim":100}' >count.json
+echo '{"kind":"sphere","seed":1,"count":3,"dim":1e400}' >dim.json
+expect_error 1 '^score-dump: error: canary count 1000000000000 is too large \(at most 2\^32\) \(count.json, field count\)$' \
+  score-dump --canaries count.json --model model.npy
+expect_error 1 '^dp-train: error: canary count 1000000000000 is too large \(at most 2\^32\) \(count.json, field count\)$' \
+  dp-train sum --dim 100 --canaries count.json --noise 1 -o sum.npy
+expect_error 1 '^score-dump: error: number out of range \(dim.json, field dim\)$' score-dump --canaries dim.json --model model.npy
+expect_error 1 '^canary-gen: error: count 1048576 x dim 1099511627776 is too many entries to regenerate \(at most 2\^50\) \(spec, fields count and dim\)$' \
+  canary-gen --count 1048576 --dim 1099511627776
+[ -e sum.npy ] && fail "dp-train sum wrote sum.npy after an error"
+
+# ---- signals: nothing partial left, the run still ends by the signal ----------------
+FED=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 100000 --quiet)
+# interrupt SIG STATUS [ENV-OPTION]: starts a long fedavg run (with SIG at its default
+# action: bash starts background jobs with SIGINT ignored), waits until its staging
+# folder exists, sends SIG and expects STATUS and no folder left.
+interrupt() {
+  local sig=$1 want=$2 out=run-$1
+  CHECKS=$((CHECKS + 1))
+  env --default-signal="$sig" "${FED[@]}" --out "$out" 2>"err-$sig" &
+  local pid=$! i
+  for i in $(seq 600); do
+    compgen -G "$out.partial-*" >/dev/null || ! kill -0 "$pid" 2>/dev/null && break
+    sleep 0.1
+  done
+  compgen -G "$out.partial-*" >/dev/null || fail "no staging folder after 60 s ($sig)"
+  kill -s "$sig" "$pid"
+  wait "$pid"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "SIG$sig: exit $got, wanted $want ($(head -c 300 "err-$sig"))"
+  ! compgen -G "$out*" >/dev/null || fail "SIG$sig left $(compgen -G "$out*")"
+}
+interrupt INT 130
+interrupt TERM 143
+# A run started with SIGINT ignored (nohup) keeps ignoring it; SIGTERM still cleans up.
+CHECKS=$((CHECKS + 1))
+env --ignore-signal=INT "${FED[@]}" --out run-ign 2>/dev/null &
+pid=$!
+for i in $(seq 600); do
+  compgen -G "run-ign.partial-*" >/dev/null || ! kill -0 "$pid" 2>/dev/null && break
+  sleep 0.1
+done
+kill -s INT "$pid"
+sleep 1
+kill -0 "$pid" 2>/dev/null || fail "an ignored SIGINT ended the run"
+kill -s TERM "$pid"
+wait "$pid"
+expect_eq "$?" 143 "SIGTERM after an ignored SIGINT"
+! compgen -G "run-ign*" >/dev/null || fail "SIGTERM left $(compgen -G "run-ign*")"
+
+# dp-train fedavg --out through a symlink: the link stays, its target gets the files.
+mkdir runs
+ln -s runs/real run-link
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 2 --quiet \
+  --out run-link
+[ -L run-link ] || fail "fedavg --out replaced the symlink"
+[ -s runs/real/run.json ] || fail "fedavg --out link: no run.json in the link's target"
+expect_eq "$(ls -A runs)" real "nothing but the run folder beside the link's target"
+
+finish
