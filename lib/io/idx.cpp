@@ -55,7 +55,9 @@ IdxArray parse_idx(const std::vector<std::uint8_t>& bytes, const std::string& wh
   std::size_t total = 1;
   for (std::size_t i = 0; i < dims; ++i) {
     a.shape.push_back(big_endian_u32(&bytes[4 + 4 * i]));
-    total *= a.shape.back();
+    // A product that wraps (e.g. 2^22 x 2^21 x 2^21 = 2^64 -> 0) would pass the size check.
+    if (__builtin_mul_overflow(total, a.shape.back(), &total))
+      throw DataError("IDX sizes multiply past 2^64", where);
   }
   if (bytes.size() - header < total)
     throw DataError("truncated IDX body: " + std::to_string(bytes.size() - header) + " of " +

@@ -64,6 +64,9 @@ TEST_CASE("IDX errors name the problem") {
   CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "truncated IDX body: 5 of 6 bytes (x.idx)", DataError);
   bytes.resize(7);
   CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "truncated IDX header (x.idx)", DataError);
+  // Sizes 2^22 x 2^21 x 2^21 wrap to 0 elements, which an empty body would satisfy.
+  bytes = {0, 0, 8, 3, 0, 0x40, 0, 0, 0, 0x20, 0, 0, 0, 0x20, 0, 0};
+  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "IDX sizes multiply past 2^64 (x.idx)", DataError);
   CHECK_THROWS_AS(read_idx("/nonexistent/train-images-idx3-ubyte.gz"), DataError);
 }
 
