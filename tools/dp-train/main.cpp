@@ -5,13 +5,6 @@
 #include "cli/tool.hpp"
 #include "command.hpp"
 
-namespace dpaudit::dp_train {
-std::vector<Command>& commands() {
-  static std::vector<Command> all;
-  return all;
-}
-}  // namespace dpaudit::dp_train
-
 int main(int argc, char** argv) {
   using dpaudit::dp_train::commands;
   CLI::App app{"Run DP training (or one DP release) with canaries inserted; write what an auditor sees.",

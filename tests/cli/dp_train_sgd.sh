@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# dp-train sgd (004's game on DP-SGD): bad input, the CSV, shards and threads giving the
+# same bytes, the noise calibration against rdp-compose, the malicious-dataset game's
+# simulation against real training, and the CI gate catching a broken trainer.
+source "$SRC/tests/cli/lib.bash"
+cd "$TMP"
+
+json_field() { "$PYTHON" -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])" "$1"; }
+SYN=(dp-train sgd --task synthetic --train-size 200 --steps 20 --quiet)
+
+# --- bad input: one line on stderr, exit 2, nothing on stdout or in -o FILE
+expect_error 2 "unknown threat 'dataset'.*--threat" "${SYN[@]}" --threat dataset --eps 1
+expect_error 2 "unknown fault 'no-noise'.*--fault" "${SYN[@]}" --eps 1 --fault no-noise
+expect_error 2 "sampling rate q must lie in \(0, 1\].*--q" "${SYN[@]}" --eps 1 --q 0 -o bad.csv
+[ -e bad.csv ] && fail "bad.csv written on error"
+expect_error 2 "sampling rate q must lie in \(0, 1\].*--q" "${SYN[@]}" --eps 1 --q 1.5
+expect_error 2 "trial range 5:3 is not a non-empty part of \[0, 10\).*--trial-range" \
+  "${SYN[@]}" --eps 1 --trials 10 --trial-range 5:3
+expect_error 2 "trial range 0:11 is not a non-empty part of \[0, 10\)" "${SYN[@]}" --eps 1 --trials 10 --trial-range 0:11
+expect_error 2 "trial range must be A:B" "${SYN[@]}" --eps 1 --trials 10 --trial-range 4
+expect_error 2 "excludes" "${SYN[@]}" --eps 1 --noise-multiplier 1
+expect_error 2 "give the noise" "${SYN[@]}"
+expect_error 2 "train size 5000 exceeds the 2000 training examples of synthetic.*--train-size" \
+  dp-train sgd --task synthetic --train-size 5000 --eps 1
+expect_error 2 "--batch is the lot size of --sampling shuffle" "${SYN[@]}" --eps 1 --batch 10
+expect_error 2 "shuffled lots need a lot size B" "${SYN[@]}" --eps 1 --sampling shuffle
+expect_error 2 "sets the learning rate to 0.*--lr" "${SYN[@]}" --threat malicious-dataset --eps 1 --lr 0.1
+expect_error 2 "only the malicious-dataset game reduces.*--engine" "${SYN[@]}" --eps 1 --engine simulate
+expect_error 2 "even number 2n >= 2.*--watermark-coords" "${SYN[@]}" --threat gradient-canary --eps 1 --watermark-coords 3
+
+# --- the CSV: header, two rows per trial (label 0 then 1); same bytes whatever --threads,
+# and shards concatenate to the whole run.
+for threat in api gradient-canary malicious-dataset; do
+  expect_status 0 "${SYN[@]}" --threat $threat --eps 4 --trials 6 --threads 1 -o $threat-1.csv
+  expect_status 0 "${SYN[@]}" --threat $threat --eps 4 --trials 6 --threads 2 -o $threat-2.csv
+  cmp -s $threat-1.csv $threat-2.csv || fail "$threat: --threads 1 and 2 differ"
+  expect_status 0 "${SYN[@]}" --threat $threat --eps 4 --trials 6 --trial-range 0:4 -o a.csv
+  expect_status 0 "${SYN[@]}" --threat $threat --eps 4 --trials 6 --trial-range 4:6 -o b.csv
+  cmp -s $threat-1.csv <(cat a.csv; tail -n +2 b.csv) || fail "$threat: shards 0:4 + 4:6 differ from the whole run"
+  CHECKS=$((CHECKS + 2))
+done
+expect_eq "$(head -1 api-1.csv)" "trial,label,score" "CSV header"
+expect_eq "$(tail -n +2 api-1.csv | cut -d, -f1,2 | tr '\n' ' ')" "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0 4,1 5,0 5,1 " \
+  "rows: trial, label"
+
+# --- calibration: --eps E gives the noise rdp-compose --eps computes for the run
+sigma=$(rdp-compose --eps 2 --q 0.1 --steps 20 --delta 1e-5)
+got=$("${SYN[@]}" --eps 2 --trials 1 --json | json_field noise_multiplier)
+expect_near "$got" "$sigma" 1e-9r "noise multiplier of --eps 2"
+got=$("${SYN[@]}" --noise-multiplier "$sigma" --trials 1 --json | json_field analytic_eps)
+expect_near "$got" 2 1e-6r "analytic eps of the calibrated noise"
+
+finish

@@ -1,0 +1,10 @@
+#include "command.hpp"
+
+namespace dpaudit::dp_train {
+
+std::vector<Command>& commands() {
+  static std::vector<Command> all;
+  return all;
+}
+
+}  // namespace dpaudit::dp_train

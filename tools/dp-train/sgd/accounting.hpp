@@ -1,0 +1,28 @@
+// The analytic epsilon of a `dp-train sgd` run, and the noise multiplier for a target
+// epsilon, with what the bound assumes (reported in --json).
+//   Poisson lots: the subsampled Gaussian's RDP over the steps (lib/accounting/rdp),
+//     add/remove adjacency.
+//   Shuffled lots: every example is in one lot per epoch, so E = ceil(T / steps per
+//     epoch) participations of a Gaussian mechanism at z compose exactly to one at
+//     z / sqrt(E) (lib/accounting/analytic_gaussian); no amplification by shuffling
+//     is claimed (no tight bound for it is known).
+// A run with the fault shuffle-as-poisson is accounted as Poisson: that is the fault.
+#pragma once
+#include <string>
+
+#include "sgd/config.hpp"
+
+namespace dpaudit::dp_train {
+
+struct SgdAccounting {
+  double noise_multiplier = 0;
+  double epsilon = 0;
+  std::string accountant;  // "rdp-poisson" or "gaussian-epochs"
+  std::string assumes;
+};
+
+// With config.eps > 0, the smallest noise multiplier meeting (eps, delta); otherwise
+// config.noise_multiplier, and its epsilon.
+SgdAccounting account_sgd_run(const SgdConfig& config);
+
+}  // namespace dpaudit::dp_train

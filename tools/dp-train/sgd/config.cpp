@@ -1,0 +1,121 @@
+#include "sgd/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace dpaudit::dp_train {
+
+SgdThreat parse_threat(const std::string& name) {
+  if (name == "api") return SgdThreat::api;
+  if (name == "gradient-canary") return SgdThreat::gradient_canary;
+  if (name == "malicious-dataset") return SgdThreat::malicious_dataset;
+  throw UsageError("unknown threat '" + name + "' (api, gradient-canary or malicious-dataset)", "--threat");
+}
+
+LotSampling parse_sampling(const std::string& name) {
+  if (name == "poisson") return LotSampling::poisson;
+  if (name == "shuffle") return LotSampling::shuffle;
+  throw UsageError("unknown sampling '" + name + "' (poisson or shuffle)", "--sampling");
+}
+
+SgdFault parse_fault(const std::string& name) {
+  if (name == "none") return SgdFault::none;
+  if (name == "no-clip") return SgdFault::no_clip;
+  if (name == "shuffle-as-poisson") return SgdFault::shuffle_as_poisson;
+  throw UsageError("unknown fault '" + name + "' (none, no-clip or shuffle-as-poisson)", "--fault");
+}
+
+SgdEngine parse_engine(const std::string& name) {
+  if (name == "train") return SgdEngine::train;
+  if (name == "simulate") return SgdEngine::simulate;
+  throw UsageError("unknown engine '" + name + "' (train or simulate)", "--engine");
+}
+
+std::string to_string(SgdThreat t) {
+  switch (t) {
+    case SgdThreat::api: return "api";
+    case SgdThreat::gradient_canary: return "gradient-canary";
+    case SgdThreat::malicious_dataset: return "malicious-dataset";
+  }
+  return "";
+}
+
+std::string to_string(SgdFault f) {
+  switch (f) {
+    case SgdFault::none: return "none";
+    case SgdFault::no_clip: return "no-clip";
+    case SgdFault::shuffle_as_poisson: return "shuffle-as-poisson";
+  }
+  return "";
+}
+
+void SgdConfig::validate() const {
+  if (train_size == 0) throw UsageError("the train size must be >= 1", "--train-size");
+  if (sampling == LotSampling::poisson && !(q > 0 && q <= 1))
+    throw UsageError("the sampling rate q must lie in (0, 1]", "--q");
+  if (sampling == LotSampling::shuffle && (batch == 0 || batch > train_size))
+    throw UsageError("shuffled lots need a lot size B in [1, --train-size]", "--batch");
+  if (fault == SgdFault::shuffle_as_poisson && sampling != LotSampling::poisson)
+    throw UsageError("the fault shuffle-as-poisson needs --sampling poisson (it shuffles in its place)", "--fault");
+  if (steps == 0) throw UsageError("the number of steps must be >= 1", "--steps");
+  if (trials == 0) throw UsageError("the number of trials must be >= 1", "--trials");
+  if (!(first_trial < last_trial && last_trial <= trials))
+    throw UsageError("the trial range " + std::to_string(first_trial) + ":" + std::to_string(last_trial) +
+                         " is not a non-empty part of [0, " + std::to_string(trials) + ")",
+                     "--trial-range");
+  if (threat != SgdThreat::api) {
+    if (watermark_coords < 2 || watermark_coords % 2)
+      throw UsageError("the watermark needs an even number 2n >= 2 of coordinates", "--watermark-coords");
+    if (threat == SgdThreat::gradient_canary && observe_steps >= steps)
+      throw UsageError("the adversary must observe fewer steps than the run has (" + std::to_string(steps) + ")",
+                       "--observe-steps");
+  }
+  if (engine == SgdEngine::simulate && threat != SgdThreat::malicious_dataset)
+    throw UsageError("only the malicious-dataset game reduces to the simulated 1-D game", "--engine");
+}
+
+double SgdConfig::expected_lot() const {
+  return sampling == LotSampling::shuffle ? static_cast<double>(batch) : q * static_cast<double>(train_size);
+}
+
+double SgdConfig::sampling_rate() const {
+  return sampling == LotSampling::shuffle ? static_cast<double>(batch) / static_cast<double>(train_size) : q;
+}
+
+std::size_t SgdConfig::epoch_steps() const {
+  std::size_t lot = batch;
+  if (sampling == LotSampling::poisson)  // the lot size a shuffling fault uses in Poisson's place
+    lot = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(q * static_cast<double>(train_size))));
+  return (train_size + lot - 1) / lot;
+}
+
+Json SgdConfig::to_json() const {
+  Json j = {{"threat", to_string(threat)},
+            {"task", task},
+            {"model", model},
+            {"train_size", train_size},
+            {"sampling", sampling == LotSampling::poisson ? "poisson" : "shuffle"},
+            {"q", json_number(sampling_rate())},
+            {"expected_lot", json_number(expected_lot())},
+            {"steps", steps},
+            {"lr", json_number(lr)},
+            {"clip", json_number(clip)},
+            {"delta", json_number(delta)},
+            {"trials", trials},
+            {"trial_range", {first_trial, last_trial}},
+            {"engine", engine == SgdEngine::train ? "train" : "simulate"},
+            {"fault", to_string(fault)},
+            {"seed", seed}};
+  if (model == "mlp") j["hidden"] = hidden;
+  if (threat != SgdThreat::api) {
+    j["watermark_coords"] = watermark_coords;
+    if (threat == SgdThreat::gradient_canary) j["observe_steps"] = observe_steps;
+    j["canary_norm"] = json_number(canary_norm);
+    j["score"] = to_string(score);
+  }
+  return j;
+}
+
+}  // namespace dpaudit::dp_train

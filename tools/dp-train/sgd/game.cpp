@@ -1,0 +1,211 @@
+#include "sgd/game.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include <ATen/Parallel.h>
+
+#include "core/error.hpp"
+#include "core/parallel.hpp"
+#include "models.hpp"
+#include "sgd/trainer.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace {
+
+// What every trial reads: the data set D, the initial model and the adversary's choices
+// that do not depend on the trial.
+struct GameSetup {
+  Dataset train, test;
+  std::vector<float> theta0;
+  std::unique_ptr<PerExampleModel> model;
+  std::vector<float> target_x;  // api: the inserted test example
+  std::int64_t target_y = 0;
+  Watermark crafted_mark;       // malicious-dataset: chosen from D and theta_0, before training
+};
+
+// C5 knows D and theta_0, so it needs no observation: the watermark goes on the 2n
+// coordinates where the examples' gradients at theta_0, summed in absolute value, are
+// smallest (exactly zero on a ReLU unit no crafted input activates).
+Watermark craft_watermark(const SgdConfig& c, const Dataset& train, PerExampleModel& model,
+                          const std::vector<float>& theta0) {
+  const std::size_t d = theta0.size();
+  std::vector<float> total(d, 0.0f), grad(d);
+  for (std::size_t i = 0; i < train.size(); ++i) {
+    std::fill(grad.begin(), grad.end(), 0.0f);
+    model.add_clipped_sum(theta0.data(), train.example(i), &train.labels[i], 1, c.clip, grad.data());
+    for (std::size_t j = 0; j < d; ++j) total[j] += std::fabs(grad[j]);
+  }
+  return select_watermark(total.data(), d, c.watermark_coords / 2);
+}
+
+GameSetup prepare(const SgdConfig& c) {
+  TrainTest data = load_task(c.task, c.data_dir, c.seed);
+  if (c.train_size > data.train.size())
+    throw UsageError("the train size " + std::to_string(c.train_size) + " exceeds the " +
+                         std::to_string(data.train.size()) + " training examples of " + c.task,
+                     "--train-size");
+  ModelConfig mc;
+  mc.kind = parse_model_kind(c.model);
+  mc.input_shape = data.train.example_shape;
+  mc.classes = data.train.num_classes;
+  mc.hidden = c.hidden;
+  GameSetup s;
+  s.model = PerExampleModel::make(mc, c.seed, s.theta0);
+  s.test = std::move(data.test);
+  s.train.example_shape = data.train.example_shape;
+  s.train.num_classes = data.train.num_classes;
+  const std::size_t width = data.train.example_size();
+  if (c.threat == SgdThreat::malicious_dataset) {
+    // C5: N inputs with uniform [0, 1) pixels, labelled by the initial model.
+    s.train.features.resize(c.train_size * width);
+    PhiloxStream rng(c.seed, kSgdCraftStream);
+    for (float& v : s.train.features) v = static_cast<float>(rng.uniform());
+    s.train.labels.resize(c.train_size);
+    s.model->predict(s.theta0.data(), s.train.features.data(), c.train_size, s.train.labels.data());
+    s.crafted_mark = craft_watermark(c, s.train, *s.model, s.theta0);
+  } else {
+    s.train.features.assign(data.train.features.begin(),
+                            data.train.features.begin() + static_cast<std::ptrdiff_t>(c.train_size * width));
+    s.train.labels.assign(data.train.labels.begin(), data.train.labels.begin() + static_cast<std::ptrdiff_t>(c.train_size));
+  }
+  if (c.threat == SgdThreat::api) {
+    // C1: one test example, drawn once for the whole run.
+    PhiloxStream rng(c.seed, kSgdTargetStream);
+    const std::size_t i = std::min(s.test.size() - 1, static_cast<std::size_t>(rng.uniform() * double(s.test.size())));
+    s.target_x.assign(s.test.example(i), s.test.example(i) + width);
+    s.target_y = s.test.labels[i];
+  }
+  return s;
+}
+
+// One thread's player: its own copy of the model (scratch space) and trainer.
+class TrialPlayer {
+ public:
+  TrialPlayer(const SgdConfig& c, const GameSetup& s, double sigma)
+      : c_(c), s_(s), sigma_(sigma), model_(s.model->clone()), trainer_(c, s.train, *model_, sigma) {}
+
+  double play(std::size_t trial, int label) {
+    PhiloxStream rng(c_.seed, kSgdTrialStream + 2 * trial + static_cast<std::uint64_t>(label));
+    theta_ = s_.theta0;
+    Insertion insertion;
+    Insertion* inserted = label ? &insertion : nullptr;
+    if (c_.threat == SgdThreat::api) {
+      insertion.x = s_.target_x.data();
+      insertion.y = s_.target_y;
+      trainer_.train(theta_, rng, inserted);
+      double loss = 0;
+      model_->losses(theta_.data(), s_.target_x.data(), &s_.target_y, 1, &loss);
+      return -loss;  // D1: "D'" when the loss is small
+    }
+    return play_watermark(rng, label ? &insertion : nullptr);
+  }
+
+  // Accuracy of the last trained model on the test set.
+  double test_accuracy() {
+    std::size_t correct = 0;
+    std::vector<double> loss(1000);
+    for (std::size_t begin = 0; begin < s_.test.size(); begin += loss.size()) {
+      const std::size_t count = std::min(loss.size(), s_.test.size() - begin);
+      correct += model_->losses(theta_.data(), s_.test.example(begin), s_.test.labels.data() + begin, count,
+                                loss.data());
+    }
+    return static_cast<double>(correct) / static_cast<double>(s_.test.size());
+  }
+
+ private:
+  // C4 (C5) and D3: the first t_o updates choose the watermark's coordinates (least
+  // total movement; C5's are chosen before training); every later update's projection
+  // on the watermark, normalised so that a lot with the watermark has mean 1 and noise
+  // sd z (C sqrt(2n) / L per lot), adds its step score.
+  double play_watermark(PhiloxStream& rng, Insertion* insertion) {
+    const std::size_t d = theta_.size(), coords = c_.watermark_coords;
+    const std::size_t observe = c_.threat == SgdThreat::gradient_canary ? c_.observe_steps : 0;
+    std::vector<float> movement(d, 0.0f);
+    Watermark mark = s_.crafted_mark;
+    auto choose = [&] {
+      if (observe) mark = select_watermark(movement.data(), d, coords / 2);
+      if (insertion) {
+        insertion->gradient.assign(d, 0.0f);
+        add_watermark(mark, c_.canary_norm * c_.clip, insertion->gradient.data());
+      }
+    };
+    if (observe == 0) choose();
+    const double unit = c_.clip * std::sqrt(static_cast<double>(coords)) / c_.expected_lot();
+    double score = 0;
+    trainer_.train(theta_, rng, insertion, [&](std::size_t t, const float* update) {
+      if (t < observe) {
+        for (std::size_t j = 0; j < d; ++j) movement[j] += std::fabs(update[j]);
+        if (t + 1 == observe) choose();
+        return;
+      }
+      score += watermark_step_score(c_.score, watermark_projection(mark, update) / unit, sigma_, c_.sampling_rate());
+    });
+    return score;
+  }
+
+  const SgdConfig& c_;
+  const GameSetup& s_;
+  double sigma_;
+  std::unique_ptr<PerExampleModel> model_;
+  DpSgdTrainer trainer_;
+  std::vector<float> theta_;
+};
+
+// The malicious-dataset game reduced to one dimension (004 Sec. IV-G): every step, the
+// watermark's normalised signal (C, or its raw norm when a fault skips clipping) and
+// the lots' sampling.
+SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
+  SubsampledGaussianGame g;
+  g.noise_multiplier = sigma;
+  g.q = c.sampling_rate();
+  g.steps = c.steps;
+  g.signal = c.fault == SgdFault::no_clip ? c.canary_norm : 1.0;
+  const bool shuffled = c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
+  g.sampling = shuffled ? GameSampling::shuffle : GameSampling::poisson;
+  g.epoch_steps = c.epoch_steps();
+  g.score = c.score;
+  g.seed = c.seed;
+  return g;
+}
+
+}  // namespace
+
+SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evaluate,
+                            const std::function<void(std::size_t)>& progress) {
+  SgdGameResult result;
+  const std::size_t trials = c.last_trial - c.first_trial;
+  const auto start = std::chrono::steady_clock::now();
+  if (c.engine == SgdEngine::simulate) {
+    result.scores = play_subsampled_gaussian_game(reduced_game(c, sigma), c.first_trial, c.last_trial, c.threads);
+  } else {
+    at::set_num_threads(1);  // parallelism is over trials
+    const GameSetup setup = prepare(c);
+    result.parameters = setup.model->parameter_count();
+    result.scores.assign(2 * trials, 0.0);
+    evaluate = std::min(evaluate, trials);
+    std::vector<double> accuracy(evaluate, 0.0);
+    parallel_blocks(trials, c.threads, [&](std::size_t begin, std::size_t end, std::size_t thread) {
+      TrialPlayer player(c, setup, sigma);
+      for (std::size_t k = begin; k < end; ++k) {
+        result.scores[2 * k] = player.play(c.first_trial + k, 0);
+        if (k < evaluate) accuracy[k] = player.test_accuracy();
+        result.scores[2 * k + 1] = player.play(c.first_trial + k, 1);
+        if (thread == 0 && progress) progress((k - begin + 1) * trials / (end - begin));
+      }
+    });
+    result.evaluated = evaluate;
+    if (evaluate) {
+      double total = 0;
+      for (double a : accuracy) total += a;
+      result.test_accuracy = total / static_cast<double>(evaluate);
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace dpaudit::dp_train

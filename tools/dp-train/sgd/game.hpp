@@ -1,0 +1,42 @@
+// 004's distinguishing game on DP-SGD (Nasr et al. 2021, Sec. III), played many times:
+// trial i trains one model on D (label 0) and one on D' = D plus the adversary's
+// member (label 1), each from its own Philox stream (kSgdTrialStream + 2 i + label), and
+// the distinguisher scores each, higher meaning "trained on D'". A trial is a pure
+// function of (--seed, i, the configuration): shards concatenate to the whole run.
+//   api                C1/D1: a test example; score = -loss of the final model on it
+//   gradient-canary    C4/D3: after watching the first t_o steps, a watermark on the 2n
+//                      coordinates that moved least; score = sum_t watermark_step_score
+//                      of the update's normalised projection (games/watermark.hpp)
+//   malicious-dataset  C5/D3: D = N uniform random inputs labelled by the initial model's
+//                      predictions, learning rate 0, then C4/D3; or, with the simulate
+//                      engine, the 1-D game it reduces to (004 Sec. IV-G)
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sgd/config.hpp"
+
+namespace dpaudit::dp_train {
+
+struct SgdGameResult {
+  std::vector<double> scores;  // trial first_trial + k: [2k] on D, [2k + 1] on D'
+  double test_accuracy = -1;   // mean over the evaluated models on D (-1: none, or simulated)
+  std::size_t evaluated = 0;
+  std::size_t parameters = 0;
+  double seconds = 0;
+};
+
+// Plays trials [first_trial, last_trial) at noise multiplier `sigma`; `evaluate`
+// models (the first trials' models on D) are also scored on the test set. `progress`
+// gets the number of trials done, from the calling thread.
+SgdGameResult play_sgd_game(const SgdConfig& config, double sigma, std::size_t evaluate,
+                            const std::function<void(std::size_t)>& progress = {});
+
+// Philox stream ids (data.hpp 1-2, fedavg 1<<40.., ldp 16<<40..).
+constexpr std::uint64_t kSgdTrialStream = std::uint64_t{32} << 40;
+constexpr std::uint64_t kSgdTargetStream = std::uint64_t{33} << 40;
+constexpr std::uint64_t kSgdCraftStream = std::uint64_t{34} << 40;
+
+}  // namespace dpaudit::dp_train
