@@ -27,6 +27,7 @@ void validate(const SubsampledGaussianGame& g) {
     fail("the noise multiplier must be positive and finite");
   if (!(g.q >= 0 && g.q <= 1)) fail("q must lie in [0, 1]");
   if (!std::isfinite(g.signal)) fail("the signal must be finite");
+  if (!(g.noise_scale > 0) || !std::isfinite(g.noise_scale)) fail("the noise scale must be positive and finite");
   if (g.steps > kMaxSteps) fail("at most 2^50 steps");
   if (g.sampling == GameSampling::shuffle && g.epoch_steps == 0) fail("an epoch needs at least one step");
 }
@@ -77,7 +78,7 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
     }
     // Sec. IV-G's 1-D problem: the canary's normalised contribution plus the noise.
     for (std::size_t i = 0; i < len; ++i) {
-      const double d = (s.included[i] ? g.signal : 0.0) + g.noise_multiplier * s.noise[i];
+      const double d = (s.included[i] ? g.signal : 0.0) + g.noise_scale * g.noise_multiplier * s.noise[i];
       score += watermark_step_score(g.score, d, g.noise_multiplier, g.q);
     }
   }

@@ -1,7 +1,7 @@
 // 004's malicious-dataset game (Crafter 5 and Distinguisher 3, Sec. IV-F) reduced to one
 // dimension, simulated exactly. With learning rate 0 and a dataset whose gradients
 // vanish on the watermark's coordinates, D3's normalised statistic of step t is
-//   d_t = included_t * signal + z N_t,   N_t ~ N(0, 1) independent,
+//   d_t = included_t * signal + noise_scale z N_t,   N_t ~ N(0, 1) independent,
 // where included_t says whether the canary (the watermark gradient, norm C) is in step
 // t's lot: never under D (label 0); under D' (label 1) with probability q each step
 // (Poisson) or once per epoch (shuffle). This is the 1-D problem of Sec. IV-G: each
@@ -25,6 +25,9 @@ struct SubsampledGaussianGame {
   double signal = 1;            // the canary's contribution in units of the clip norm C (1 for
                                 // a correct trainer; larger when a fault lets an unclipped
                                 // gradient through)
+  double noise_scale = 1;       // the noise drawn, in units of z: 1 for a correct trainer; 1/C
+                                // when a fault draws sd z instead of z C (the distinguisher
+                                // still assumes z)
   // shuffle: the canary is in exactly one step of each epoch of `epoch_steps` steps,
   // uniformly placed (a trainer that shuffles while its accountant assumes Poisson).
   // Every epoch, the last one included, draws its slot uniformly among epoch_steps

@@ -50,4 +50,37 @@ expect_near "$got" "$sigma" 1e-9r "noise multiplier of --eps 2"
 got=$("${SYN[@]}" --noise-multiplier "$sigma" --trials 1 --json | json_field analytic_eps)
 expect_near "$got" 2 1e-6r "analytic eps of the calibrated noise"
 
+# --- the malicious-dataset game: its simulation agrees with real training (lr 0). Both
+# score D3's llr; with 150 + 150 trials (the real ones on the synthetic task) the means
+# on D and on D' agree within 4 standard errors of the simulated ones.
+expect_status 0 "${SYN[@]}" --threat malicious-dataset --eps 4 --trials 150 -o real.csv
+expect_status 0 "${SYN[@]}" --threat malicious-dataset --engine simulate --eps 4 --trials 20000 -o sim.csv
+"$PYTHON" - real.csv sim.csv <<'PY' || fail "simulated and trained malicious-dataset scores disagree"
+import csv, statistics, sys
+def by_label(path):
+    rows = list(csv.DictReader(open(path)))
+    return {l: [float(r["score"]) for r in rows if r["label"] == l] for l in "01"}
+real, sim = by_label(sys.argv[1]), by_label(sys.argv[2])
+for l in "01":
+    se = statistics.stdev(sim[l]) / len(real[l]) ** 0.5
+    gap = abs(statistics.mean(real[l]) - statistics.mean(sim[l]))
+    print(f"label {l}: real {statistics.mean(real[l]):.4f} sim {statistics.mean(sim[l]):.4f} se {se:.4f}")
+    if gap > 4 * se: sys.exit(1)
+PY
+CHECKS=$((CHECKS + 1))
+
+# --- the CI gate (eps 2): the correct trainer passes, each caught fault exits 3. Numbers
+# of trials from experiments/ci-gate.md: no-clip is caught at 100, noise-ignores-clip
+# (at clip 4) at 1,000; shuffle-as-poisson is not caught by this audit (documented).
+GATE=(eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above 2)
+MAL=(dp-train sgd --threat malicious-dataset --engine simulate --clip 4 --eps 2 --quiet)
+"${MAL[@]}" --trials 1000 | "${GATE[@]}" >/dev/null 2>&1
+expect_eq $? 0 "gate on the correct trainer (1,000 trials)"
+"${MAL[@]}" --trials 100 --fault no-clip | "${GATE[@]}" >/dev/null 2>&1
+expect_eq $? 3 "gate on no-clip (100 trials)"
+"${MAL[@]}" --trials 1000 --fault noise-ignores-clip | "${GATE[@]}" >/dev/null 2>&1
+expect_eq $? 3 "gate on noise-ignores-clip (1,000 trials)"
+"${SYN[@]}" --threat malicious-dataset --eps 2 --trials 100 --fault no-clip | "${GATE[@]}" >/dev/null 2>&1
+expect_eq $? 3 "gate on no-clip, trained models (100 trials)"
+
 finish

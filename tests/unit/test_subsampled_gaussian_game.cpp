@@ -90,8 +90,8 @@ TEST_CASE("a trial is a pure function of (game, trial, label), whatever the thre
 }
 
 TEST_CASE("the scores follow the stream layout the header documents") {
-  // Score `sum` adds d_t = included_t * signal + z N_t; recompute it from the streams,
-  // with T = 5000 also across the game's batches of 4096 steps.
+  // Score `sum` adds d_t = included_t * signal + noise_scale z N_t; recompute it from the
+  // streams, with T = 5000 also across the game's batches of 4096 steps.
   const std::uint64_t trial = 12345;
   for (GameSampling sampling : {GameSampling::poisson, GameSampling::shuffle}) {
     for (std::uint64_t steps : {50u, 5000u}) {
@@ -99,6 +99,7 @@ TEST_CASE("the scores follow the stream layout the header documents") {
       g.score = WatermarkScore::sum;
       g.sampling = sampling;
       g.epoch_steps = 7;  // shuffle
+      g.noise_scale = 0.25;
       const std::uint64_t key = derive_seed(g.seed, 0x736767616d65);
       for (int label : {0, 1}) {
         const std::uint64_t stream = 2 * trial + static_cast<std::uint64_t>(label);
@@ -124,7 +125,7 @@ TEST_CASE("the scores follow the stream layout the header documents") {
             included = t == canary_step;
           }
           sampled += included;
-          want += (included ? g.signal : 0.0) + g.noise_multiplier * noise[t];
+          want += (included ? g.signal : 0.0) + 0.25 * g.noise_multiplier * noise[t];
         }
         if (label == 1) CHECK(sampled > 0);  // the check exercises inclusion
         CHECK(play_subsampled_gaussian_trial(g, trial, label) == want);

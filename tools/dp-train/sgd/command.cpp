@@ -167,7 +167,7 @@ std::function<int()> declare_sgd(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--engine", o->engine, "malicious-dataset: train (LibTorch models) | simulate (the 1-D game)")
       ->capture_default_str();
-  sub.add_option("--fault", o->fault, "none | no-clip | shuffle-as-poisson: a bug the CI gate must catch")
+  sub.add_option("--fault", o->fault, "none | no-clip | noise-ignores-clip | shuffle-as-poisson: a bug for the CI gate to catch")
       ->capture_default_str();
   sub.add_option("--seed", c.seed, "random seed")->capture_default_str();
   sub.add_option("--threads", c.threads, "worker threads, 0: all cores (output does not depend on it)")

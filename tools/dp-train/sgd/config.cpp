@@ -23,8 +23,10 @@ LotSampling parse_sampling(const std::string& name) {
 SgdFault parse_fault(const std::string& name) {
   if (name == "none") return SgdFault::none;
   if (name == "no-clip") return SgdFault::no_clip;
+  if (name == "noise-ignores-clip") return SgdFault::noise_ignores_clip;
   if (name == "shuffle-as-poisson") return SgdFault::shuffle_as_poisson;
-  throw UsageError("unknown fault '" + name + "' (none, no-clip or shuffle-as-poisson)", "--fault");
+  throw UsageError("unknown fault '" + name + "' (none, no-clip, noise-ignores-clip or shuffle-as-poisson)",
+                   "--fault");
 }
 
 SgdEngine parse_engine(const std::string& name) {
@@ -46,6 +48,7 @@ std::string to_string(SgdFault f) {
   switch (f) {
     case SgdFault::none: return "none";
     case SgdFault::no_clip: return "no-clip";
+    case SgdFault::noise_ignores_clip: return "noise-ignores-clip";
     case SgdFault::shuffle_as_poisson: return "shuffle-as-poisson";
   }
   return "";

@@ -23,6 +23,7 @@ enum class LotSampling { poisson, shuffle };
 enum class SgdFault {
   none,
   no_clip,             // per-example gradients are never clipped
+  noise_ignores_clip,  // the noise has sd z, not z C (the same when C = 1)
   shuffle_as_poisson,  // lots are shuffled fixed-size batches; the accountant assumes Poisson
 };
 // malicious-dataset only: train for real, or play the equivalent 1-D game

@@ -156,14 +156,15 @@ class TrialPlayer {
 };
 
 // The malicious-dataset game reduced to one dimension (004 Sec. IV-G): every step, the
-// watermark's normalised signal (C, or its raw norm when a fault skips clipping) and
-// the lots' sampling.
+// watermark's normalised signal (C, or its raw norm when a fault skips clipping), the
+// noise (z C, or z when a fault forgets C) and the lots' sampling.
 SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
   SubsampledGaussianGame g;
   g.noise_multiplier = sigma;
   g.q = c.sampling_rate();
   g.steps = c.steps;
   g.signal = c.fault == SgdFault::no_clip ? c.canary_norm : 1.0;
+  g.noise_scale = c.fault == SgdFault::noise_ignores_clip ? 1.0 / c.clip : 1.0;
   const bool shuffled = c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
   g.sampling = shuffled ? GameSampling::shuffle : GameSampling::poisson;
   g.epoch_steps = c.epoch_steps();

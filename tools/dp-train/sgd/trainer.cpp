@@ -69,7 +69,7 @@ void DpSgdTrainer::train(std::vector<float>& theta, PhiloxStream& rng, const Ins
       for (std::size_t j = 0; j < d; ++j) sum_[j] += factor * insertion->gradient[j];
     }
     rng.fill_normal(noise_.data(), d);
-    const double noise_scale = sigma_ * c_.clip;
+    const double noise_scale = c_.fault == SgdFault::noise_ignores_clip ? sigma_ : sigma_ * c_.clip;
     for (std::size_t j = 0; j < d; ++j)
       sum_[j] = (sum_[j] + static_cast<float>(noise_scale * noise_[j])) * scale;
     if (observe) observe(t, sum_.data());
