@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
                       "  dp-train sum --dim 100000 --clients 0 --canaries canaries.json --noise 0.541 --seed 1 -o release.npy\n"
                       "  dp-train fedavg --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --out run/\n"
                       "  dp-train ldp --crafter dummy-gradient --distinguisher white-box --eps 4 --trials 10000 > decisions.csv\n"
+                      "  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 100000 > scores.csv\n"
                       "  (see dp-train SUBCOMMAND --help, and dp-train(1))\n");
   app.require_subcommand(1);
   auto& all = commands();
