@@ -1,0 +1,24 @@
+# A CI privacy-regression gate on DP-SGD (issue 10): the malicious-dataset audit (004's
+# strongest threat model, the simulated 1-D game) compared with the run's analytic eps
+#   dp-train sgd --threat malicious-dataset --engine simulate ... |
+#     eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above <analytic eps>
+# on the correct trainer and on each --fault, at several trial counts: the exit status
+# (0 pass, 3 caught) and the measured eps. Also the no-clip fault on trained models.
+#   make -C experiments ci-gate   -> $(OUT)/ci-gate/gate.md
+GATE_EPS ?= 2
+GATE_CLIP ?= 4
+GATE_FAULTS ?= none no-clip noise-ignores-clip shuffle-as-poisson
+GATE_TRIALS ?= 30 100 300 1000 3000 10000
+GATE_OUT ?= $(OUT)/ci-gate
+GATE_DIR := $(dir $(lastword $(MAKEFILE_LIST)))ci-gate
+
+.PHONY: ci-gate
+all: ci-gate
+ci-gate: $(GATE_OUT)/gate.md
+	@cat $<
+
+$(GATE_OUT)/gate.md: $(GATE_DIR)/gate.sh
+	@mkdir -p $(GATE_OUT)
+	GATE_EPS=$(GATE_EPS) GATE_CLIP=$(GATE_CLIP) GATE_FAULTS="$(GATE_FAULTS)" GATE_TRIALS="$(GATE_TRIALS)" \
+	  $(GATE_DIR)/gate.sh >$@.tmp
+	mv $@.tmp $@
