@@ -32,7 +32,7 @@ fedavg: $(FEDAVG_OUT)/noise.txt $(FEDAVG_OUT)/repeats.txt $(FEDAVG_OUT)/repeats.
 define fedavg_run
 $(FEDAVG_OUT)/$(1)/audit.json:
 	@mkdir -p $(FEDAVG_OUT)
-	dp-train fedavg $(FEDAVG_ARGS) $(2) --out $(FEDAVG_OUT)/$(1)
+	dp-train fedavg $(FEDAVG_ARGS) $(2) --force --out $(FEDAVG_OUT)/$(1)
 	PYTHON=$(PYTHON) $(FEDAVG_DIR)/audit.sh $(FEDAVG_OUT)/$(1) >$$@.tmp
 	mv $$@.tmp $$@
 endef

@@ -161,11 +161,4 @@ void AtomicOutput::commit() {
   committed_ = true;
 }
 
-void ensure_directory(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw DataError("cannot create output folder", dir);
-}
-
 }  // namespace dpaudit

@@ -49,7 +49,4 @@ class AtomicOutput {
 // not exist yet; `path` itself when it is not a link. DataError for more than 40 links.
 std::string follow_symlinks(const std::string& path);
 
-// Creates folder `dir` (and parents) if missing; DataError when it cannot.
-void ensure_directory(const std::string& dir);
-
 }  // namespace dpaudit

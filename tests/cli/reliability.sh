@@ -3,11 +3,12 @@
 # device or a FIFO; an NPY header cannot make a reader allocate what the input does not
 # hold, nor hide data beyond it; a canary spec beyond the limits is refused naming the
 # file and the key; SIGINT/SIGTERM leave no partial output and still end the run by the
-# signal (exit 130/143).
+# signal (exit 130/143); dp-train fedavg never merges into an existing --out.
 source "$SRC/tests/cli/lib.bash"
 cd "$TMP"
 
 SPEC='{"kind":"sphere","seed":7,"count":2,"dim":100,"first_index":0}'
+json_rounds() { "$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['config']['rounds'])" "$1"; }
 GEN=(canary-gen --count 2 --dim 100 --seed 7)
 "${GEN[@]}" >c.json
 "$PYTHON" - <<'PY'
@@ -149,5 +150,31 @@ expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 50 --c
 [ -L run-link ] || fail "fedavg --out replaced the symlink"
 [ -s runs/real/run.json ] || fail "fedavg --out link: no run.json in the link's target"
 expect_eq "$(ls -A runs)" real "nothing but the run folder beside the link's target"
+
+
+# ---- dp-train fedavg --out: a non-empty folder is refused, --force replaces it whole --
+RUN=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --quiet)
+mkdir empty
+expect_status 0 "${RUN[@]}" --rounds 3 --save-deltas --out empty
+expect_eq "$(ls empty | tr '\n' ' ')" "delta.npy deltas.npy final_model.npy metrics.csv run.json scores_all.csv scores_final.csv " \
+  "a run into an empty folder"
+sum_before=$(cat empty/* | md5sum)
+expect_error 2 '^dp-train: error: output folder is not empty \(--force replaces it\) \(empty/\)$' "${RUN[@]}" --rounds 1 --out empty/
+expect_eq "$(cat empty/* | md5sum)" "$sum_before" "a refused run leaves the folder as it was"
+# The stale deltas.npy of the 3-round run does not survive a 1-round run without it.
+expect_status 0 "${RUN[@]}" --rounds 1 --out empty --force
+expect_eq "$(ls empty | tr '\n' ' ')" "delta.npy final_model.npy metrics.csv run.json scores_all.csv scores_final.csv " \
+  "--force replaces the folder whole"
+expect_eq "$(json_rounds empty/run.json)" 1 "run.json of the new run"
+expect_eq "$(ls -A | grep -c partial)" 0 "no staging folder left"
+expect_status 0 "${RUN[@]}" --rounds 2 --out run-link --force
+[ -L run-link ] || fail "fedavg --force replaced the symlink"
+expect_eq "$(json_rounds runs/real/run.json)" 2 "--force through a link replaces the link's target"
+expect_eq "$(ls -A runs)" real "nothing but the run folder beside the link's target after --force"
+touch plain
+expect_error 1 '^dp-train: error: exists and is not a folder \(plain\)$' "${RUN[@]}" --rounds 1 --out plain --force
+# Errors name --out as given, not the staging folder beside it (was '/proc/x.partial-PID').
+expect_error 1 '^dp-train: error: cannot create output folder: No such file or directory \(/proc/x\)$' \
+  "${RUN[@]}" --rounds 1 --out /proc/x
 
 finish

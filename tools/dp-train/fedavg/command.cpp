@@ -71,7 +71,8 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   sub.add_option("--canary-memory", c->canary_memory_mb, "MiB for keeping canaries in memory (else regenerated)")
       ->capture_default_str()
       ->check(cli::non_negative());
-  sub.add_option("--out", c->out, "output folder")->required();
+  sub.add_option("--out", c->out, "output folder (new or empty)")->required();
+  sub.add_flag("--force", c->force, "replace a non-empty --out whole (never merged into)");
   sub.add_option("--eval-every", c->eval_every, "test accuracy every N rounds (and at the end)")->capture_default_str();
   sub.add_option("--delta", c->delta, "delta of the analytic epsilon (default: clients^-1.1, 003 Sec. 5.1)")
       ->check(cli::open_unit_interval());  // 0 stands for the default inside, but an explicit 0 is an error

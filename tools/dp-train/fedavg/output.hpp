@@ -1,6 +1,8 @@
 // dp-train fedavg's output folder: files are written into a staging folder beside
-// --out and moved into --out only when the whole run succeeded, so a failed run leaves
-// no half-written output, and an interrupted run none either. No LibTorch here.
+// --out, which becomes --out only when the whole run succeeded, so a failed run leaves
+// no half-written output, and an interrupted run none either. An existing --out is
+// never merged into: a non-empty one is refused unless `force`, which replaces it
+// whole. No LibTorch here.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -13,16 +15,19 @@ namespace dpaudit::dp_train {
 
 class StagingDir {
  public:
-  explicit StagingDir(std::string target);  // creates <target>.partial-<pid>
-  ~StagingDir();                            // removes the staging folder unless committed
+  // Creates <target>.partial-<pid>. UsageError when `out` is a non-empty folder and
+  // not `force`, DataError when it is not a folder; errors name `out` as given.
+  StagingDir(const std::string& out, bool force);
+  ~StagingDir();  // removes the staging folder unless committed
   StagingDir(const StagingDir&) = delete;
   StagingDir& operator=(const StagingDir&) = delete;
   std::string path(const std::string& file) const;  // a file inside the staging folder
-  void commit();                                    // moves every file into target
+  void commit();  // the staging folder becomes target (with force: replacing it whole)
 
  private:
-  std::string target_, staging_;
+  std::string out_, target_, staging_;
   std::unique_ptr<RemoveOnSignal> remove_on_signal_;  // SIGINT/SIGTERM remove the staging folder
+  bool force_;
   bool committed_ = false;
 };
 

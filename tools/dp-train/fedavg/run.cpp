@@ -142,6 +142,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   const ModelKind kind = parse_model_kind(c.model);
   const PartitionKind partition = parse_partition(c.partition);
   parse_sampling(c.sampling);  // fail on a bad name before the data set is read
+  StagingDir staging(c.out, c.force);  // a non-empty --out is refused before any work
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
@@ -152,7 +153,6 @@ Json run_fedavg(const FedAvgConfig& c) {
   const Schedules schedules = make_schedules(c, canaries.seen());
   const Json analytic = analytic_epsilons(c);
 
-  StagingDir staging(c.out);
   if (!canaries.made_seen_spec_json().empty()) std::ofstream(staging.path("canaries.json")) << canaries.made_seen_spec_json();
   if (!canaries.made_unseen_spec_json().empty()) std::ofstream(staging.path("unseen.json")) << canaries.made_unseen_spec_json();
 
