@@ -1,0 +1,50 @@
+#include "stats/canife_epsilon.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "stats/binomial_bounds.hpp"
+#include "stats/epsilon_from_rates.hpp"
+
+namespace dpaudit {
+
+CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta, double alpha) {
+  if (in.empty() || out.empty()) throw UsageError("a round needs scores with and without the canary");
+  if (!(delta >= 0 && delta < 1)) throw UsageError("delta must lie in [0, 1)");
+  if (!(alpha > 0 && alpha < 1)) throw UsageError("alpha must lie in (0, 1)");
+  std::sort(in.begin(), in.end());
+  std::sort(out.begin(), out.end());
+  const std::size_t n_in = in.size(), n_out = out.size();
+  std::vector<double> thresholds = in;
+  thresholds.insert(thresholds.end(), out.begin(), out.end());
+  std::sort(thresholds.begin(), thresholds.end());
+  thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+  CanifeEpsilon best;
+  bool found = false;
+  for (double gamma : thresholds) {
+    const auto fp = static_cast<std::size_t>(out.end() - std::lower_bound(out.begin(), out.end(), gamma));
+    const auto fn = static_cast<std::size_t>(std::lower_bound(in.begin(), in.end(), gamma) - in.begin());
+    if ((fp == 0) != (fn == 0)) continue;  // one rate 0: skipped (000's code)
+    const double eps = fp == 0 ? std::numeric_limits<double>::infinity()
+                               : epsilon_from_rates(double(fp) / double(n_out), double(fn) / double(n_in), delta);
+    if (!found || eps > best.epsilon) {
+      best = {eps, gamma, fp, fn, 0, 0};
+      found = true;
+    }
+  }
+  if (!found || best.epsilon == 0) return {};
+  // Clopper-Pearson at the chosen threshold; a rate's lower bound is 1 minus the upper
+  // bound of the complementary count.
+  const double tail = alpha / 2;
+  const double fpr_hi = clopper_pearson_upper(best.false_positives, n_out, tail);
+  const double fnr_hi = clopper_pearson_upper(best.false_negatives, n_in, tail);
+  const double fpr_lo = 1 - clopper_pearson_upper(n_out - best.false_positives, n_out, tail);
+  const double fnr_lo = 1 - clopper_pearson_upper(n_in - best.false_negatives, n_in, tail);
+  best.epsilon_lower = epsilon_from_rates(fpr_hi, fnr_hi, delta);
+  best.epsilon_upper = epsilon_from_rates(std::max(0.0, fpr_lo), std::max(0.0, fnr_lo), delta);
+  return best;
+}
+
+}  // namespace dpaudit

@@ -1,0 +1,59 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "stats/canife_epsilon.hpp"
+
+using namespace dpaudit;
+
+namespace {
+
+// 50 out scores 0.00, 0.01, ..., 0.48 and 0.9; 50 in scores 0.1, 0.2 and 1.00, ..., 1.47.
+// At gamma = 0.9: FP = 1, FN = 2 of 50 each; gamma = 1.0 has FP = 0 < FN and is skipped.
+void round_scores(std::vector<double>& in, std::vector<double>& out) {
+  for (int i = 0; i < 49; ++i) out.push_back(i / 100.0);
+  out.push_back(0.9);
+  in = {0.1, 0.2};
+  for (int i = 0; i < 48; ++i) in.push_back(1 + i / 100.0);
+}
+
+}  // namespace
+
+TEST_CASE("eps_r: the best threshold with both rates non-zero, and its Clopper-Pearson interval") {
+  std::vector<double> in, out;
+  round_scores(in, out);
+  const CanifeEpsilon e = canife_epsilon(in, out, 0.01);
+  // log((1 - 0.01 - 2/50) / (1/50)) = log 47.5.
+  CHECK(e.epsilon == doctest::Approx(std::log(47.5)).epsilon(1e-12));
+  CHECK(e.threshold == 0.9);
+  CHECK(e.false_positives == 1);
+  CHECK(e.false_negatives == 2);
+  // scipy.stats.beta 1.10: upper bounds beta.ppf(0.975, k+1, n-k), lower bounds
+  // beta.ppf(0.025, k, n-k+1) at k = 1, 2 of n = 50, through the same formula.
+  CHECK(e.epsilon_lower == doctest::Approx(2.0807392029494514).epsilon(1e-9));
+  CHECK(e.epsilon_upper == doctest::Approx(7.573530157880959).epsilon(1e-9));
+}
+
+TEST_CASE("eps_r: separated scores are inf; a single zero rate is skipped, not inf") {
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(canife_epsilon({2, 3, 4}, {0, 1}, 0.2).epsilon == inf);
+  // in {1, 3}, out {0, 2}: gamma 3 has FP 0, FN 1 (skipped); gamma 2 has FP 1, FN 1:
+  // log((1 - 0 - 1/2) / (1/2)) = 0; nothing positive, so 0 (the threshold method says inf).
+  const CanifeEpsilon e = canife_epsilon({1, 3}, {0, 2}, 0.0);
+  CHECK(e.epsilon == 0);
+  CHECK_THROWS_AS(canife_epsilon({}, {1}, 0.01), UsageError);
+  CHECK_THROWS_AS(canife_epsilon({1}, {1}, 1.0), UsageError);
+}
+
+TEST_CASE("eps_r at n = 100 is capped at log((1 - 3/n) / (2/n)) = log 48.5 short of inf") {
+  // 50 + 50 scores separated except one pair: out has 0.5 above an in score of 0.4.
+  std::vector<double> in{0.4}, out{0.5};
+  for (int i = 0; i < 49; ++i) {
+    in.push_back(1 + i);
+    out.push_back(-1 - i);
+  }
+  CHECK(canife_epsilon(in, out, 0.01).epsilon == doctest::Approx(std::log(48.5)).epsilon(1e-12));
+}
