@@ -1,0 +1,55 @@
+#include "accounting/empirical_composition.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "accounting/rdp.hpp"
+#include "core/error.hpp"
+
+namespace dpaudit {
+
+EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
+                                       const EmpiricalCompositionOptions& o) {
+  if (audits.empty()) throw UsageError("no audit estimates to compose");
+  if (o.total_rounds < 1) throw UsageError("the run needs at least one round");
+  if (!(o.q > 0 && o.q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]");
+  if (!(o.floor > 0) || !std::isfinite(o.floor)) throw UsageError("the eps floor must be a finite number > 0");
+  const std::size_t k = audits.size();
+  for (std::size_t j = 0; j < k; ++j) {
+    const AuditEpsilon& a = audits[j];
+    if (a.round < 0 || a.round >= o.total_rounds || (j > 0 && a.round <= audits[j - 1].round))
+      throw UsageError("audit rounds must increase strictly within [0, " + std::to_string(o.total_rounds) +
+                       "), got " + std::to_string(a.round));
+    if (!(a.epsilon >= 0)) throw UsageError("eps_r must be >= 0 (audit at round " + std::to_string(a.round) + ")");
+    if (std::isinf(a.epsilon) && !(o.sigma_if_inf > 0))
+      throw UsageError("an infinite eps_r needs the run's noise multiplier (audit at round " +
+                       std::to_string(a.round) + ")");
+  }
+  EmpiricalComposition result;
+  for (std::size_t j = 0; j < k; ++j) {
+    const double eps = audits[j].epsilon;
+    // GetNoise: one step of the Gaussian mechanism (q = 1) at (max(eps_r, floor), round_delta).
+    result.sigma.push_back(std::isinf(eps) ? o.sigma_if_inf
+                                           : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
+    // Rounds [begin, end) the audit stands for.
+    long long begin, end;
+    if (o.cover == AuditCover::backward) {
+      begin = j == 0 ? 0 : audits[j - 1].round + 1;
+      end = j + 1 == k ? o.total_rounds : audits[j].round + 1;
+    } else {
+      begin = j == 0 ? 0 : audits[j].round;
+      end = j + 1 == k ? o.total_rounds : audits[j + 1].round;
+    }
+    result.covered.push_back(end - begin);
+  }
+  std::vector<RdpEvent> events;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (result.covered[j] > 0) events.push_back({result.sigma[j], o.q, result.covered[j]});
+    result.running_eps.push_back(events.empty() ? 0.0 : rdp_epsilon(events, o.delta).epsilon);
+  }
+  result.epsilon = result.running_eps.back();
+  return result;
+}
+
+}  // namespace dpaudit

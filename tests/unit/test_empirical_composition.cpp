@@ -1,0 +1,69 @@
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <vector>
+
+#include "accounting/empirical_composition.hpp"
+#include "core/error.hpp"
+
+using namespace dpaudit;
+
+namespace {
+
+// 003 Sec. 5.4's run: q = 128/60000, one epoch of 469 rounds, audits every 100 rounds.
+EmpiricalCompositionOptions run_options(AuditCover cover) {
+  EmpiricalCompositionOptions o;
+  o.q = 128.0 / 60000;
+  o.total_rounds = 469;
+  o.round_delta = 0.01;
+  o.delta = 1e-5;
+  o.cover = cover;
+  o.sigma_if_inf = 0.2;
+  return o;
+}
+
+std::vector<AuditEpsilon> constant(double eps) {
+  return {{0, eps}, {100, eps}, {200, eps}, {300, eps}, {400, eps}};
+}
+
+}  // namespace
+
+TEST_CASE("each audit stands for its rounds; both coverings cover the run once") {
+  const auto back = compose_empirical(constant(1), run_options(AuditCover::backward));
+  CHECK(back.covered == std::vector<long long>{1, 100, 100, 100, 168});
+  const auto fwd = compose_empirical(constant(1), run_options(AuditCover::forward));
+  CHECK(fwd.covered == std::vector<long long>{100, 100, 100, 100, 69});
+  // A constant eps_r composes to the same eps_hat whichever audit covers which round.
+  CHECK(back.epsilon == doctest::Approx(fwd.epsilon).epsilon(1e-12));
+}
+
+TEST_CASE("GetNoise and GetPrivacy: the spec's values computed with rdp-compose") {
+  // ../shared/specs/canife-and-adversary-instantiation.md A.4 (rdp-compose --eps E --q 1
+  // --steps 1 --delta 0.01): eps_r 3 -> sigma 0.936; 0.15 (the floor) -> 9.20; and A.6
+  // (q 128/60000, 469 rounds, delta 1e-5): a constant eps_r of 3 -> eps_hat 0.92,
+  // 3.88 -> 1.52, 2 -> 0.44.
+  const auto three = compose_empirical(constant(3), run_options(AuditCover::backward));
+  CHECK(three.sigma[0] == doctest::Approx(0.936).epsilon(1e-3));
+  CHECK(three.epsilon == doctest::Approx(0.92).epsilon(0.01));
+  CHECK(compose_empirical(constant(3.88), run_options(AuditCover::backward)).epsilon ==
+        doctest::Approx(1.52).epsilon(0.01));
+  CHECK(compose_empirical(constant(2), run_options(AuditCover::backward)).epsilon ==
+        doctest::Approx(0.44).epsilon(0.02));
+  const auto zero = compose_empirical(constant(0), run_options(AuditCover::backward));
+  CHECK(zero.sigma[0] == doctest::Approx(9.20).epsilon(1e-3));
+  // The running estimate grows with the rounds covered.
+  for (std::size_t j = 1; j < three.running_eps.size(); ++j) CHECK(three.running_eps[j] > three.running_eps[j - 1]);
+}
+
+TEST_CASE("an infinite eps_r uses the run's sigma; bad audits are refused") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto r = compose_empirical({{0, 1}, {100, inf}}, run_options(AuditCover::forward));
+  CHECK(r.sigma[1] == 0.2);
+  auto o = run_options(AuditCover::forward);
+  CHECK_THROWS_AS(compose_empirical({}, o), UsageError);
+  CHECK_THROWS_AS(compose_empirical({{100, 1}, {100, 1}}, o), UsageError);
+  CHECK_THROWS_AS(compose_empirical({{469, 1}}, o), UsageError);
+  CHECK_THROWS_AS(compose_empirical({{0, -1}}, o), UsageError);
+  o.sigma_if_inf = 0;
+  CHECK_THROWS_AS(compose_empirical({{0, inf}}, o), UsageError);
+}
