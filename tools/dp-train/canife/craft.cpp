@@ -1,0 +1,164 @@
+#include "canife/craft.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Core>
+#include <torch/autograd.h>
+#include <torch/nn/functional/activation.h>
+#include <torch/nn/functional/loss.h>
+
+#include "core/error.hpp"
+
+namespace dpaudit::dp_train {
+
+CanaryLoss parse_canary_loss(const std::string& name) {
+  if (name == "cov") return CanaryLoss::cov;
+  if (name == "mean") return CanaryLoss::mean;
+  throw UsageError("unknown loss '" + name + "' (cov or mean)", "--loss");
+}
+
+namespace {
+
+// Linear layers with ReLU between them over the flat parameters, in dp-train's order
+// (per layer the weight, out x in, then the bias): differentiable in theta and x.
+torch::Tensor dense_forward(const std::vector<std::int64_t>& widths, const torch::Tensor& theta,
+                            const torch::Tensor& x) {
+  torch::Tensor a = x.reshape({x.size(0), -1});
+  std::int64_t offset = 0;
+  for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
+    const std::int64_t in = widths[l], out = widths[l + 1];
+    const torch::Tensor weight = theta.slice(0, offset, offset + out * in).view({out, in});
+    offset += out * in;
+    const torch::Tensor bias = theta.slice(0, offset, offset + out);
+    offset += out;
+    a = torch::linear(a, weight, bias);
+    if (l + 2 < widths.size()) a = torch::relu(a);
+  }
+  return a;
+}
+
+torch::Tensor as_tensor(const std::vector<float>& v) {
+  return torch::from_blob(const_cast<float*>(v.data()), {static_cast<std::int64_t>(v.size())}).clone();
+}
+
+std::vector<float> as_vector(const torch::Tensor& t) {
+  const torch::Tensor c = t.detach().contiguous();
+  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+// The example's loss at theta, with the graph kept for a second derivative.
+torch::Tensor example_loss(const std::vector<std::int64_t>& widths, const torch::Tensor& theta,
+                           const torch::Tensor& x, std::int64_t label) {
+  return torch::nn::functional::cross_entropy(dense_forward(widths, theta, x.view({1, -1})),
+                                              torch::full({1}, label, torch::kLong));
+}
+
+}  // namespace
+
+CanaryCrafter::CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta,
+                             const std::vector<float>& pool, std::size_t pool_size)
+    : widths_(std::move(widths)), theta_(theta), pool_(pool), pool_size_(pool_size) {}
+
+std::vector<float> CanaryCrafter::gradient(const std::vector<float>& x, std::int64_t label) const {
+  const torch::Tensor theta = as_tensor(theta_).requires_grad_(true);
+  const torch::Tensor loss = example_loss(widths_, theta, as_tensor(x), label);
+  return as_vector(torch::autograd::grad({loss}, {theta})[0]);
+}
+
+// L and dL/dg for the design updates `batch` (see craft.hpp): with n = ||g||, a_i =
+// <u_i, g>, S = (1/m) sum a_i^2 and w = (1/m) sum a_i u_i (cov; mean: a = <u_bar, g>,
+// S = a^2, w = a u_bar), h = max(C_n - n, 0):
+//   L = d C^2 S / n^2 + d h^2,   dL/dg = (2 d C^2 / n^2) w - (2 d C^2 S / n^4) g - (2 d h / n) g.
+CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g, const std::vector<std::size_t>& batch,
+                                                  const CraftOptions& o) const {
+  const auto d = static_cast<Eigen::Index>(g.size());
+  const Eigen::Map<const Eigen::VectorXf> gv(g.data(), d);
+  const double n = gv.cast<double>().norm();
+  if (!(n > 0)) throw DataError("the canary's gradient is zero: the model fits it exactly (try another --seed)");
+  auto row = [&](std::size_t i) {
+    return Eigen::Map<const Eigen::VectorXf>(pool_.data() + i * static_cast<std::size_t>(d), d);
+  };
+  const double m = static_cast<double>(batch.size());
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(d);
+  double s = 0;
+  if (o.loss == CanaryLoss::cov) {
+    for (std::size_t i : batch) {
+      const double a = static_cast<double>(row(i).dot(gv));
+      s += a * a / m;
+      w += (a / m) * row(i).cast<double>();
+    }
+  } else {
+    for (std::size_t i : batch) w += row(i).cast<double>() / m;
+    const double a = w.dot(gv.cast<double>());
+    s = a * a;
+    w *= a;
+  }
+  const double dd = static_cast<double>(d), c2 = o.clip * o.clip;
+  const double h = o.norm_constant > 0 ? std::max(o.norm_constant - n, 0.0) : 0.0;
+  Objective result{dd * c2 * s / (n * n) + dd * h * h, {}};
+  const Eigen::VectorXd dg = (2 * dd * c2 / (n * n)) * w -
+                             (2 * dd * c2 * s / (n * n * n * n) + 2 * dd * h / n) * gv.cast<double>();
+  result.dg.assign(dg.data(), dg.data() + d);
+  return result;
+}
+
+double CanaryCrafter::loss(const std::vector<float>& x, std::int64_t label, const CraftOptions& o) const {
+  std::vector<std::size_t> all(pool_size_);
+  for (std::size_t i = 0; i < pool_size_; ++i) all[i] = i;
+  return objective(gradient(x, label), all, o).value;
+}
+
+CanaryCrafter::Evaluation CanaryCrafter::evaluate(const std::vector<float>& x, std::int64_t label,
+                                                  const std::vector<std::size_t>& batch, const CraftOptions& o) const {
+  const torch::Tensor theta = as_tensor(theta_).requires_grad_(true);
+  const torch::Tensor z = as_tensor(x).requires_grad_(true);
+  const torch::Tensor g = torch::autograd::grad({example_loss(widths_, theta, z, label)}, {theta}, {},
+                                                /*retain_graph=*/true, /*create_graph=*/true)[0];
+  const Objective obj = objective(as_vector(g), batch, o);
+  // dL/dz = (dg/dz)^T dL/dg: the gradient of <g, v> with v = dL/dg held fixed.
+  const torch::Tensor v = torch::tensor(obj.dg, torch::kDouble).to(torch::kFloat);
+  return {obj.value, as_vector(torch::autograd::grad({(g * v).sum()}, {z})[0])};
+}
+
+CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, const CraftOptions& o,
+                                   PhiloxStream& rng) const {
+  CraftedCanary c;
+  c.label = label;
+  c.initial_loss = loss(x0, label, o);
+  const std::size_t size = x0.size(), m = std::min(o.minibatch, pool_size_);
+  std::vector<double> x(x0.begin(), x0.end()), m1(size, 0.0), m2(size, 0.0);
+  std::vector<std::size_t> order(pool_size_), batch(m);
+  for (std::size_t i = 0; i < pool_size_; ++i) order[i] = i;
+  // Adam (Kingma & Ba 2015) with its default betas, as 000's code (torch.optim.Adam).
+  constexpr double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
+  double beta1_t = 1, beta2_t = 1;
+  std::vector<float> xf(size);
+  for (std::size_t t = 0; t < o.steps; ++t) {
+    // A minibatch of m design updates without replacement (a partial Fisher-Yates).
+    for (std::size_t i = 0; i < m; ++i) {
+      std::swap(order[i], order[i + std::min(pool_size_ - i - 1,
+                                             static_cast<std::size_t>(rng.uniform() * double(pool_size_ - i)))]);
+      batch[i] = order[i];
+    }
+    std::copy(x.begin(), x.end(), xf.begin());
+    const std::vector<float> dz = evaluate(xf, label, batch, o).input_gradient;
+    beta1_t *= beta1;
+    beta2_t *= beta2;
+    for (std::size_t j = 0; j < size; ++j) {
+      m1[j] = beta1 * m1[j] + (1 - beta1) * dz[j];
+      m2[j] = beta2 * m2[j] + (1 - beta2) * double(dz[j]) * dz[j];
+      x[j] -= o.lr * (m1[j] / (1 - beta1_t)) / (std::sqrt(m2[j] / (1 - beta2_t)) + adam_eps);
+    }
+  }
+  c.x.assign(x.begin(), x.end());
+  c.final_loss = loss(c.x, label, o);
+  c.health = c.initial_loss > 0 ? (c.initial_loss - c.final_loss) / c.initial_loss : 0.0;
+  c.gradient = gradient(c.x, label);
+  double norm2 = 0;
+  for (float v : c.gradient) norm2 += double(v) * v;
+  c.gradient_norm = std::sqrt(norm2);
+  return c;
+}
+
+}  // namespace dpaudit::dp_train

@@ -1,0 +1,81 @@
+// 000 Alg. 1 (CANIFE, Sec. 3.3, as its authors' code does it): craft the input of a
+// canary so that its gradient is nearly orthogonal to the other clients' updates. With
+// g(z) the gradient of the canary's loss at the frozen model, d parameters, clip C and
+// a minibatch B of m design updates u_i (clipped per-example gradients of design-pool
+// examples), Adam minimises over the input z
+//   cov:  L(z) = d (1/m) sum_{i in B} <u_i, C g / ||g||>^2 + d max(C_n - ||g||, 0)^2
+//   mean: L(z) = d <mean_B u_i, C g / ||g||>^2          + d max(C_n - ||g||, 0)^2
+// (000 App. D's Loss 2 and Loss 1, with the squared hinge that keeps ||g|| near the norm
+// constant C_n). dL/dz needs the gradient of g with respect to z, a double backward:
+// g comes from LibTorch autograd on a differentiable forward pass over dp-train's flat
+// parameters (the same layers, parameters and order as sgd/dense_per_example, which the
+// tests check), and dL/dz = (dg/dz)^T v with v = dL/dg computed in closed form.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "random/philox_stream.hpp"
+
+namespace dpaudit::dp_train {
+
+enum class CanaryLoss { cov, mean };
+CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", UsageError naming --loss
+
+struct CraftOptions {
+  std::size_t steps = 2500;   // Adam steps T
+  double lr = 1;              // Adam's learning rate (000: 1)
+  CanaryLoss loss = CanaryLoss::cov;
+  double norm_constant = 1;   // C_n; 0 drops the hinge term
+  double clip = 1;            // C
+  std::size_t minibatch = 128;  // m design updates per step (all of the pool when it has fewer)
+};
+
+struct CraftedCanary {
+  std::vector<float> x;       // the crafted input
+  std::int64_t label = 0;
+  double initial_loss = 0;    // L over the whole pool at the initial input
+  double final_loss = 0;      // ... and at the crafted one
+  double health = 0;          // (initial - final) / initial (000 Sec. 4.2)
+  std::vector<float> gradient;  // g at the crafted input (unclipped)
+  double gradient_norm = 0;
+};
+
+// The differentiable forward pass of a dense ReLU network (widths as DensePerExample)
+// over a flat parameter tensor, for autograd: the per-example gradient it gives is the
+// one DensePerExample computes.
+class CanaryCrafter {
+ public:
+  // `pool` holds `pool_size` design updates of theta.size() floats each, row by row.
+  CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta, const std::vector<float>& pool,
+                std::size_t pool_size);
+  // Gradient of the cross-entropy loss of (x, label) at theta, by LibTorch autograd.
+  std::vector<float> gradient(const std::vector<float>& x, std::int64_t label) const;
+  // L over the whole pool at x.
+  double loss(const std::vector<float>& x, std::int64_t label, const CraftOptions& options) const;
+  // L over the design updates `batch` at x, and dL/dx by the double backward.
+  struct Evaluation {
+    double loss;
+    std::vector<float> input_gradient;
+  };
+  Evaluation evaluate(const std::vector<float>& x, std::int64_t label, const std::vector<std::size_t>& batch,
+                      const CraftOptions& options) const;
+  // Alg. 1 from (x0, label); minibatches drawn from `rng`.
+  CraftedCanary craft(std::vector<float> x0, std::int64_t label, const CraftOptions& options, PhiloxStream& rng) const;
+
+ private:
+  struct Objective {
+    double value;
+    std::vector<double> dg;  // dL/dg
+  };
+  Objective objective(const std::vector<float>& g, const std::vector<std::size_t>& batch,
+                      const CraftOptions& options) const;
+
+  std::vector<std::int64_t> widths_;
+  const std::vector<float>& theta_;
+  const std::vector<float>& pool_;
+  std::size_t pool_size_;
+};
+
+}  // namespace dpaudit::dp_train
