@@ -161,4 +161,10 @@ void AtomicOutput::commit() {
   committed_ = true;
 }
 
+void write_whole(const std::string& path, const std::string& text) {
+  AtomicOutput out(path);
+  out.stream() << text;
+  out.commit();
+}
+
 }  // namespace dpaudit

@@ -45,6 +45,10 @@ class AtomicOutput {
   bool committed_ = false;
 };
 
+// Writes `text` to `path` ("-": stdout) through an AtomicOutput and commits it: whole,
+// or a DataError ("cannot write to stdout", "disk full (PATH)").
+void write_whole(const std::string& path, const std::string& text);
+
 // `path` with the symbolic links at its end followed to their final target, which may
 // not exist yet; `path` itself when it is not a link. DataError for more than 40 links.
 std::string follow_symlinks(const std::string& path);

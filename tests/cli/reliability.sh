@@ -58,6 +58,15 @@ expect_error 1 '^canary-gen: error: disk full \(/dev/full\)$' "${GEN[@]}" -o /de
 expect_error 1 '^score-dump: error: disk full \(/dev/full\)$' score-dump --canaries c.json --model model.npy -o /dev/full
 expect_error 1 '^dp-train: error: disk full \(/dev/full\)$' dp-train sum --dim 100 --noise 1 -o /dev/full
 [ -c /dev/full ] || fail "/dev/full is no longer a character device"
+# stdout on /dev/full: --json output lost was exit 0 for dp-train fedavg and ldp.
+expect_error 1 '^dp-train: error: cannot write to stdout$' bash -c \
+  'dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 1 --quiet --out json-run --json >/dev/full'
+expect_error 1 '^dp-train: error: cannot write to stdout$' bash -c \
+  'dp-train ldp --crafter dummy-gradient --dim 11 --eps 1 --trials 20 --quiet --json >/dev/full'
+# A file-size limit (EFBIG, as a full disk) fails the run and leaves no output folder.
+expect_error 1 '^dp-train: error: cannot write output: file too large \(fsize\.partial-[0-9]+/final_model\.npy\)$' bash -c \
+  'trap "" XFSZ; ulimit -f 4; exec dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 1 --quiet --num-canaries 3 --out fsize'
+! compgen -G "fsize*" >/dev/null || fail "a failed write left $(compgen -G "fsize*")"
 mkfifo pipe
 cat pipe >from-pipe &
 expect_status 0 "${GEN[@]}" -o pipe

@@ -1,11 +1,10 @@
 // dp-train fedavg: DP-FedAvg (003 Alg. 2) on Fashion-MNIST or a synthetic task, with
 // seen and unseen canary clients observed on the final model and on every round's
 // aggregate (Alg. 3). Options here; the run is fedavg/run.cpp.
-#include <iostream>
-
 #include "cli/tool.hpp"
 #include "command.hpp"
 #include "fedavg/run.hpp"
+#include "io/atomic_output.hpp"
 
 namespace dpaudit::dp_train {
 namespace {
@@ -85,7 +84,7 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   sub.add_flag("--json", *json, "print run.json on stdout");
   return [c, json] {
     const Json run = run_fedavg(*c);
-    if (*json) std::cout << json_line(run);
+    if (*json) write_whole("-", json_line(run));
     return 0;
   };
 }

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <string>
 
@@ -17,6 +16,7 @@
 #include "fedavg/client.hpp"
 #include "fedavg/output.hpp"
 #include "core/error.hpp"
+#include "io/atomic_output.hpp"
 #include "io/npy.hpp"
 #include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
@@ -153,8 +153,8 @@ Json run_fedavg(const FedAvgConfig& c) {
   const Schedules schedules = make_schedules(c, canaries.seen());
   const Json analytic = analytic_epsilons(c);
 
-  if (!canaries.made_seen_spec_json().empty()) std::ofstream(staging.path("canaries.json")) << canaries.made_seen_spec_json();
-  if (!canaries.made_unseen_spec_json().empty()) std::ofstream(staging.path("unseen.json")) << canaries.made_unseen_spec_json();
+  if (!canaries.made_seen_spec_json().empty()) write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
+  if (!canaries.made_unseen_spec_json().empty()) write_whole(staging.path("unseen.json"), canaries.made_unseen_spec_json());
 
   ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr}, c.threads);
   // With adaptive clipping the count query takes part of the budget (adaptive_clip.hpp).
@@ -239,11 +239,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   run["seconds_per_round"] = train_seconds / static_cast<double>(c.rounds);
   run["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run["peak_memory_mb"] = peak_memory_mb();
-  {
-    std::ofstream f(staging.path("run.json"));
-    f << run.dump(2) << "\n";
-    if (!f) throw DataError("cannot write run.json", c.out);
-  }
+  write_whole(staging.path("run.json"), run.dump(2) + "\n");
   staging.commit();
   return run;
 }

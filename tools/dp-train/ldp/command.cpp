@@ -1,6 +1,5 @@
 // `dp-train ldp`: 002's privacy test of LDP-SGD. Declares the options, runs the K trials
 // (ldp/game.hpp) and prints the decisions CSV `label,guess` or a JSON summary.
-#include <iostream>
 
 #include "cli/tool.hpp"
 #include "command.hpp"
@@ -100,7 +99,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
         out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
       out.commit();
     }
-    if (o->json) std::cout << json_line(result.summary(g));
+    if (o->json) write_whole("-", json_line(result.summary(g)));
     return 0;
   };
 }
