@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # audit.sh RUN_DIR: the one-shot audit of a `dp-train fedavg` run (003 Alg. 2-3).
-# Prints one JSON object: the run's analytic epsilon, eps_est/eps_lo on the final
+# Prints one JSON object: the run's analytic epsilon (eps_run: the whole run), eps_est/eps_lo on the final
 # model (seen canaries vs the exact cosine null of 003 Thm 3.1) and on all iterates
 # (max-over-rounds cosines of seen vs unseen canaries), test accuracy, dim and delta.
 # eps_est: Gaussian fit (003 Sec. 3.2); eps_lo: Jeffreys 95% bound, Bonferroni over
@@ -22,7 +22,7 @@ est_final, lo_final, est_all, lo_all = sys.argv[2:6]
 print(json.dumps({
     "noise_multiplier": run["config"]["noise_multiplier"],
     "canary_repeats": run["config"]["canary_repeats"],
-    "analytic_eps": run["analytic_epsilon"]["eps_gaussian_per_round"],
+    "analytic_eps": run["analytic_epsilon"]["eps_run"],
     "eps_est_final": est_final, "eps_lo_final": lo_final,
     "eps_est_all": est_all, "eps_lo_all": lo_all,
     "test_accuracy": run["test_accuracy"], "dim": run["dim"], "delta": run["delta"],

@@ -88,6 +88,37 @@ expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --c
   --num-canaries 10 --canary-repeats 3 --out rep --quiet
 expect_eq "$(json_field rep/run.json "['canary_insertions']")" 30 "fixed canary repetitions"
 
+# --- the whole run's analytic epsilon (issue 9 item 8): k participations at known rounds
+# compose to one Gaussian mechanism at z / sqrt(k). Everyone in each of 4 rounds at
+# z = 1.082 is one release at 0.541: 003 Table 2's eps 10 (the per-round bound of the
+# Poisson run above, at the same delta).
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --clients-per-round 40 --rounds 4 \
+  --num-canaries 10 --noise-multiplier 1.082 --delta 1e-6 --out every4 --quiet
+expect_eq "$(json_field every4/run.json "['analytic_epsilon']['max_participations']")" 4 "max participations, every round"
+expect_eq "$(json_field every4/run.json "['analytic_epsilon']['eps_run']")" \
+  "$(json_field poisson/run.json "['analytic_epsilon']['eps_gaussian_per_round']")" "4 rounds at z = 2 x 0.541"
+expect_eq "$(json_field every4/run.json "['analytic_epsilon']['assumes']")" "every client and seen canary takes part in \
+at most max_participations rounds, each known to the adversary: the Gaussian mechanism at noise multiplier / \
+sqrt(max_participations); no amplification by shuffling" "what eps_run assumes (shuffle)"
+# 30 clients shuffled alone 10 per round over 8 rounds: 3 epochs begun, so some client
+# takes part 3 times, as every canary (--canary-repeats 3).
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --clients-per-round 10 --rounds 8 \
+  --num-canaries 10 --canary-repeats 3 --noise-multiplier 2 --delta 1e-5 --out rep3 --quiet
+expect_eq "$(json_field rep3/run.json "['analytic_epsilon']['max_participations']")" 3 "max participations, 3 repeats"
+expect_near "$(json_field rep3/run.json "['analytic_epsilon']['eps_run']")" \
+  "$(eps-gauss2 --gaussian-mechanism --sigma "$("$PYTHON" -c 'print(repr(2 / 3 ** 0.5))')" --delta 1e-5)" 1e-12 \
+  "eps_run = the Gaussian mechanism at z / sqrt(3)"
+# Poisson clients with fixed-repeats canaries: the larger of the RDP bound and R canary rounds.
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --rounds 8 --sampling poisson --q 0.1 \
+  --num-canaries 5 --canary-repeats 4 --noise-multiplier 2 --delta 1e-5 --out prep --quiet
+expect_near "$(json_field prep/run.json "['analytic_epsilon']['eps_rdp_poisson']")" \
+  "$(rdp-compose --sigma 2 --q 0.1 --steps 8 --delta 1e-5)" 1e-12 "RDP bound of the Poisson clients"
+expect_near "$(json_field prep/run.json "['analytic_epsilon']['eps_run']")" \
+  "$(eps-gauss2 --gaussian-mechanism --sigma 1 --delta 1e-5)" 1e-12 "eps_run: 4 canary rounds at z = 2 dominate"
+expect_eq "$(json_field poisson/run.json "['analytic_epsilon']['eps_run']")" \
+  "$(json_field poisson/run.json "['analytic_epsilon']['eps_rdp_poisson']")" "eps_run of an all-Poisson run"
+expect_eq "$(json_field z0/run.json "['analytic_epsilon']['eps_run']")" inf "eps_run without noise"
+
 # --- adaptive clipping (Andrew et al. 2021): starting far above every update norm, each
 # round counts all updates (and canaries, at norm C) below C, so with a negligible count
 # noise C_t = 10 exp(-0.2 (1 - 0.5) (t - 1)): 9.0483742 in round 2, 6.7032005 in round 5.

@@ -1,5 +1,6 @@
 #include "fedavg/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -79,18 +80,48 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
   return s;
 }
 
-// The analytic bounds run.json reports: the per-round Gaussian mechanism (003 footnote 5:
-// one participation, the round known to the adversary) and, with Poisson sampling,
-// RDP composition over the rounds (Mironov et al. 2019). z = 0 gives inf.
-Json analytic_epsilons(const FedAvgConfig& c) {
+// The analytic bounds run.json reports (z = 0 gives inf). eps_run covers the whole run
+// for every client and seen canary, counting each participation at a round the
+// adversary knows: k participations of the Gaussian mechanism at z compose exactly to
+// one at z / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3), with k the most rounds any
+// member took part in (shuffling is not credited); Poisson-sampled members get the
+// subsampled RDP accountant over all rounds instead (Mironov et al. 2019). With
+// adaptive clipping z is the round's total, count query included (adaptive_clip.hpp).
+// eps_gaussian_per_round is 003 footnote 5's one participation.
+Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::size_t seen) {
   const double inf = std::numeric_limits<double>::infinity();
-  const double delta = c.effective_delta();
+  const double z = c.noise_multiplier, delta = c.effective_delta();
+  const bool poisson = c.sampling == "poisson";
+  std::size_t max_participations = 0;
+  for (std::size_t k : participation_counts(schedules.clients, c.clients)) max_participations = std::max(max_participations, k);
+  for (std::size_t k : participation_counts(schedules.canaries, seen)) max_participations = std::max(max_participations, k);
+  // Gaussian composition of k known participations (k = 0: nothing released about anyone).
+  auto composed = [&](std::size_t k) {
+    return k == 0 ? 0.0 : z > 0 ? gaussian_mechanism_epsilon(z / std::sqrt(static_cast<double>(k)), delta) : inf;
+  };
   Json j;
-  const bool noisy = c.noise_multiplier > 0;
-  j["eps_gaussian_per_round"] = json_number(noisy ? gaussian_mechanism_epsilon(c.noise_multiplier, delta) : inf);
-  if (c.sampling == "poisson")
-    j["eps_rdp_poisson"] = json_number(
-        noisy ? rdp_epsilon({{c.noise_multiplier, c.q, static_cast<long long>(c.rounds)}}, delta).epsilon : inf);
+  j["eps_gaussian_per_round"] = json_number(composed(1));
+  j["max_participations"] = max_participations;
+  if (!poisson) {
+    j["eps_run"] = json_number(composed(max_participations));
+    j["assumes"] = "every client and seen canary takes part in at most max_participations rounds, each known to "
+                   "the adversary: the Gaussian mechanism at noise multiplier / sqrt(max_participations); no "
+                   "amplification by shuffling";
+    return j;
+  }
+  const double rdp = z > 0 ? rdp_epsilon({{z, c.q, static_cast<long long>(c.rounds)}}, delta).epsilon : inf;
+  j["eps_rdp_poisson"] = json_number(rdp);
+  if (seen > 0 && c.canary_repeats > 0) {
+    // Seen canaries on a fixed-repeats schedule are not Poisson-sampled: R known rounds.
+    j["eps_run"] = json_number(std::max(rdp, composed(c.canary_repeats)));
+    j["assumes"] = "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian RDP "
+                   "over all rounds; seen canaries in canary_repeats rounds known to the adversary: the Gaussian "
+                   "mechanism at noise multiplier / sqrt(canary_repeats); eps_run is the larger";
+  } else {
+    j["eps_run"] = json_number(rdp);
+    j["assumes"] = "every client and seen canary Poisson-sampled at rate q in every round (add/remove-one): "
+                   "subsampled Gaussian RDP over all rounds";
+  }
   return j;
 }
 
@@ -151,7 +182,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   const std::size_t dim = static_cast<std::size_t>(parameter_count(*model));
   const CanaryPanel canaries(c, dim);
   const Schedules schedules = make_schedules(c, canaries.seen());
-  const Json analytic = analytic_epsilons(c);
+  const Json analytic = analytic_epsilons(c, schedules, canaries.seen());
 
   if (!canaries.made_seen_spec_json().empty()) write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
   if (!canaries.made_unseen_spec_json().empty()) write_whole(staging.path("unseen.json"), canaries.made_unseen_spec_json());
