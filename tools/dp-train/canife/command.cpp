@@ -1,0 +1,95 @@
+// `dp-train canife`: 000's crafted canaries and per-round empirical privacy, at sample
+// level (canife/run.hpp). Declares the options and prints the run's eps_hat.
+#include <iostream>
+#include <memory>
+
+#include "canife/run.hpp"
+#include "cli/tool.hpp"
+#include "command.hpp"
+#include "core/error.hpp"
+#include "io/format.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace {
+
+struct CanifeOptions {
+  CanifeConfig config;
+  std::string loss = "cov", init = "random";
+  bool json = false;
+};
+
+std::function<int()> declare_canife(CLI::App& sub) {
+  auto o = std::make_shared<CanifeOptions>();
+  CanifeConfig& c = o->config;
+  sub.description(
+      "CANIFE (000, Maddock et al.): DP-SGD with every client one example (DP-FedSGD at sample level); every "
+      "--audit-every rounds a rogue client crafts one input whose gradient is nearly orthogonal to the others' "
+      "(Alg. 1), inserts it in every other of n mock rounds and scores them; eps_r per audit and Alg. 2's eps_hat "
+      "for the run. Writes scores.csv, audits.csv, canaries.npy and run.json into --out; prints eps_hat.");
+  sub.footer(
+      "\nEXAMPLES:\n"
+      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # 003 Sec. 5.4's setting\n"
+      "  eps-from-scores run/scores.csv --per round --method threshold           # the scores, per audit\n"
+      "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 \\\n"
+      "      --noise-multiplier 1 --out toy/ --json\n"
+      "  (see dp-train(1), section CANIFE)\n");
+  sub.add_option("--task", c.task, "fashion-mnist | synthetic")->capture_default_str();
+  sub.add_option("--data", c.data_dir, "folder of the Fashion-MNIST gzip IDX files");
+  sub.add_option("--model", c.model, "mlp | logreg")->capture_default_str();
+  sub.add_option("--hidden", c.hidden, "mlp hidden width")->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  sub.add_option("--q", c.q, "Poisson rate of a client (one example) per round")->capture_default_str();
+  sub.add_option("--rounds", c.rounds, "rounds (default: one epoch, ceil(1/q))");
+  sub.add_option("--lr", c.lr, "learning rate of the averaged update")->capture_default_str()
+      ->check(cli::non_negative());
+  sub.add_option("--clip", c.clip, "clip norm C of each client's update")->capture_default_str()
+      ->check(cli::positive());
+  auto* noise = sub.add_option("--noise-multiplier", c.noise_multiplier, "z: noise N(0, (z C)^2 I) on each round's sum")
+                    ->check(cli::positive());
+  auto* eps = sub.add_option("--eps", c.eps, "calibrate z so the whole run is (eps, delta)-DP (RDP)")
+                  ->check(cli::positive());
+  noise->excludes(eps);
+  sub.add_option("--delta", c.delta, "delta of the run and of eps_hat")->capture_default_str()
+      ->check(cli::open_unit_interval());
+  sub.add_option("--audit-every", c.audit_every, "S: audit before rounds 0, S, 2S, ...")->capture_default_str();
+  sub.add_option("--audit-rounds", c.audit_rounds, "n mock rounds per audit (eps_r at delta 1/n)")
+      ->capture_default_str();
+  sub.add_option("--design-pool", c.design_pool, "M design examples from the test split")->capture_default_str();
+  sub.add_option("--design-steps", c.craft.steps, "T Adam steps of Alg. 1")->capture_default_str();
+  sub.add_option("--design-lr", c.craft.lr, "Adam's learning rate")->capture_default_str()->check(cli::positive());
+  sub.add_option("--design-minibatch", c.craft.minibatch, "m design updates per step (0: the expected lot size)")
+      ->default_val(0);
+  sub.add_option("--loss", o->loss, "cov (000's Loss 2, default) | mean (Loss 1)")->capture_default_str();
+  sub.add_option("--norm-constant", c.craft.norm_constant, "C_n of the squared norm hinge (0: none)")
+      ->capture_default_str()->check(cli::non_negative());
+  sub.add_option("--init", o->init, "random (uniform pixels, random class) | sample (a design example)")
+      ->capture_default_str();
+  sub.add_option("--seed", c.seed, "random seed")->capture_default_str();
+  sub.add_option("--threads", c.threads, "threads for design updates and mock rounds (0: all cores; output does "
+                                         "not depend on it)")
+      ->capture_default_str()->check(cli::thread_count());
+  sub.add_option("--out", c.out, "output folder")->required();
+  sub.add_flag("--force", c.force, "replace a non-empty --out");
+  sub.add_flag("--json", o->json, "print run.json on stdout instead of eps_hat");
+  sub.add_flag("--quiet,-q", c.quiet, "no progress on stderr");
+  return [o, noise, eps] {
+    if (!noise->count() && !eps->count())
+      throw UsageError("give the noise: --noise-multiplier Z or --eps E (calibrated for the whole run)");
+    o->config.craft.loss = parse_canary_loss(o->loss);
+    o->config.init = parse_canary_init(o->init);
+    const Json run = run_canife(o->config);
+    const Json& eps_hat = run["eps_hat"];  // a number, or "inf"
+    if (o->json)
+      std::cout << json_line(run);
+    else
+      std::cout << (eps_hat.is_string() ? eps_hat.get<std::string>() : format_number(eps_hat.get<double>())) << '\n';
+    return 0;
+  };
+}
+
+const Registration registration{{"canife", declare_canife}};
+
+}  // namespace
+
+}  // namespace dpaudit::dp_train
