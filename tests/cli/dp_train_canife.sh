@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# dp-train canife (000 at sample level): bad input, the output folder, same bytes whatever
+# --threads, the audit scores as 000 models them (means near 0 and 1), and eps_hat
+# against composing the audits' eps_r again.
+source "$SRC/tests/cli/lib.bash"
+cd "$TMP"
+
+BASE=(dp-train canife --task synthetic --q 0.05 --rounds 60 --quiet)
+TOY=("${BASE[@]}" --audit-every 20 --design-steps 200 --design-pool 64)
+
+# --- bad input: one line on stderr, exit 2, nothing written
+expect_error 2 "audit period 60 must lie in \[1, 60\).*--audit-every" "${BASE[@]}" --noise-multiplier 1 --audit-every 60 --out bad
+[ -e bad ] && fail "bad/ written on error"
+expect_error 2 "n >= 2 mock rounds.*--audit-rounds" "${TOY[@]}" --noise-multiplier 1 --audit-rounds 1 --out bad
+expect_error 2 "design pool is empty.*--design-pool" "${BASE[@]}" --audit-every 20 --noise-multiplier 1 --design-pool 0 --out bad
+expect_error 2 "design pool 600 exceeds the 500 test examples.*--design-pool" "${BASE[@]}" --audit-every 20 --noise-multiplier 1 --design-pool 600 --out bad
+expect_error 2 "at least one design step.*--design-steps" "${BASE[@]}" --audit-every 20 --noise-multiplier 1 --design-steps 0 --out bad
+expect_error 2 "dense models only.*--model" "${TOY[@]}" --noise-multiplier 1 --model cnn --out bad
+expect_error 2 "unknown loss 'cosine'.*--loss" "${TOY[@]}" --noise-multiplier 1 --loss cosine --out bad
+expect_error 2 "give the noise" "${TOY[@]}" --out bad
+[ -e bad ] && fail "bad/ written on error"
+
+# --- the run: eps_hat on stdout, the four files; same bytes with 1 and 2 threads
+expect_status 0 "${TOY[@]}" --noise-multiplier 1 --threads 1 --out t1
+eps_hat=$(cat "$TMP/out")
+expect_status 0 "${TOY[@]}" --noise-multiplier 1 --threads 2 --out t2
+for f in scores.csv canaries.npy; do
+  cmp -s t1/$f t2/$f || fail "$f differs between --threads 1 and 2"
+  CHECKS=$((CHECKS + 1))
+done
+expect_eq "$(head -1 t1/scores.csv)" "round,trial,label,score" "scores header"
+expect_eq "$(tail -n +2 t1/scores.csv | cut -d, -f1 | sort -u | tr '\n' ' ')" "0 20 40 " "audits before rounds 0, 20, 40"
+expect_eq "$(wc -l <t1/scores.csv)" 301 "3 audits x 100 mock rounds"
+
+# 000 Sec. 3.2: a well-crafted canary's scores are N(0, z^2) without it and N(1, z^2) with
+# it. Over the 3 x 50 rounds of each kind: mean difference 1 and sd z = 1, each within
+# about 4 standard errors (0.16 for the difference, 0.06 for the sd); health near 1.
+"$PYTHON" - t1/scores.csv t1/audits.csv <<'PY' || fail "audit scores are not the two Gaussians of 000 Sec. 3.2"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = [float(r["score"]) for r in rows if r["label"] == "1"]
+wo = [float(r["score"]) for r in rows if r["label"] == "0"]
+diff = statistics.mean(w) - statistics.mean(wo)
+sd = (statistics.pstdev(w) + statistics.pstdev(wo)) / 2
+health = [float(r["health"]) for r in csv.DictReader(open(sys.argv[2]))]
+print(f"mean difference {diff:.3f}, sd {sd:.3f}, health {min(health):.3f}")
+sys.exit(0 if abs(diff - 1) < 0.65 and abs(sd - 1) < 0.25 and min(health) > 0.9 else 1)
+PY
+CHECKS=$((CHECKS + 1))
+
+# eps_hat is Alg. 2 over the audits' eps_r: sigma_r for each eps_r (rdp-compose --eps at
+# q 1, one step, delta 1/n = 0.01, floor 0.15), then RDP over the rounds each covers
+# (backward: 1, 20, 39 of the 60 rounds) at q 0.05, delta 1e-5.
+events=$("$PYTHON" - t1/audits.csv <<'PY'
+import csv, sys
+for row, steps in zip(csv.DictReader(open(sys.argv[1])), (1, 20, 39)):
+    print(f"{max(float(row['eps_r']), 0.15)},{steps}")
+PY
+)
+{
+  echo "sigma,q,steps"
+  while IFS=, read -r eps steps; do
+    echo "$(rdp-compose --eps "$eps" --q 1 --steps 1 --delta 0.01),0.05,$steps"
+  done <<<"$events"
+} >events.csv
+expect_near "$eps_hat" "$(rdp-compose --events events.csv --delta 1e-5)" 1e-6r "eps_hat against rdp-compose"
+
+# eps-from-scores reads the scores per audit round
+expect_status 0 eps-from-scores t1/scores.csv --per round --method threshold
+expect_eq "$(wc -l <"$TMP/out")" 4 "one eps per audit round (and a header)"
+
+finish
