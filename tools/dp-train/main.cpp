@@ -1,5 +1,5 @@
 // dp-train: runs a DP mechanism or training algorithm with canaries inserted, and
-// writes what an auditor observes. Each subcommand is in its folder (fedavg/, ldp/, sgd/, sum/).
+// writes what an auditor observes. Each subcommand is in its folder (canife/, fedavg/, ldp/, sgd/, sum/).
 #include <algorithm>
 
 #include "cli/tool.hpp"
@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
                "dp-train"};
   dpaudit::cli::setup(app,
                       "  dp-train sum --dim 100000 --clients 0 --canaries canaries.json --noise 0.541 --seed 1 -o release.npy\n"
+                      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/\n"
                       "  dp-train fedavg --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --out run/\n"
                       "  dp-train ldp --crafter dummy-gradient --distinguisher white-box --eps 4 --trials 10000 > decisions.csv\n"
                       "  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 100000 > scores.csv\n"
