@@ -70,6 +70,9 @@ void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
     throw DataError("first_index + count - 1 exceeds 2^64 - 1", field_where(where, "first_index"));
   if (!(spec.clip > 0) || !std::isfinite(spec.clip))
     throw DataError("clip must be a positive finite number", field_where(where, "clip"));
+  if (spec.clip > kMaxCanaryClip)
+    throw DataError(fmt::format("clip {} is too large (at most 1e154: the canary's squared norm would overflow)", spec.clip),
+                    field_where(where, "clip"));
 }
 
 CanarySpec parse_canary_spec(const std::string& text, const std::string& where) {

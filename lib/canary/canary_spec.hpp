@@ -36,17 +36,20 @@ std::string canary_kind_name(CanaryKind kind);
 constexpr std::uint64_t kMaxCanaryCount = std::uint64_t{1} << 32;
 constexpr std::uint64_t kMaxCanaryDim = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxCanaryEntries = std::uint64_t{1} << 50;
+// A dummy canary's clip: its squared norm clip^2 must be a finite double (sqrt(DBL_MAX)
+// is 1.34e154), or every cosine with it comes out 0.
+constexpr double kMaxCanaryClip = 1e154;
 
 // Reads and validates a spec ("-" is stdin). DataError naming the file and the field
 // for malformed JSON, a missing, mistyped, repeated or out-of-range field, count or dim
 // 0 or beyond the limits above, an unknown kind, a clip that is not a positive finite
-// number.
+// number or is above kMaxCanaryClip.
 CanarySpec read_canary_spec(const std::string& path);
 // The same for JSON text; `where` names its origin in errors.
 CanarySpec parse_canary_spec(const std::string& text, const std::string& where);
 // Throws DataError (with `where` and the field) unless 0 < count <= kMaxCanaryCount,
 // 0 < dim <= kMaxCanaryDim, count x dim <= kMaxCanaryEntries, the streams first_index +
-// j do not wrap, and clip is positive and finite.
+// j do not wrap, and 0 < clip <= kMaxCanaryClip.
 void validate_canary_spec(const CanarySpec& spec, const std::string& where);
 
 // One line of JSON (no newline); parse_canary_spec reads it back to the same spec.

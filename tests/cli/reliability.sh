@@ -108,6 +108,10 @@ expect_error 1 '^score-dump: error: canary count 1000000000000 is too large \(at
 expect_error 1 '^dp-train: error: canary count 1000000000000 is too large \(at most 2\^32\) \(count.json, field count\)$' \
   dp-train sum --dim 100 --canaries count.json --noise 1 -o sum.npy
 expect_error 1 '^score-dump: error: number out of range \(dim.json, field dim\)$' score-dump --canaries dim.json --model model.npy
+# clip^2 overflowed: every cosine was 0 with exit 0.
+echo '{"kind":"dummy","count":2,"dim":100,"clip":1e308}' >clip.json
+expect_error 1 "^score-dump: error: clip 1e\\+308 is too large \\(at most 1e154: the canary's squared norm would overflow\\) \\(clip.json, field clip\\)$" \
+  score-dump --canaries clip.json --model model.npy
 expect_error 1 '^canary-gen: error: count 1048576 x dim 1099511627776 is too many entries to regenerate \(at most 2\^50\) \(spec, fields count and dim\)$' \
   canary-gen --count 1048576 --dim 1099511627776
 [ -e sum.npy ] && fail "dp-train sum wrote sum.npy after an error"

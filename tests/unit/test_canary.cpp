@@ -92,6 +92,11 @@ TEST_CASE("spec JSON: limits and out-of-range numbers are refused with the file 
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":1e400})") == "number out of range (c.json, field dim)");
   CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":[-1e999]})") == "number out of range (c.json, field clip)");
   CHECK(spec_error("1e400") == "number out of range (c.json)");
+  // clip^2 beyond double made every cosine 0 (issue 9 item 9).
+  CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":1e308})") ==
+        "clip 1e+308 is too large (at most 1e154: the canary's squared norm would overflow) (c.json, field clip)");
+  CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":1.0000000000000002e+154})") ==
+        "clip 1.0000000000000002e+154 is too large (at most 1e154: the canary's squared norm would overflow) (c.json, field clip)");
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":4,"count":5})") == "field given twice (c.json, field count)");
   // The limits themselves are accepted.
   CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":4294967296,"dim":262144})", "x").count == 4294967296ull);
@@ -184,6 +189,10 @@ TEST_CASE("cosine scores: closed forms for dummy canaries") {
   CHECK(CanaryScorer(set).scores(ones.data(), ScoreStat::cosine)[0] == doctest::Approx(1.0).epsilon(1e-15));
   CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::cosine)[1] == doctest::Approx(0.1).epsilon(1e-15));  // 1/sqrt(100)
   CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::dot)[1] == doctest::Approx(1.5).epsilon(1e-15));  // 5 * 3/10
+  CanarySpec largest = s;
+  largest.clip = kMaxCanaryClip;  // clip^2 still finite: the cosine is still exact
+  CHECK(CanaryScorer(CanarySet::from_spec(largest)).scores(ones.data(), ScoreStat::cosine)[0] ==
+        doctest::Approx(1.0).epsilon(1e-15));
   s.flip = true;
   const CanarySet flipped = CanarySet::from_spec(s);
   CHECK(CanaryScorer(flipped).scores(ones.data(), ScoreStat::cosine)[0] == doctest::Approx(-1.0).epsilon(1e-15));
