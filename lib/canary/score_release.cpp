@@ -27,7 +27,7 @@ void check_dim(const CanarySet& set, std::size_t dim, const std::string& what, c
 
 }  // namespace
 
-std::vector<LabelledScore> score_canaries(const ScoreRequest& r) {
+CanaryScores score_canaries(const ScoreRequest& r) {
   if (r.model.empty() == r.deltas.empty()) throw UsageError("give exactly one of --model and --deltas");
   std::vector<CanarySet> sets;  // the inserted canaries, then the unseen ones if given
   sets.reserve(2);
@@ -72,7 +72,7 @@ std::vector<LabelledScore> score_canaries(const ScoreRequest& r) {
     for (auto& reduction : rounds) scores.push_back(reduction.result());
   }
 
-  return label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{});
+  return {label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{}), sets[0].dim()};
 }
 
 std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen) {
@@ -83,10 +83,11 @@ std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const s
   return out;
 }
 
-void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores) {
+void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores, std::size_t dim) {
   AtomicOutput out(path);
-  out.stream() << "id,label,score\n";
-  for (const auto& s : scores) out.stream() << s.id << ',' << s.label << ',' << format_number(s.score) << '\n';
+  out.stream() << "id,label,score,dim\n";
+  for (const auto& s : scores)
+    out.stream() << s.id << ',' << s.label << ',' << format_number(s.score) << ',' << dim << '\n';
   out.commit();
 }
 

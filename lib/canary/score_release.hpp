@@ -30,16 +30,22 @@ struct LabelledScore {
   double score;
 };
 
+struct CanaryScores {
+  std::vector<LabelledScore> rows;
+  std::size_t dim;  // of the canaries and the release they were scored against
+};
+
 // Throws DataError for a dimension mismatch (naming both sizes and files), a model
 // that is not 1-D, or an empty stack of deltas; UsageError without model or deltas.
-std::vector<LabelledScore> score_canaries(const ScoreRequest& request);
+CanaryScores score_canaries(const ScoreRequest& request);
 
 // Scores of inserted canaries labelled 1 (ids 0..k-1), then unseen ones labelled 0
 // (ids k..k+k2-1), as score-dump and dp-train fedavg number them.
 std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen);
 
-// CSV `id,label,score`, one row per score (eps-from-scores' input), written atomically
-// to `path` ("-" = stdout).
-void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores);
+// CSV `id,label,score,dim`, one row per score (eps-from-scores' input, which checks
+// dim against --null-dim), written atomically to `path` ("-" = stdout). dim is the last
+// column, so readers by position of the first three keep working.
+void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores, std::size_t dim);
 
 }  // namespace dpaudit

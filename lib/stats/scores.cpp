@@ -1,6 +1,8 @@
 #include "stats/scores.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -17,6 +19,33 @@ struct Classes {
   std::vector<double> in, out;
 };
 
+// The optional `dim` column: one whole number for the whole file, equal to options.dim
+// when that is given. Returns the file's dim (0 without the column).
+class DimColumn {
+ public:
+  DimColumn(const CsvReader& csv, const ScoreReadOptions& options)
+      : col_(csv.find_column("dim")), expected_(options.dim) {}
+  void check_row(const CsvReader& csv) {
+    if (!col_) return;
+    const double d = csv.number(*col_);
+    if (!(d >= 1 && d == std::floor(d) && d <= 9007199254740992.0))  // 2^53: every whole number is exact
+      throw DataError(fmt::format("dim {} is not a whole number >= 1", format_number(d)), csv.where(*col_));
+    const auto dim = static_cast<std::size_t>(d);
+    if (expected_ > 0 && dim != expected_)
+      throw DataError(fmt::format("the scores were computed in dimension {}, not --null-dim {}", dim, expected_),
+                      csv.where(*col_));
+    if (dim_ > 0 && dim != dim_)
+      throw DataError(fmt::format("dim {} differs from the dim {} of the rows above", dim, dim_), csv.where(*col_));
+    dim_ = dim;
+  }
+  std::size_t dim() const { return dim_; }
+
+ private:
+  std::optional<std::size_t> col_;
+  std::size_t expected_;
+  std::size_t dim_ = 0;
+};
+
 // A score as the estimators see it: checked against the cosine range, then negated.
 double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
   if (options.cosines && (s < -1 || s > 1))
@@ -30,15 +59,19 @@ void check_classes(const Classes& c, const ScoreReadOptions& options, const std:
   if (options.need_out && c.out.empty()) throw DataError("no rows with label 0 (out)", where);
 }
 
-// All rows of a scores CSV, keyed by round (one key, 0, when by_round is false).
-std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOptions& options, bool by_round) {
+// All rows of a scores CSV, keyed by round (one key, 0, when by_round is false), and
+// the file's dim (0 without a dim column).
+std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOptions& options, bool by_round,
+                                    std::size_t* dim) {
   CsvReader csv(path);
   const std::size_t label_col = csv.column("label");
   const std::size_t score_col = csv.column("score");
   const std::size_t round_col = by_round ? csv.column("round") : 0;
+  DimColumn dims(csv, options);
   std::map<double, Classes> rounds;
   Classes* only = by_round ? nullptr : &rounds[0];
   while (csv.next()) {
+    dims.check_row(csv);
     const int label = csv.label(label_col);
     const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
     Classes& target = by_round ? rounds[csv.number(round_col)] : *only;
@@ -48,6 +81,7 @@ std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOpti
   for (const auto& [round, classes] : rounds)
     check_classes(classes, options, by_round ? fmt::format("{}, round {}", csv.source(), format_number(round))
                                              : csv.source());
+  *dim = dims.dim();
   return rounds;
 }
 
@@ -61,20 +95,24 @@ std::vector<double> read_npy_scores(const std::string& path, const ScoreReadOpti
 
 }  // namespace
 
-ScoreSet::ScoreSet(std::vector<double> in, std::vector<double> out) : in_(std::move(in)), out_(std::move(out)) {
+ScoreSet::ScoreSet(std::vector<double> in, std::vector<double> out, std::size_t dim)
+    : in_(std::move(in)), out_(std::move(out)), dim_(dim) {
   std::sort(in_.begin(), in_.end());
   std::sort(out_.begin(), out_.end());
 }
 
 ScoreSet read_scores_csv(const std::string& path, const ScoreReadOptions& options) {
-  auto rows = read_rows(path, options, false);
+  std::size_t dim = 0;
+  auto rows = read_rows(path, options, false, &dim);
   Classes& c = rows.begin()->second;
-  return ScoreSet(std::move(c.in), std::move(c.out));
+  return ScoreSet(std::move(c.in), std::move(c.out), dim);
 }
 
 std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, const ScoreReadOptions& options) {
   std::map<double, ScoreSet> sets;
-  for (auto& [round, c] : read_rows(path, options, true)) sets.emplace(round, ScoreSet(std::move(c.in), std::move(c.out)));
+  std::size_t dim = 0;
+  for (auto& [round, c] : read_rows(path, options, true, &dim))
+    sets.emplace(round, ScoreSet(std::move(c.in), std::move(c.out), dim));
   return sets;
 }
 

@@ -116,6 +116,31 @@ expect_error 1 '^canary-gen: error: count 1048576 x dim 1099511627776 is too man
   canary-gen --count 1048576 --dim 1099511627776
 [ -e sum.npy ] && fail "dp-train sum wrote sum.npy after an error"
 
+# ---- the scores record their dimension: eps-from-scores checks --null-dim against it --
+canary-gen --count 20 --dim 100 --seed 3 >seen20.json
+canary-gen --count 20 --dim 100 --seed 3 --first-index 20 >unseen20.json
+score-dump --canaries seen20.json --unseen unseen20.json --model model.npy -o dim.csv
+expect_eq "$(sed -n '1p;2p' dim.csv | cut -d, -f4 | tr '\n' ' ')" "dim 100 " "score-dump's dim column"
+expect_error 1 "^eps-from-scores: error: the scores were computed in dimension 100, not --null-dim 1000 \(dim.csv, row 2, column 'dim'\)$" \
+  eps-from-scores dim.csv --null-dim 1000 --delta 1e-5
+expect_status 0 eps-from-scores dim.csv --null-dim 100 --delta 1e-5 -q
+want=$(cat "$TMP/out")
+expect_status 0 eps-from-scores dim.csv --null exact --delta 1e-5 -q
+expect_eq "$(cat "$TMP/out")" "$want" "--null without --null-dim takes D from the dim column"
+expect_error 2 '^eps-from-scores: error: --null needs --null-dim: the scores have no dim column$' \
+  bash -c 'cut -d, -f1-3 dim.csv | eps-from-scores --null exact --delta 1e-5'
+expect_status 0 bash -c 'cut -d, -f1-3 dim.csv | eps-from-scores --null-dim 100 --delta 1e-5 -q'
+expect_eq "$(cat "$TMP/out")" "$want" "a scores CSV without dim still takes --null-dim"
+sed '3s/,100$/,101/' dim.csv >dim-mixed.csv
+expect_error 1 "^eps-from-scores: error: dim 101 differs from the dim 100 of the rows above \(dim-mixed.csv, row 3, column 'dim'\)$" \
+  eps-from-scores dim-mixed.csv --method threshold
+sed '2s/,100$/,2.5/' dim.csv >dim-frac.csv
+expect_error 1 "^eps-from-scores: error: dim 2.5 is not a whole number >= 1 \(dim-frac.csv, row 2, column 'dim'\)$" \
+  eps-from-scores dim-frac.csv --method threshold
+sed 's/,100$/,1/' dim.csv >dim-one.csv
+expect_error 1 '^eps-from-scores: error: the cosine null needs a dimension >= 2, the scores. dim is 1 \(dim-one.csv\)$' \
+  eps-from-scores dim-one.csv --null exact --delta 1e-5 -q
+
 # ---- signals: nothing partial left, the run still ends by the signal ----------------
 FED=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 100000 --quiet)
 # interrupt SIG STATUS [ENV-OPTION]: starts a long fedavg run (with SIG at its default

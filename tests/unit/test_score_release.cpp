@@ -42,34 +42,35 @@ TEST_CASE("score_canaries: cosine with a model, with a model delta, and over rou
   r.unseen = kCanaries;  // the same two canaries again, labelled 0
   r.model = kModel;
   auto s = score_canaries(r);
-  REQUIRE(s.size() == 4);
-  CHECK(s[0].id == 0);
-  CHECK(s[0].label == 1);
-  CHECK(s[0].score == doctest::Approx(1.0));  // <e1, 2 e1> / 2
-  CHECK(s[1].score == doctest::Approx(0.0));
-  CHECK(s[3].id == 3);
-  CHECK(s[3].label == 0);
+  REQUIRE(s.rows.size() == 4);
+  CHECK(s.dim == 3);
+  CHECK(s.rows[0].id == 0);
+  CHECK(s.rows[0].label == 1);
+  CHECK(s.rows[0].score == doctest::Approx(1.0));  // <e1, 2 e1> / 2
+  CHECK(s.rows[1].score == doctest::Approx(0.0));
+  CHECK(s.rows[3].id == 3);
+  CHECK(s.rows[3].label == 0);
 
   r.reference = kReference;  // m - R = e2: cosines 0 and 3/5
   s = score_canaries(r);
-  CHECK(s[0].score == doctest::Approx(0.0));
-  CHECK(s[1].score == doctest::Approx(0.6));
+  CHECK(s.rows[0].score == doctest::Approx(0.0));
+  CHECK(s.rows[1].score == doctest::Approx(0.6));
 
   r.model.clear();
   r.reference.clear();
   r.deltas = kDeltas;
   r.reduce = RoundReduce::max;  // max(1, 0) and max(0, 0.8)
   s = score_canaries(r);
-  CHECK(s[0].score == doctest::Approx(1.0));
-  CHECK(s[1].score == doctest::Approx(0.8));
+  CHECK(s.rows[0].score == doctest::Approx(1.0));
+  CHECK(s.rows[1].score == doctest::Approx(0.8));
   r.reduce = RoundReduce::mean;  // (1 + 0)/2 and (0 + 0.8)/2
   s = score_canaries(r);
-  CHECK(s[0].score == doctest::Approx(0.5));
-  CHECK(s[1].score == doctest::Approx(0.4));
+  CHECK(s.rows[0].score == doctest::Approx(0.5));
+  CHECK(s.rows[1].score == doctest::Approx(0.4));
 
   r.stat = ScoreStat::dot;  // <c1, e3> = 4 in round 1 only
   s = score_canaries(r);
-  CHECK(s[1].score == doctest::Approx(2.0));
+  CHECK(s.rows[1].score == doctest::Approx(2.0));
 }
 
 TEST_CASE("score_canaries: a dimension mismatch names both sizes") {

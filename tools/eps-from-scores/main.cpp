@@ -70,9 +70,11 @@ int main(int argc, char** argv) {
   app.add_flag("--negate", negate, "lower score means more likely in");
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "scores are cosines with canaries in D dimensions; the out side is the analytic "
-                                      "null (003 Thm 3.1); label-0 rows are ignored")
+                                      "null (003 Thm 3.1); label-0 rows are ignored; a dim column must hold D")
                            ->check(dpaudit::cli::cosine_dimension());
-  auto* null_opt = app.add_option("--null", null_name, "null with --null-dim: exact (Thm 3.1) or gaussian (N(0,1/d))")
+  auto* null_opt = app.add_option("--null", null_name,
+                                  "the analytic null: exact (Thm 3.1) or gaussian (N(0,1/d)); without --null-dim, "
+                                  "D is the scores' dim column")
                        ->capture_default_str()
                        ->check(CLI::IsMember(kNullKinds));
   auto* method_opt = app.add_option("-m,--method", method_name,
@@ -117,13 +119,13 @@ int main(int argc, char** argv) {
   in_opt->excludes(decisions_opt);
   out_opt->needs(in_opt);
   threshold_opt->excludes(thresholds_opt);
-  null_opt->needs(null_dim_opt);
   null_dim_opt->excludes(decisions_opt);
+  null_opt->excludes(decisions_opt);
   per_opt->excludes(in_opt)->excludes(decisions_opt);
   seed_opt->excludes(threshold_opt);
 
   return dpaudit::cli::run(app, argc, argv, [&]() -> int {
-    const bool have_null = null_dim_opt->count() > 0;
+    const bool have_null = null_dim_opt->count() > 0 || null_opt->count() > 0;
     if (method_opt->count() == 0) method_name = have_null ? "gauss-fit" : "clopper-pearson";
     const bool gauss_fit = method_name == "gauss-fit";
     const bool decisions = decisions_opt->count() > 0;
@@ -144,7 +146,6 @@ int main(int argc, char** argv) {
     options.thresholds = threshold_opt->count() ? ThresholdChoice::fixed : kThresholdChoices.at(thresholds_name);
     options.fixed_threshold = negate ? -fixed_threshold : fixed_threshold;
     options.seed = seed;
-    if (have_null) options.null = CosineNull{null_dim, kNullKinds.at(null_name)};
 
     RunDescription run;
     run.method = options.method;
@@ -153,10 +154,20 @@ int main(int argc, char** argv) {
     run.one_sided = one_sided;
     run.negated = negate;
     run.alpha = alpha;
-    run.null = options.null;
 
-    const ScoreReadOptions read{negate, !have_null, have_null};
     const std::string source = decisions ? decisions_path : in_opt->count() ? in_npy : scores_path;
+    const ScoreReadOptions read{negate, !have_null, have_null, null_dim};
+    // The null's dimension: --null-dim (which the reader checked a dim column against),
+    // else the scores' dim column.
+    const auto set_null = [&](std::size_t file_dim) {
+      if (!have_null) return;
+      if (null_dim == 0 && file_dim == 0)
+        throw UsageError("--null needs --null-dim: the scores have no dim column");
+      if (null_dim == 0 && file_dim < 2)
+        throw DataError(fmt::format("the cosine null needs a dimension >= 2, the scores' dim is {}", file_dim),
+                        source == "-" ? "stdin" : source);
+      options.null = run.null = CosineNull{null_dim > 0 ? null_dim : file_dim, kNullKinds.at(null_name)};
+    };
     const bool details = json || report;
     const auto summary_of = [&](const ScoreSet& scores) {
       return details ? std::optional(summarize_scores(scores, options.null)) : std::nullopt;
@@ -169,6 +180,7 @@ int main(int argc, char** argv) {
     double reported = 0;
     if (per_round) {
       const auto rounds = read_scores_csv_by_round(scores_path, read);
+      set_null(rounds.begin()->second.dim());
       std::size_t ignored = 0;
       for (const auto& [round, s] : rounds) ignored += s.out().size();
       std::map<double, Result> results;
@@ -187,6 +199,7 @@ int main(int argc, char** argv) {
       } else {
         const ScoreSet scores =
             in_opt->count() ? read_scores_npy(in_npy, out_npy, read) : read_scores_csv(scores_path, read);
+        set_null(scores.dim());
         result.estimate = estimate_epsilon(scores, options);
         result.summary = summary_of(scores);
         note_ignored(scores.out().size());  // after the estimate: an error is then the only line on stderr

@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
       if (!round_progress) round_progress.emplace("score-dump", total, quiet);
       round_progress->update(done);
     };
-    write_scores_csv(output, score_canaries(request));
+    const CanaryScores scores = score_canaries(request);
+    write_scores_csv(output, scores.rows, scores.dim);
     return 0;
   });
 }
