@@ -14,6 +14,7 @@
 
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
+#include "io/format.hpp"
 #include "io/json.hpp"
 #include "random/philox_stream.hpp"
 
@@ -33,7 +34,7 @@ std::string read_text(const std::string& path) {
 }
 
 std::string field_where(const std::string& where, const std::string& field) {
-  return where + ", field " + field;
+  return where + ", field " + cut_input(field);
 }
 
 std::uint64_t unsigned_field(const Json& j, const std::string& name, const std::string& where) {
@@ -113,7 +114,7 @@ CanarySpec parse_canary_spec(const std::string& text, const std::string& where) 
   } else if (kind == "dummy") {
     spec.kind = CanaryKind::dummy;
   } else {
-    throw DataError("unknown canary kind '" + kind + "' (sphere, dummy)", field_where(where, "kind"));
+    throw DataError("unknown canary kind " + quote_input(kind) + " (sphere, dummy)", field_where(where, "kind"));
   }
   if (spec.kind == CanaryKind::sphere && !j.contains("seed"))
     throw DataError("missing field", field_where(where, "seed"));

@@ -7,6 +7,7 @@
 
 #include "io/csv.hpp"
 #include "core/error.hpp"
+#include "io/format.hpp"
 
 namespace dpaudit::cli {
 
@@ -28,14 +29,14 @@ CLI::Validator whole_number(bool is_signed) {
         std::size_t i = (is_signed && !s.empty() && s[0] == '-') ? 1 : 0;
         const bool digits = i < s.size() && s.find_first_not_of("0123456789", i) == std::string::npos;
         if (!digits)
-          return "'" + s + "' is not a whole number" + (is_signed ? "" : " >= 0");
+          return quote_input(s) + " is not a whole number" + (is_signed ? "" : " >= 0");
         errno = 0;
         if (is_signed)
           (void)std::strtoll(s.c_str(), nullptr, 10);
         else
           (void)std::strtoull(s.c_str(), nullptr, 10);
-        if (errno == ERANGE) return "'" + s + "' is out of range";
-        if (s.size() > i + 1 && s[i] == '0') return "'" + s + "' has a leading zero (it would read as octal)";
+        if (errno == ERANGE) return quote_input(s) + " is out of range";
+        if (s.size() > i + 1 && s[i] == '0') return quote_input(s) + " has a leading zero (it would read as octal)";
         return {};
       },
       "");
@@ -98,7 +99,7 @@ CLI::Validator number_check(const std::string& desc, bool (*ok)(double)) {
   return CLI::Validator(
       [desc, ok](std::string& s) -> std::string {
         const auto v = parse_finite(s);
-        if (!v) return "'" + s + "' is not a finite number";
+        if (!v) return quote_input(s) + " is not a finite number";
         if (!ok(*v)) return "value " + s + " is not " + desc;
         return {};
       },
@@ -121,6 +122,17 @@ CLI::Validator non_negative() {
 }
 CLI::Validator finite() {
   return number_check("finite", [](double) { return true; });
+}
+CLI::Validator epsilon() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s == "inf") return {};
+        const auto v = parse_finite(s);
+        if (!v) return quote_input(s) + " is not a number >= 0 or inf";
+        if (!(*v >= 0)) return "value " + s + " is not >= 0";
+        return {};
+      },
+      "", ">= 0 or inf");
 }
 CLI::Validator cosine_dimension() {
   return number_check("a dimension >= 2", [](double x) { return x >= 2 && x == std::floor(x) && x < 1.8e19; });

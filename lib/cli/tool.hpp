@@ -31,6 +31,7 @@ CLI::Validator unit_interval_open_left();  // 0 < x <= 1
 CLI::Validator positive();            // x > 0 and finite
 CLI::Validator non_negative();        // x >= 0 and finite
 CLI::Validator finite();              // not NaN or Inf
+CLI::Validator epsilon();             // an epsilon: x >= 0, or inf (e.g. --fail-above inf: never fail)
 CLI::Validator cosine_dimension();    // --null-dim: a whole number d >= 2
 CLI::Validator thread_count();        // --threads: a whole number in [0, 1024]
 

@@ -10,12 +10,15 @@
 
 namespace dpaudit {
 
+// A --threads value as a number of threads: threads <= 0 means all cores.
+inline std::size_t resolve_threads(int threads) {
+  return threads > 0 ? static_cast<std::size_t>(threads) : std::max(1u, std::thread::hardware_concurrency());
+}
+
 // Calls fn(begin, end, thread_index) on contiguous blocks. threads <= 0 means all cores.
 template <class Fn>
 void parallel_blocks(std::size_t n, int threads, Fn fn) {
-  std::size_t t = threads > 0 ? static_cast<std::size_t>(threads)
-                              : std::max(1u, std::thread::hardware_concurrency());
-  t = std::max<std::size_t>(1, std::min(t, n));
+  const std::size_t t = std::max<std::size_t>(1, std::min(resolve_threads(threads), n));
   if (t == 1) {
     fn(std::size_t{0}, n, std::size_t{0});
     return;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/format.hpp"
 
 namespace dpaudit {
 namespace {
@@ -75,7 +76,7 @@ std::optional<std::size_t> CsvReader::find_column(const std::string& name) const
   for (std::size_t i = 0; i < header_.size(); ++i) {
     if (header_[i] != name) continue;
     // Which of two 'label' columns is meant cannot be guessed.
-    if (found) throw DataError(fmt::format("column '{}' appears more than once in the header", name), source_);
+    if (found) throw DataError(fmt::format("column {} appears more than once in the header", quote_input(name)), source_);
     found = i;
   }
   return found;
@@ -83,7 +84,7 @@ std::optional<std::size_t> CsvReader::find_column(const std::string& name) const
 
 std::size_t CsvReader::column(const std::string& name) const {
   if (auto c = find_column(name)) return *c;
-  throw DataError(fmt::format("missing column '{}' (header: {})", name, fmt::join(header_, ",")), source_);
+  throw DataError(fmt::format("missing column '{}' (header: {})", name, cut_input(fmt::format("{}", fmt::join(header_, ",")))), source_);
 }
 
 bool CsvReader::next() {
@@ -98,19 +99,19 @@ bool CsvReader::next() {
 }
 
 std::string CsvReader::where(std::size_t col) const {
-  return fmt::format("{}, row {}, column '{}'", source_, line_, header_[col]);
+  return fmt::format("{}, row {}, column {}", source_, line_, quote_input(header_[col]));
 }
 
 double CsvReader::number(std::size_t col) const {
   if (auto v = parse_finite(fields_[col])) return *v;
-  throw DataError(fmt::format("'{}' is not a finite number", fields_[col]), where(col));
+  throw DataError(fmt::format("{} is not a finite number", quote_input(fields_[col])), where(col));
 }
 
 int CsvReader::label(std::size_t col) const {
   const std::string_view f = fields_[col];
   if (f == "0") return 0;
   if (f == "1") return 1;
-  throw DataError(fmt::format("label '{}' is not 0 or 1", f), where(col));
+  throw DataError(fmt::format("label {} is not 0 or 1", quote_input(f)), where(col));
 }
 
 }  // namespace dpaudit

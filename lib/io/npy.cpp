@@ -14,6 +14,7 @@
 
 #include "io/atomic_output.hpp"
 #include "core/error.hpp"
+#include "io/format.hpp"
 
 namespace dpaudit {
 namespace {
@@ -43,7 +44,7 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
   } else if (descr == "<f4" || descr == "f4" || descr == "=f4") {
     h.dtype = NpyDtype::f4;
   } else {
-    throw DataError("unsupported NPY dtype '" + descr + "' (need <f4 or <f8)", where);
+    throw DataError("unsupported NPY dtype " + quote_input(descr) + " (need <f4 or <f8)", where);
   }
   if (!std::regex_search(dict, m, fortran_re)) throw DataError("NPY header has no 'fortran_order'", where);
   if (m[1] == "True") throw DataError("Fortran-order NPY is not supported, save it in C order", where);
@@ -51,7 +52,7 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
   const std::string dims = m[1];
   // Digits, commas and blanks only ('L': Python 2's long suffix): a '-1' is not a 1.
   if (dims.find_first_not_of("0123456789, \tL") != std::string::npos)
-    throw DataError("NPY header has a malformed shape (" + dims + ")", where);
+    throw DataError("NPY header has a malformed shape (" + cut_input(dims) + ")", where);
   static const std::regex num_re(R"(\d+)");
   for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num_re); it != std::sregex_iterator(); ++it) {
     errno = 0;

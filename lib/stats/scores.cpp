@@ -59,6 +59,13 @@ void check_classes(const Classes& c, const ScoreReadOptions& options, const std:
   if (options.need_out && c.out.empty()) throw DataError("no rows with label 0 (out)", where);
 }
 
+// The round column of the current row: a whole number (1.5 is no round).
+double round_of(const CsvReader& csv, std::size_t col) {
+  const double r = csv.number(col);
+  if (r != std::floor(r)) throw DataError(fmt::format("round {} is not a whole number", format_number(r)), csv.where(col));
+  return r;
+}
+
 // All rows of a scores CSV, keyed by round (one key, 0, when by_round is false), and
 // the file's dim (0 without a dim column).
 std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOptions& options, bool by_round,
@@ -74,7 +81,7 @@ std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOpti
     dims.check_row(csv);
     const int label = csv.label(label_col);
     const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
-    Classes& target = by_round ? rounds[csv.number(round_col)] : *only;
+    Classes& target = by_round ? rounds[round_of(csv, round_col)] : *only;
     (label == 1 ? target.in : target.out).push_back(score);
   }
   if (by_round && rounds.empty()) throw DataError("no score rows", csv.source());

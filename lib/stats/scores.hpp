@@ -49,8 +49,8 @@ struct ScoreReadOptions {
 // rows, or is not options.dim.
 ScoreSet read_scores_csv(const std::string& path, const ScoreReadOptions& options);
 
-// The same split by the `round` column (numeric), rounds in ascending order; each
-// round must have the classes the options require.
+// The same split by the `round` column (whole numbers), rounds in ascending order;
+// each round must have the classes the options require.
 std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, const ScoreReadOptions& options);
 
 // In scores from one NPY file and out scores from another (empty path: none, for

@@ -141,6 +141,29 @@ sed 's/,100$/,1/' dim.csv >dim-one.csv
 expect_error 1 '^eps-from-scores: error: the cosine null needs a dimension >= 2, the scores. dim is 1 \(dim-one.csv\)$' \
   eps-from-scores dim-one.csv --null exact --delta 1e-5 -q
 
+# ---- smaller contract breaks (items 11-13) -------------------------------------------
+# inf is an epsilon: --fail-above inf never fails, even on an infinite estimate.
+expect_status 0 eps-from-scores dim-one.csv --method threshold --fail-above inf
+expect_eq "$(cat "$TMP/out")" inf "a separable audit under --fail-above inf"
+expect_error 3 '^eps-from-scores: error: epsilon inf exceeds the budget --fail-above 1e\+300 \(dim-one.csv\)$' \
+  eps-from-scores dim-one.csv --method threshold --fail-above 1e300
+expect_error 2 "^eps-from-scores: error: --fail-above: 'infinity' is not a number >= 0 or inf$" \
+  eps-from-scores dim.csv --fail-above infinity
+# A 10 MB field is quoted as 77 characters and an ellipsis.
+"$PYTHON" -c "print('label,score'); print('1,' + '7' * 10000000 + 'x')" >huge.csv
+expect_error 1 "^eps-from-scores: error: '7{77}\.\.\.' is not a finite number \(huge.csv, row 2, column 'score'\)$" \
+  eps-from-scores huge.csv
+"$PYTHON" -c 'import json; print(json.dumps({"kind": "k" * 1000000, "count": 1, "dim": 100}))' >kind.json
+expect_error 1 "^score-dump: error: unknown canary kind 'k{77}\.\.\.' \(sphere, dummy\) \(kind.json, field kind\)$" \
+  score-dump --canaries kind.json --model model.npy
+# --threads: one validator everywhere, 0 is all cores (dp-train fedavg refused 0).
+FED1=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 2 --num-canaries 5 --quiet)
+expect_status 0 "${FED1[@]}" --threads 1 --out threads-1
+expect_status 0 "${FED1[@]}" --threads 0 --out threads-0
+cmp -s threads-1/scores_all.csv threads-0/scores_all.csv || fail "fedavg --threads 0 changed the scores"
+expect_error 2 '^dp-train: error: --threads: value 1025 is not a thread count in \[0, 1024\] \(0: all cores\)$' \
+  "${FED1[@]}" --threads 1025 --out threads-big
+
 # ---- signals: nothing partial left, the run still ends by the signal ----------------
 FED=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 100000 --quiet)
 # interrupt SIG STATUS [ENV-OPTION]: starts a long fedavg run (with SIG at its default

@@ -19,6 +19,7 @@
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
 #include "core/error.hpp"
+#include "io/format.hpp"
 #include "io/npy.hpp"
 #include "io/remove_on_signal.hpp"
 
@@ -167,6 +168,27 @@ TEST_CASE("CSV: columns by name, row and column in errors") {
     CHECK(std::string(e.what()) == "'abc' is not a finite number (test_io.csv, row 4, column 'score')");
   }
   CHECK(!r.next());
+  std::remove(path.c_str());
+}
+
+TEST_CASE("quoted input is cut to 80 characters with an ellipsis, never inside a UTF-8 character") {
+  CHECK(quote_input("abc") == "'abc'");
+  CHECK(cut_input(std::string(80, 'x')) == std::string(80, 'x'));
+  CHECK(cut_input(std::string(81, 'x')) == std::string(77, 'x') + "...");
+  // 76 ASCII bytes, then the 2-byte 'é' across the cut at 77: cut before it.
+  CHECK(cut_input(std::string(76, 'x') + "\xC3\xA9" + std::string(10, 'y')) == std::string(76, 'x') + "...");
+  // A 10 MB field gives a short error (issue 9 item 12).
+  const std::string path = "test_io_long.csv";
+  std::ofstream(path) << "label,score\n1," << std::string(10000000, '7') << "x\n";
+  CsvReader r(path);
+  REQUIRE(r.next());
+  try {
+    r.number(r.column("score"));
+    FAIL("text accepted as a number");
+  } catch (const DataError& e) {
+    CHECK(std::string(e.what()) ==
+          "'" + std::string(77, '7') + "...' is not a finite number (test_io_long.csv, row 2, column 'score')");
+  }
   std::remove(path.c_str());
 }
 

@@ -56,6 +56,10 @@ TEST_CASE("scores CSV by round, in ascending round order") {
   CHECK(rounds.begin()->first == 2);
   CHECK(rounds.at(2).in() == std::vector<double>{0.7, 0.9});
   CHECK(rounds.at(10).out() == std::vector<double>{0.3});
+  CHECK(rounds.at(2).dim() == 0);  // no dim column
+  TempFile dims("dims.csv", "label,score,round,dim\n1,0.9,2,7\n0,0.1,2,7\n");
+  CHECK(read_scores_csv_by_round(dims.path, {}).at(2).dim() == 7);
+  CHECK(read_scores_csv(dims.path, {}).dim() == 7);
 }
 
 TEST_CASE("scores CSV errors name the file, row and column") {
@@ -83,6 +87,9 @@ TEST_CASE("scores CSV errors name the file, row and column") {
   TempFile round_missing_class("round_class.csv", "label,score,round\n1,0.5,1\n0,0.1,1\n1,0.2,2\n");
   CHECK(error_of([&] { read_scores_csv_by_round(round_missing_class.path, {}); }) ==
         "no rows with label 0 (out) (test_scores_round_class.csv, round 2)");
+  TempFile round_fraction("round_fraction.csv", "label,score,round\n1,0.5,1\n0,0.1,1.5\n");
+  CHECK(error_of([&] { read_scores_csv_by_round(round_fraction.path, {}); }) ==
+        "round 1.5 is not a whole number (test_scores_round_fraction.csv, row 3, column 'round')");
 }
 
 TEST_CASE("NPY pairs, any shape read flat") {

@@ -107,8 +107,8 @@ int main(int argc, char** argv) {
   auto* one_sided_opt = app.add_flag("--one-sided", one_sided, "only the TPR/FPR direction, log((1-delta-FNR)/FPR)");
   auto* per_opt = app.add_option("--per", per, "round: one epsilon per value of the round column")
                       ->check(CLI::IsMember({"round"}));
-  auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when epsilon > X")
-                       ->check(dpaudit::cli::non_negative());
+  auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when epsilon > X (inf: never)")
+                       ->check(dpaudit::cli::epsilon());
   auto* json_opt = app.add_flag("--json", json, "print one JSON object with everything");
   auto* report_opt = app.add_flag("--report", report, "print a short human-readable table");
   app.add_option("-o,--output", output_path, "output file; - = stdout")->capture_default_str();

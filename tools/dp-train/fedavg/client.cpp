@@ -11,7 +11,7 @@ namespace dpaudit::dp_train {
 
 ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
                              LocalTraining training, int threads)
-    : train_(train), clients_(clients), training_(training), threads_(std::max(1, threads)) {
+    : train_(train), clients_(clients), training_(training), threads_(static_cast<int>(resolve_threads(threads))) {
   for (int i = 0; i < threads_; ++i)
     replicas_.push_back(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(model->clone()));
 }

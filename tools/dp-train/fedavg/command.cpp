@@ -77,9 +77,9 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
       ->check(cli::open_unit_interval());  // 0 stands for the default inside, but an explicit 0 is an error
   sub.add_flag("--save-deltas", c->save_deltas, "also write deltas.npy: every round's noisy aggregate, T x D");
   sub.add_option("--seed", c->seed, "seed of data partition, model init, sampling, batches and noise")->capture_default_str();
-  sub.add_option("--threads", c->threads, "threads (clients train in parallel; output does not depend on it)")
+  sub.add_option("--threads", c->threads, "threads, 0: all cores (clients train in parallel; output does not depend on it)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(cli::thread_count());
   sub.add_flag("--quiet", c->quiet, "no progress on stderr");
   sub.add_flag("--json", *json, "print run.json on stdout");
   return [c, json] {
