@@ -68,10 +68,10 @@ void CanarySet::raw(std::size_t j, std::size_t begin, std::size_t len, double* o
   }
 }
 
-std::vector<double> CanarySet::matrix(int threads) const {
-  std::vector<double> m(count_ * dim_);
-  parallel_blocks(count_, threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t j = begin; j < end; ++j) get(j, m.data() + j * dim_);
+std::vector<double> CanarySet::rows(std::size_t first, std::size_t n, int threads) const {
+  std::vector<double> m(n * dim_);
+  parallel_blocks(n, threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t i = begin; i < end; ++i) get(first + i, m.data() + i * dim_);
   });
   return m;
 }

@@ -30,8 +30,9 @@ class CanarySet {
   // canary j is raw_j / ||raw_j|| when raw_needs_normalising(), else raw_j.
   void raw(std::size_t j, std::size_t begin, std::size_t len, double* out) const;
   bool raw_needs_normalising() const;
-  // All canaries, count x dim, row j = get(j); threads <= 0: all cores.
-  std::vector<double> matrix(int threads) const;
+  // Canaries first .. first + n - 1, n x dim, row i = get(first + i); threads <= 0: all
+  // cores.
+  std::vector<double> rows(std::size_t first, std::size_t n, int threads) const;
 
  private:
   CanarySet() = default;

@@ -104,8 +104,12 @@ fs::path resolve(const std::string& path, bool* via_procfs) {
 
 std::string follow_symlinks(const std::string& path) { return resolve(path, nullptr).string(); }
 
-AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
-  if (is_stdout()) return;
+AtomicOutput::AtomicOutput(std::string path, Holding holding) : path_(std::move(path)) {
+  const bool stream = holding == Holding::stream;
+  if (is_stdout()) {
+    if (stream) write_through(STDOUT_FILENO);
+    return;
+  }
   bool via_procfs = false;
   const fs::path target = resolve(path_, &via_procfs);
   struct stat st {};
@@ -116,6 +120,7 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
     // Opened now, so a device that cannot be written fails before the work starts.
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
     if (fd_ < 0) throw system_error("cannot write output file", errno, path_);
+    if (stream) write_through(fd_);
     return;
   }
   target_ = target.string();
@@ -126,7 +131,11 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ < 0) throw system_error("cannot write output file", errno, path_);
   if (exists) ::fchmod(fd_, st.st_mode & 07777);
-  file_buffer_ = std::make_unique<FdBuffer>(fd_);
+  write_through(fd_);
+}
+
+void AtomicOutput::write_through(int fd) {
+  file_buffer_ = std::make_unique<FdBuffer>(fd);
   file_.rdbuf(file_buffer_.get());
 }
 
@@ -135,11 +144,18 @@ AtomicOutput::~AtomicOutput() {
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
 }
 
-std::ostream& AtomicOutput::stream() { return temp_path_.empty() ? held_ : file_; }
+std::ostream& AtomicOutput::stream() { return file_buffer_ ? file_ : held_; }
 
 void AtomicOutput::commit() {
   if (committed_) return;
-  if (is_stdout()) {
+  if (file_buffer_ && temp_path_.empty()) {  // stdout or a device, streamed
+    file_.flush();
+    const int err = static_cast<const FdBuffer&>(*file_buffer_).error();
+    if (err || !file_) {
+      if (is_stdout()) throw DataError("cannot write to stdout");
+      throw system_error("cannot write output", err ? err : EIO, path_);
+    }
+  } else if (is_stdout()) {
     const std::string s = held_.str();
     std::cout.write(s.data(), static_cast<std::streamsize>(s.size()));
     std::cout.flush();

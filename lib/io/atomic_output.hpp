@@ -11,6 +11,10 @@
 // Without commit() nothing is left, and SIGINT/SIGTERM/SIGHUP remove the temporary file
 // too (io/remove_on_signal.hpp). Errors name the path as given; ENOSPC reads
 // "disk full (PATH)".
+// Holding::stream writes stdout and devices through as the data comes instead of
+// holding it (an output too large for memory: canary-gen --npy); a file still appears
+// whole. Only for output whose every check is done before the first byte: a write
+// error still fails commit(), but what was written is out.
 #pragma once
 #include <memory>
 #include <ostream>
@@ -24,7 +28,8 @@ namespace dpaudit {
 
 class AtomicOutput {
  public:
-  explicit AtomicOutput(std::string path);
+  enum class Holding { whole, stream };
+  explicit AtomicOutput(std::string path, Holding holding = Holding::whole);
   ~AtomicOutput();
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
@@ -34,11 +39,12 @@ class AtomicOutput {
   bool is_stdout() const { return path_ == "-" || path_.empty(); }
 
  private:
+  void write_through(int fd);  // stream() writes to fd as the data comes
   std::string path_;       // as given: errors name it
   std::string target_;     // temporary-file mode: the file renamed over (links followed)
   std::string temp_path_;  // temporary-file mode: the file written
   int fd_ = -1;            // the temporary file, or the device written directly
-  std::unique_ptr<std::streambuf> file_buffer_;  // writes through to the temporary file
+  std::unique_ptr<std::streambuf> file_buffer_;  // writes through (temporary file, or streamed stdout/device)
   std::ostream file_{nullptr};
   std::ostringstream held_;  // stdout and devices: everything, until commit()
   std::unique_ptr<RemoveOnSignal> remove_on_signal_;

@@ -213,14 +213,9 @@ NpyArray read_npy(const std::string& path, bool finite_only) {
   return a;
 }
 
-void write_npy(std::ostream& out, const double* data, const std::vector<std::size_t>& shape,
-               NpyDtype dtype) {
+void write_npy_header(std::ostream& out, const std::vector<std::size_t>& shape, NpyDtype dtype) {
   std::string dims;
-  std::size_t n = 1;
-  for (std::size_t s : shape) {
-    dims += std::to_string(s) + ",";
-    n *= s;
-  }
+  for (std::size_t s : shape) dims += std::to_string(s) + ",";
   if (shape.size() > 1) dims.pop_back();  // (3,) for 1-D, (3,4) for 2-D
   std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}",
                                  dtype == NpyDtype::f8 ? "<f8" : "<f4", dims);
@@ -233,6 +228,9 @@ void write_npy(std::ostream& out, const double* data, const std::vector<std::siz
                                 static_cast<unsigned char>(dict.size() >> 8)};
   out.write(reinterpret_cast<const char*>(len), 2);
   out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
+}
+
+void write_npy_values(std::ostream& out, const double* data, std::size_t n, NpyDtype dtype) {
   if (dtype == NpyDtype::f8) {
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(n * 8));
   } else {
@@ -241,15 +239,26 @@ void write_npy(std::ostream& out, const double* data, const std::vector<std::siz
   }
 }
 
+void write_npy(std::ostream& out, const double* data, const std::vector<std::size_t>& shape,
+               NpyDtype dtype) {
+  std::size_t n = 1;
+  for (std::size_t s : shape) n *= s;
+  write_npy_header(out, shape, dtype);
+  write_npy_values(out, data, n, dtype);
+}
+
+void check_fits_f4(const double* data, std::size_t n, std::size_t first, const std::string& where) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::isfinite(data[i]) && std::abs(data[i]) > std::numeric_limits<float>::max())
+      throw DataError(fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], first + i), where);
+}
+
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
               NpyDtype dtype) {
-  if (dtype == NpyDtype::f4) {  // a finite double beyond float's range would be written as inf
+  if (dtype == NpyDtype::f4) {
     std::size_t n = 1;
     for (std::size_t s : shape) n *= s;
-    for (std::size_t i = 0; i < n; ++i)
-      if (std::isfinite(data[i]) && std::abs(data[i]) > std::numeric_limits<float>::max())
-        throw DataError(fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], i),
-                        path == "-" || path.empty() ? "stdout" : path);
+    check_fits_f4(data, n, 0, path == "-" || path.empty() ? "stdout" : path);
   }
   AtomicOutput out(path);
   write_npy(out.stream(), data, shape, dtype);

@@ -71,6 +71,13 @@ NpyArray read_npy(const std::string& path, bool finite_only = true);
 // Serialises an array as NPY v1.0: shape {rows, cols}, or {n} for a 1-D array.
 void write_npy(std::ostream& out, const double* data, const std::vector<std::size_t>& shape,
                NpyDtype dtype = NpyDtype::f8);
+// write_npy in parts, for data streamed a block of rows at a time: the header of an
+// array of `shape`, then all its values in order, in as many calls as wanted.
+void write_npy_header(std::ostream& out, const std::vector<std::size_t>& shape, NpyDtype dtype);
+void write_npy_values(std::ostream& out, const double* data, std::size_t n, NpyDtype dtype);
+// DataError naming `where` for a finite value beyond f4's range (it would be written
+// as inf); `first` is the index of data[0] in the whole array, for the message.
+void check_fits_f4(const double* data, std::size_t n, std::size_t first, const std::string& where);
 // Writes atomically to `path` ("-" = stdout).
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
               NpyDtype dtype = NpyDtype::f8);

@@ -65,8 +65,9 @@ expect_error 1 "first_index \+ count - 1 exceeds 2\^64 - 1" canary-gen --dim 10 
 expect_error 1 "first_index \+ count - 1 exceeds 2\^64 - 1" canary-gen --dim 10 --count 2 --first-index 18446744073709551615 --npy
 expect_status 0 canary-gen --dim 10 --count 2 --first-index 18446744073709551614
 
-# count x dim that wraps size_t: an error, not a short allocation and a segfault.
-expect_error 1 "too large" canary-gen --count 4294967296 --dim 4294967296 --npy -o "$TMP/wrap.npy"
+# count x dim that wraps size_t: an error (the spec's limit), not a short allocation and a segfault.
+expect_error 1 '^canary-gen: error: count 4294967296 x dim 4294967296 is too many entries to regenerate \(at most 2\^50\) \(spec, fields count and dim\)$' \
+  canary-gen --count 4294967296 --dim 4294967296 --npy -o "$TMP/wrap.npy"
 [ -e "$TMP/wrap.npy" ] && fail "partial output left by --count x --dim too large"
 
 finish

@@ -164,6 +164,21 @@ cmp -s threads-1/scores_all.csv threads-0/scores_all.csv || fail "fedavg --threa
 expect_error 2 '^dp-train: error: --threads: value 1025 is not a thread count in \[0, 1024\] \(0: all cores\)$' \
   "${FED1[@]}" --threads 1025 --out threads-big
 
+# ---- canary-gen --npy streams rows: 320 MB to stdout in 300 MB of address space (the
+# whole matrix, held twice, needed 700), the same bytes as -o FILE --------------------
+BIG=(canary-gen --count 40 --dim 1000000 --seed 1 --npy)
+"${BIG[@]}" -o big.npy || fail "canary-gen --npy -o big.npy failed"
+expect_status 0 bash -c 'ulimit -v 300000; set -o pipefail; "$@" | md5sum' _ "${BIG[@]}"
+expect_eq "$(cut -c1-32 "$TMP/out")" "$(md5sum <big.npy | cut -c1-32)" "streamed NPY = the file"
+rm -f big.npy
+# Every check before the first byte: nothing on stdout when f4 cannot hold the first row.
+expect_error 1 '^canary-gen: error: value 5e\+153 at index 0 does not fit in f4 \(use f8\) \(stdout\)$' \
+  canary-gen --kind dummy --dim 4 --clip 1e154 --npy --dtype f4
+expect_error 1 '^canary-gen: error: cannot write to stdout$' bash -c 'canary-gen --count 3 --dim 10 --npy >/dev/full'
+# --clip and --flip shape dummy canaries only; with sphere they were silently ignored.
+expect_error 2 '^canary-gen: error: --clip cannot be used with --kind sphere$' canary-gen --dim 10 --clip 2
+expect_error 2 '^canary-gen: error: --flip cannot be used with --kind sphere$' canary-gen --dim 10 --flip --npy
+
 # ---- signals: nothing partial left, the run still ends by the signal ----------------
 FED=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 100000 --quiet)
 # interrupt SIG STATUS [ENV-OPTION]: starts a long fedavg run (with SIG at its default

@@ -1,5 +1,6 @@
 // canary-gen: prints a canary spec (JSON), or writes the canaries as an NPY matrix.
 // Canary j is a pure function of (seed, first_index + j): lib/canary/canary_spec.hpp.
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -38,9 +39,10 @@ int main(int argc, char** argv) {
   app.add_option("--first-index", spec.first_index,
                  "canary j is drawn from stream first_index + j: disjoint ranges give independent sets")
       ->capture_default_str();
-  app.add_option("--clip", spec.clip, "dummy: the canary's norm L (entries L/sqrt(D))")->capture_default_str()
-      ->check(cli::positive());
-  app.add_flag("--flip", spec.flip, "dummy: negate the canary (002's flipped dummy gradient)");
+  auto* clip_opt = app.add_option("--clip", spec.clip, "dummy: the canary's norm L (entries L/sqrt(D))")
+                       ->capture_default_str()
+                       ->check(cli::positive());
+  auto* flip_opt = app.add_flag("--flip", spec.flip, "dummy: negate the canary (002's flipped dummy gradient)");
   app.add_flag("--npy", npy, "write the K x D matrix as NPY instead of the spec");
   app.add_option("--dtype", dtype, "NPY dtype: f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
   app.add_option("--threads", threads, "threads for --npy (0: all cores); the output does not depend on it")
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
 
   return cli::run(app, argc, argv, [&] {
     spec.kind = parse_canary_kind(kind);
+    if (spec.kind == CanaryKind::sphere) cli::forbid_options({clip_opt, flip_opt}, "with --kind sphere");
     if (!npy) {
       (void)CanarySet::from_spec(spec);  // the same checks a reader of the spec makes
       AtomicOutput out(output);
@@ -56,13 +59,23 @@ int main(int argc, char** argv) {
       out.commit();
       return 0;
     }
-    // count x dim doubles must be addressable: a product that wraps would allocate too
-    // little and write past it.
-    if (spec.dim > std::numeric_limits<std::size_t>::max() / sizeof(double) / spec.count)
-      throw DataError(fmt::format("--count {} x --dim {} is too large for one matrix", spec.count, spec.dim));
+    // Rows are made and written a block (about 64 MiB) at a time, never the whole K x D
+    // matrix, so stdout is streamed. Every check comes before the first byte: the spec's,
+    // and f4's range on the first row (a dummy spec's rows are all alike, and a sphere
+    // canary's entries lie in [-1, 1]).
     const CanarySet set = CanarySet::from_spec(spec);
-    const std::vector<double> m = set.matrix(threads);
-    save_npy(output, m.data(), {spec.count, spec.dim}, parse_npy_dtype(dtype));
+    const NpyDtype type = parse_npy_dtype(dtype);
+    const std::size_t block = std::max<std::size_t>(1, (std::size_t{64} << 20) / sizeof(double) / spec.dim);
+    AtomicOutput out(output, AtomicOutput::Holding::stream);
+    for (std::size_t first = 0; first < spec.count && out.stream(); first += block) {  // a failed write ends it
+      const std::vector<double> rows = set.rows(first, std::min(block, spec.count - first), threads);
+      if (first == 0) {
+        if (type == NpyDtype::f4) check_fits_f4(rows.data(), spec.dim, 0, output == "-" ? "stdout" : output);
+        write_npy_header(out.stream(), {spec.count, spec.dim}, type);
+      }
+      write_npy_values(out.stream(), rows.data(), rows.size(), type);
+    }
+    out.commit();
     return 0;
   });
 }
