@@ -1,5 +1,6 @@
 // dp-train sgd's per-example gradients: the one-pass path (sgd/dense_per_example) against
 // plain LibTorch, one backward per example (models.hpp), and the DP-SGD step built on it.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -154,4 +155,29 @@ TEST_CASE("DP-SGD noise: each coordinate of the update has sd z C / L") {
   CHECK(std::fabs(sum / n) < 4 * 0.6 / std::sqrt(n));
   CHECK(std::sqrt(sum2 / n) == doctest::Approx(0.6).epsilon(0.04));
   CHECK(theta == theta0);  // lr 0
+}
+
+TEST_CASE("Poisson lots by geometric skips: every member with probability q, independently") {
+  // 20,000 lots of 1,000 candidates at q = 0.1: the mean size 100 (sd of the mean
+  // sqrt(90 / 20000) = 0.067), and the first, a middle and the last candidate each in a
+  // fraction 0.1 of the lots (sd 0.0021); bounds are 4 sd.
+  PhiloxStream rng(3, 4);
+  std::vector<std::size_t> lot;
+  double total = 0;
+  std::size_t first = 0, middle = 0, last = 0;
+  bool increasing = true;
+  for (int k = 0; k < 20000; ++k) {
+    draw_poisson_lot(1000, 0.1, rng, lot);
+    total += double(lot.size());
+    increasing = increasing && std::is_sorted(lot.begin(), lot.end()) &&
+                 std::adjacent_find(lot.begin(), lot.end()) == lot.end() && (lot.empty() || lot.back() < 1000);
+    first += !lot.empty() && lot.front() == 0;
+    middle += std::binary_search(lot.begin(), lot.end(), std::size_t{500});
+    last += !lot.empty() && lot.back() == 999;
+  }
+  CHECK(increasing);
+  CHECK(std::fabs(total / 20000 - 100) < 4 * 0.067);
+  for (std::size_t count : {first, middle, last}) CHECK(std::fabs(double(count) / 20000 - 0.1) < 4 * 0.0021);
+  draw_poisson_lot(7, 1.0, rng, lot);
+  CHECK(lot == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6});
 }

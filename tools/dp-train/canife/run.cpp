@@ -130,16 +130,17 @@ class Auditor {
       auto model = model_.clone();
       std::vector<float> sum(d), x;
       std::vector<std::int64_t> y;
+      std::vector<std::size_t> lot;
       std::vector<double> noise(d);
       for (std::size_t k = begin; k < end; ++k) {
         PhiloxStream rng(c_.seed, kCanifeMockStream + round * n + k);
         x.clear();
         y.clear();
-        for (std::size_t i = 0; i < data_.train.size(); ++i)
-          if (rng.uniform() < c_.q) {
-            x.insert(x.end(), data_.train.example(i), data_.train.example(i) + width);
-            y.push_back(data_.train.labels[i]);
-          }
+        draw_poisson_lot(data_.train.size(), c_.q, rng, lot);
+        for (std::size_t i : lot) {
+          x.insert(x.end(), data_.train.example(i), data_.train.example(i) + width);
+          y.push_back(data_.train.labels[i]);
+        }
         std::fill(sum.begin(), sum.end(), 0.0f);
         model->add_clipped_sum(theta.data(), x.data(), y.data(), y.size(), c_.clip, sum.data());
         rng.fill_normal(noise.data(), d);

@@ -6,6 +6,20 @@
 
 namespace dpaudit::dp_train {
 
+void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng, std::vector<std::size_t>& lot) {
+  lot.clear();
+  if (q >= 1) {
+    for (std::size_t i = 0; i < members; ++i) lot.push_back(i);
+    return;
+  }
+  const double log_miss = std::log1p(-q);
+  for (double next = -1;;) {
+    next += std::floor(std::log(rng.uniform()) / log_miss) + 1;
+    if (!(next < static_cast<double>(members))) return;
+    lot.push_back(static_cast<std::size_t>(next));
+  }
+}
+
 DpSgdTrainer::DpSgdTrainer(const SgdConfig& config, const Dataset& train, PerExampleModel& model, double sigma)
     : c_(config),
       train_(train),
@@ -16,16 +30,11 @@ DpSgdTrainer::DpSgdTrainer(const SgdConfig& config, const Dataset& train, PerExa
       sum_(model.parameter_count()),
       noise_(model.parameter_count()) {}
 
-// Poisson: each member independently with probability q (one uniform each, in index
-// order). Shuffled: at each epoch's first step a fresh permutation of the members
-// (Fisher-Yates), cut into epoch_steps lots whose sizes differ by at most one.
+// Poisson: draw_poisson_lot. Shuffled: at each epoch's first step a fresh permutation of
+// the members (Fisher-Yates), cut into epoch_steps lots whose sizes differ by at most one.
 void DpSgdTrainer::next_lot(std::size_t step, std::size_t members, PhiloxStream& rng) {
+  if (!shuffled_) return draw_poisson_lot(members, c_.q, rng, lot_);
   lot_.clear();
-  if (!shuffled_) {
-    for (std::size_t i = 0; i < members; ++i)
-      if (rng.uniform() < c_.q) lot_.push_back(i);
-    return;
-  }
   const std::size_t k = step % epoch_steps_;
   if (k == 0) {
     order_.resize(members);

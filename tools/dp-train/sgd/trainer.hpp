@@ -25,6 +25,11 @@ struct Insertion {
   std::vector<float> gradient;
 };
 
+// A Poisson lot: each of `members` indices independently with probability q, drawn by
+// geometric skips (the gap before the next member is floor(log U / log(1 - q))), so a
+// lot costs one uniform per member drawn rather than one per candidate.
+void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng, std::vector<std::size_t>& lot);
+
 // Called after every step with the released update (parameter_count() floats).
 using StepObserver = std::function<void(std::size_t step, const float* update)>;
 
