@@ -1,10 +1,13 @@
 # Thin wrapper: install missing Debian packages, configure CMake (Release, build/),
-# build, and run the demo or the tests.
+# build, and run the demo or the tests. `make fuzz` builds the libFuzzer harnesses of
+# tests/fuzz with clang in build-fuzz/ and runs each for FUZZ_SECONDS (not part of test).
 BUILD ?= build
 JOBS ?= 2
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 30
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build test demo clean
+.PHONY: all deps configure build test demo fuzz clean
 
 all: build
 
@@ -23,5 +26,11 @@ test: build
 demo: build
 	@scripts/demo $(BUILD)/bin
 
+fuzz:
+	@scripts/install-deps --fuzz
+	@CXX=clang++ cmake -S tests/fuzz -B $(FUZZ_BUILD) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j$(JOBS)
+	@tests/fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -1,0 +1,23 @@
+// libFuzzer harness: the CSV reader through every reader of scores (label,score with an
+// optional dim column; by round; as cosines against --null-dim) and of decisions
+// (label,guess). Only DataError may come out.
+#include "core/error.hpp"
+#include "fuzz_input.hpp"
+#include "stats/scores.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace dpaudit;
+  const fuzz::InputFile input(data, size);
+  const ScoreReadOptions plain{}, null{false, false, true, 100};
+  auto quietly = [](auto read) {
+    try {
+      read();
+    } catch (const DataError&) {
+    }
+  };
+  quietly([&] { read_scores_csv(input.path(), plain); });
+  quietly([&] { read_scores_csv(input.path(), null); });
+  quietly([&] { read_scores_csv_by_round(input.path(), plain); });
+  quietly([&] { read_decisions_csv(input.path()); });
+  return 0;
+}

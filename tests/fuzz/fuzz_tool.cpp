@@ -1,0 +1,42 @@
+// libFuzzer harness for a reader inside a tool's main.cpp (rdp-compose --events,
+// eps-gauss2 --batch): the tool is compiled with main renamed tool_main (CMakeLists)
+// and run with the arguments FUZZ_TOOL_ARGS (one string, split on blanks) followed by
+// the fuzzer's bytes as a file.
+// Its stdout and stderr are discarded at the stream level (a sanitizer's report still
+// reaches fd 2); any outcome but a return is a finding.
+#include <iostream>
+#include <sstream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include "fuzz_input.hpp"
+
+int tool_main(int argc, char** argv);
+
+namespace {
+
+class Discard : public std::streambuf {
+ protected:
+  int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static Discard discard;
+  std::cout.rdbuf(&discard);
+  std::cerr.rdbuf(&discard);
+  std::cout.clear();
+  const dpaudit::fuzz::InputFile input(data, size);
+  std::vector<std::string> args{"tool"};
+  std::istringstream words(FUZZ_TOOL_ARGS);
+  for (std::string w; words >> w;) args.push_back(w);
+  args.push_back(input.path());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  tool_main(static_cast<int>(args.size()), argv.data());
+  return 0;
+}
