@@ -36,7 +36,8 @@ struct CanaryScores {
 };
 
 // Throws DataError for a dimension mismatch (naming both sizes and files), a model
-// that is not 1-D, or an empty stack of deltas; UsageError without model or deltas.
+// that is not 1-D, or an empty stack of deltas; UsageError without model or deltas, or
+// with two inputs read from stdin ("-").
 CanaryScores score_canaries(const ScoreRequest& request);
 
 // Scores of inserted canaries labelled 1 (ids 0..k-1), then unseen ones labelled 0

@@ -175,6 +175,8 @@ rm -f big.npy
 expect_error 1 '^canary-gen: error: value 5e\+153 at index 0 does not fit in f4 \(use f8\) \(stdout\)$' \
   canary-gen --kind dummy --dim 4 --clip 1e154 --npy --dtype f4
 expect_error 1 '^canary-gen: error: cannot write to stdout$' bash -c 'canary-gen --count 3 --dim 10 --npy >/dev/full'
+expect_error 2 '^score-dump: error: --canaries and --model cannot both be - \(stdin\)$' \
+  bash -c 'score-dump --canaries - --model - <model.npy'
 # --clip and --flip shape dummy canaries only; with sphere they were silently ignored.
 expect_error 2 '^canary-gen: error: --clip cannot be used with --kind sphere$' canary-gen --dim 10 --clip 2
 expect_error 2 '^canary-gen: error: --flip cannot be used with --kind sphere$' canary-gen --dim 10 --flip --npy

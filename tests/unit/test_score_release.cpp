@@ -89,6 +89,14 @@ TEST_CASE("score_canaries: a dimension mismatch names both sizes") {
   }
   r.model.clear();
   CHECK_THROWS_AS(score_canaries(r), UsageError);  // neither model nor deltas
+  r.canaries = "-";
+  r.model = "-";
+  try {
+    score_canaries(r);
+    FAIL("two inputs from stdin accepted");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) == "--canaries and --model cannot both be - (stdin)");
+  }
   for (const auto& f : {kCanaries, kModel, kReference, kDeltas}) std::remove(f.c_str());
 }
 
