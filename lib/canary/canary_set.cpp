@@ -76,6 +76,14 @@ std::vector<double> CanarySet::rows(std::size_t first, std::size_t n, int thread
   return m;
 }
 
+bool CanarySet::shares_canaries_with(const CanarySet& other) const {
+  if (!spec_ || !other.spec_) return !spec_ && !other.spec_ && source_ == other.source_;
+  const CanarySpec &a = *spec_, &b = *other.spec_;
+  if (a.kind != b.kind || a.dim != b.dim) return false;
+  if (a.kind == CanaryKind::dummy) return a.clip == b.clip && a.flip == b.flip;
+  return a.seed == b.seed && a.first_index < b.first_index + b.count && b.first_index < a.first_index + a.count;
+}
+
 bool CanarySet::raw_needs_normalising() const {
   return spec_ && dpaudit::raw_needs_normalising(*spec_);
 }

@@ -30,6 +30,10 @@ class CanarySet {
   // canary j is raw_j / ||raw_j|| when raw_needs_normalising(), else raw_j.
   void raw(std::size_t j, std::size_t begin, std::size_t len, double* out) const;
   bool raw_needs_normalising() const;
+  // Whether some canary is in both sets: two specs of the same kind and dim with the
+  // same seed and overlapping index ranges (sphere) or the same clip and flip (dummy:
+  // all its canaries are one vector), or the same NPY file.
+  bool shares_canaries_with(const CanarySet& other) const;
   // Canaries first .. first + n - 1, n x dim, row i = get(first + i); threads <= 0: all
   // cores.
   std::vector<double> rows(std::size_t first, std::size_t n, int threads) const;

@@ -22,6 +22,7 @@ struct ScoreRequest {
   int threads = 0;
   std::size_t cache_bytes = 0;  // keep canaries in memory up to this size
   std::function<void(std::size_t rounds_done, std::size_t rounds)> progress;
+  std::function<void(const std::string& note)> note;  // e.g. seen and unseen share canaries
 };
 
 struct LabelledScore {

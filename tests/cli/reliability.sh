@@ -177,6 +177,17 @@ expect_error 1 '^canary-gen: error: value 5e\+153 at index 0 does not fit in f4 
 expect_error 1 '^canary-gen: error: cannot write to stdout$' bash -c 'canary-gen --count 3 --dim 10 --npy >/dev/full'
 expect_error 2 '^score-dump: error: --canaries and --model cannot both be - \(stdin\)$' \
   bash -c 'score-dump --canaries - --model - <model.npy'
+# The same canaries as seen and unseen: a note, unless -q.
+expect_status 0 score-dump --canaries c.json --unseen c.json --model model.npy
+expect_eq "$(cat "$TMP/err")" "score-dump: note: --canaries and --unseen share canaries: those are scored as both inserted and not" \
+  "note for a shared spec"
+expect_status 0 score-dump --canaries c.json --unseen c.json --model model.npy -q
+expect_eq "$(cat "$TMP/err")" "" "-q silences the note"
+canary-gen --count 3 --dim 650 --seed 1 >c650.json
+expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 1 \
+  --canaries c650.json --unseen c650.json --out shared-run
+expect_eq "$(cat "$TMP/err")" "dp-train: note: --canaries and --unseen share canaries: those are scored as both inserted and not" \
+  "fedavg's note for a shared spec"
 # --clip and --flip shape dummy canaries only; with sphere they were silently ignored.
 expect_error 2 '^canary-gen: error: --clip cannot be used with --kind sphere$' canary-gen --dim 10 --clip 2
 expect_error 2 '^canary-gen: error: --flip cannot be used with --kind sphere$' canary-gen --dim 10 --flip --npy

@@ -139,6 +139,29 @@ TEST_CASE("dummy canary: every entry clip/sqrt(D); flip negates it") {
   for (double v : c) CHECK(v == -0.5);
 }
 
+TEST_CASE("CanarySet::shares_canaries_with: overlapping sphere ranges, equal dummies, the same file") {
+  CanarySpec a = sphere(7, 10, 5), b = a;
+  b.first_index = 9;  // canary 9 is in both
+  CHECK(CanarySet::from_spec(a).shares_canaries_with(CanarySet::from_spec(b)));
+  b.first_index = 10;  // disjoint: 0..9 and 10..19
+  CHECK(!CanarySet::from_spec(a).shares_canaries_with(CanarySet::from_spec(b)));
+  b = a;
+  b.seed = 8;
+  CHECK(!CanarySet::from_spec(a).shares_canaries_with(CanarySet::from_spec(b)));
+  CanarySpec d;
+  d.kind = CanaryKind::dummy;
+  d.count = 1;
+  d.dim = 5;
+  CanarySpec flipped = d;
+  flipped.flip = true;
+  CHECK(CanarySet::from_spec(d).shares_canaries_with(CanarySet::from_spec(d)));
+  CHECK(!CanarySet::from_spec(d).shares_canaries_with(CanarySet::from_spec(flipped)));
+  CHECK(!CanarySet::from_spec(d).shares_canaries_with(CanarySet::from_spec(a)));
+  const std::vector<double> rows(5, 1.0);
+  CHECK(CanarySet::from_matrix(rows, 1, 5, "m.npy").shares_canaries_with(CanarySet::from_matrix(rows, 1, 5, "m.npy")));
+  CHECK(!CanarySet::from_matrix(rows, 1, 5, "m.npy").shares_canaries_with(CanarySet::from_matrix(rows, 1, 5, "n.npy")));
+}
+
 TEST_CASE("CanarySet reads a spec file or an NPY matrix") {
   const std::string json = "test_canary_set.json", npy = "test_canary_set.npy";
   std::ofstream(json) << canary_spec_json(sphere(3, 4, 50));

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_option("--cache-mb", cache_mb, "keep the canaries in memory when they fit in this many MB (speeds up --deltas)")
       ->capture_default_str()->check(dpaudit::cli::non_negative());
   app.add_option("-o,--output", output, "CSV output; - = stdout")->capture_default_str();
-  app.add_flag("-q,--quiet", quiet, "no progress on stderr for --deltas (shown only when it is a terminal)");
+  app.add_flag("-q,--quiet", quiet, "no progress (shown only on a terminal) or notes on stderr");
 
   return dpaudit::cli::run(app, argc, argv, [&] {
     if (model_path.empty() && deltas_path.empty()) throw UsageError("give --model or --deltas");
@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
     request.progress = [&](std::size_t done, std::size_t total) {
       if (!round_progress) round_progress.emplace("score-dump", total, quiet);
       round_progress->update(done);
+    };
+    request.note = [&](const std::string& note) {
+      if (!quiet) dpaudit::cli::note(app, note);
     };
     const CanaryScores scores = score_canaries(request);
     write_scores_csv(output, scores.rows, scores.dim);

@@ -1,5 +1,7 @@
 #include "fedavg/canaries.hpp"
 
+#include <iostream>
+
 #include "core/error.hpp"
 #include "mechanisms/fedavg_server.hpp"
 
@@ -36,6 +38,8 @@ std::optional<CanarySet> open_or_make(const std::string& path, const std::string
 CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) {
   seen_ = open_or_make(c.canaries, "--canaries", c.num_canaries, c.canary_seed, 0, dim, made_seen_json_);
   unseen_ = open_or_make(c.unseen, "--unseen", c.num_unseen, c.canary_seed, c.num_canaries, dim, made_unseen_json_);
+  if (seen_ && unseen_ && seen_->shares_canaries_with(*unseen_) && !c.quiet)
+    std::cerr << "dp-train: note: --canaries and --unseen share canaries: those are scored as both inserted and not\n";
   // Both sets are cached, or neither: the budget is for the whole k x D matrix.
   const double bytes = static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(double);
   const std::size_t cache = bytes <= c.canary_memory_mb * 1024 * 1024 ? static_cast<std::size_t>(bytes) + 1 : 0;
