@@ -14,12 +14,12 @@
 #include "cli/progress.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
-#include "fedavg/output.hpp"
 #include "io/atomic_output.hpp"
 #include "io/format.hpp"
 #include "io/npy.hpp"
 #include "models.hpp"
 #include "sgd/trainer.hpp"
+#include "staging_dir.hpp"
 #include "stats/canife_epsilon.hpp"
 
 namespace dpaudit::dp_train {

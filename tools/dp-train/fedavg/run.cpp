@@ -16,6 +16,7 @@
 #include "fedavg/canaries.hpp"
 #include "fedavg/client.hpp"
 #include "fedavg/output.hpp"
+#include "staging_dir.hpp"
 #include "core/error.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"

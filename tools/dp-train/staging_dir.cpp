@@ -1,0 +1,71 @@
+#include "staging_dir.hpp"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "io/atomic_output.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace fs = std::filesystem;
+
+StagingDir::StagingDir(const std::string& out, bool force) : out_(out), force_(force) {
+  fs::path t(out);
+  if (t.filename().empty()) t = t.parent_path();  // "run/" -> "run"
+  // A symlinked --out stays a link: its target gets the files, staged beside it (the
+  // same file system, so the staging folder can be renamed onto it).
+  target_ = follow_symlinks(t.string());
+  std::error_code ec;
+  const fs::file_status status = fs::status(target_, ec);
+  if (fs::exists(status)) {
+    if (!fs::is_directory(status)) throw DataError("exists and is not a folder", out_);
+    const bool empty = fs::is_empty(target_, ec);
+    if (ec) throw DataError("cannot read output folder: " + ec.message(), out_);
+    if (!empty && !force) throw UsageError("output folder is not empty (--force replaces it)", out_);
+  }
+  staging_ = target_ + ".partial-" + std::to_string(::getpid());
+  fs::remove_all(staging_, ec);
+  remove_on_signal_ = std::make_unique<RemoveOnSignal>(staging_, RemoveOnSignal::Kind::folder);
+  fs::create_directories(staging_, ec);
+  if (ec) throw DataError("cannot create output folder: " + ec.message(), out_);
+}
+
+StagingDir::~StagingDir() {
+  if (committed_) return;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+}
+
+std::string StagingDir::path(const std::string& file) const { return (fs::path(staging_) / file).string(); }
+
+void StagingDir::commit() {
+  // rename(2) replaces a missing or empty folder; a non-empty one (--force) is swapped
+  // with the staging folder in one step, so target is never missing, then removed.
+  if (::rename(staging_.c_str(), target_.c_str()) != 0) {
+    const int err = errno;
+    if (err != ENOTEMPTY && err != EEXIST)
+      throw DataError(std::string("cannot move the run into place: ") + std::strerror(err), out_);
+    if (!force_) throw DataError("output folder is not empty (--force replaces it)", out_);  // filled meanwhile
+    if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
+      throw DataError(std::string("cannot replace the output folder: ") + std::strerror(errno), out_);
+    std::error_code ec;
+    fs::remove_all(staging_, ec);  // the replaced run
+  }
+  remove_on_signal_.reset();
+  committed_ = true;
+}
+
+double peak_memory_mb() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+}  // namespace dpaudit::dp_train
