@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "accounting/calibrate.hpp"
 #include "accounting/two_gaussian.hpp"
 #include "core/parallel.hpp"
 #include "core/error.hpp"
@@ -214,14 +215,6 @@ double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom, Samplin
   return std::max(0.0, log_a / (alpha - 1));
 }
 
-void check_event(const RdpEvent& e) {
-  if (!(e.sigma > 0) || !std::isfinite(e.sigma))
-    throw UsageError(fmt::format("sigma must be positive and finite, got {}", e.sigma));
-  if (!(e.q > 0 && e.q <= 1))
-    throw UsageError(fmt::format("q must be in (0,1], got {}", e.q));
-  if (e.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", e.steps));
-}
-
 // Orders up to 1e5: the binomial sums have alpha + 1 terms.
 constexpr double kMaxOrder = 1e5;
 
@@ -313,33 +306,8 @@ double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta
   check_event({1, q, steps});
   check_delta(delta);
   check_orders(orders);
-  auto epsilon_at = [&](double sigma) {
-    return rdp_epsilon({{sigma, q, steps, sampling}}, delta, orders).epsilon;
-  };
-  // eps decreases in sigma: bracket [lo, hi] with eps(lo) > target >= eps(hi), then
-  // bisect log sigma until hi/lo - 1 < 1e-7.
-  constexpr double kMin = 1e-4, kMax = 1e6;
-  double lo = 1, hi = 1;
-  if (epsilon_at(1) > eps) {
-    while (epsilon_at(hi) > eps) {
-      lo = hi;
-      hi *= 2;
-      if (hi > kMax)
-        throw UsageError(fmt::format("eps {} needs a noise multiplier above {}", eps, kMax));
-    }
-  } else {
-    while (epsilon_at(lo) <= eps) {
-      hi = lo;
-      lo /= 2;
-      if (lo < kMin)
-        throw UsageError(fmt::format("eps {} is met by any noise multiplier above {}", eps, kMin));
-    }
-  }
-  while (hi / lo - 1 > 1e-7) {
-    const double mid = std::sqrt(lo * hi);
-    (epsilon_at(mid) > eps ? lo : hi) = mid;
-  }
-  return hi;
+  return smallest_sigma([&](double sigma) { return rdp_epsilon({{sigma, q, steps, sampling}}, delta, orders).epsilon; },
+                        eps, 1e-7);
 }
 
 }  // namespace dpaudit

@@ -7,21 +7,12 @@
 #pragma once
 #include <vector>
 
+#include "accounting/event.hpp"
+
 namespace dpaudit {
 
-// How each step's batch is drawn: Poisson sampling with rate q (add/remove-one
-// neighbours), or a fixed batch of q*N records drawn without replacement (the
-// replace-one bound of Wang, Balle & Kasiviswanathan 2019, Thm 9 and Cor. 10).
-enum class Sampling { poisson, without_replacement };
-
-// One segment of training: `steps` steps with noise multiplier `sigma` and sampling
-// rate `q` (q = 1: the plain Gaussian mechanism).
-struct RdpEvent {
-  double sigma;
-  double q;
-  long long steps;
-  Sampling sampling = Sampling::poisson;
-};
+// The events are lib/accounting/event.hpp's; the name stays for the callers.
+using RdpEvent = AccountingEvent;
 
 // The union of dp_accounting's and Opacus's default orders:
 // 1.1, 1.2, ..., 10.9, 11, 12, ..., 63, 128, 256, 512, 1024.

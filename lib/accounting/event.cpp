@@ -1,0 +1,18 @@
+#include "accounting/event.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace dpaudit {
+
+void check_event(const AccountingEvent& e) {
+  if (!(e.sigma > 0) || !std::isfinite(e.sigma))
+    throw UsageError(fmt::format("sigma must be positive and finite, got {}", e.sigma));
+  if (!(e.q > 0 && e.q <= 1)) throw UsageError(fmt::format("q must be in (0,1], got {}", e.q));
+  if (e.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", e.steps));
+}
+
+}  // namespace dpaudit

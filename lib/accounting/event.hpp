@@ -1,0 +1,24 @@
+// One segment of a training run, as every accountant (RDP, PLD, GDP) reads it:
+// `steps` releases of the Gaussian mechanism with noise multiplier `sigma` (noise
+// standard deviation over the L2 sensitivity), each on a batch drawn with rate `q`
+// (q = 1: the whole data set, the plain Gaussian mechanism).
+#pragma once
+
+namespace dpaudit {
+
+// How each step's batch is drawn: Poisson sampling with rate q (add/remove-one
+// neighbours), or a fixed batch of q*N records drawn without replacement (replace-one
+// neighbours).
+enum class Sampling { poisson, without_replacement };
+
+struct AccountingEvent {
+  double sigma;
+  double q;
+  long long steps;
+  Sampling sampling = Sampling::poisson;
+};
+
+// Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, NaN or Inf.
+void check_event(const AccountingEvent& e);
+
+}  // namespace dpaudit

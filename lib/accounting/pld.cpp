@@ -1,0 +1,169 @@
+#include "accounting/pld.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "accounting/calibrate.hpp"
+#include "accounting/log_space.hpp"
+#include "accounting/pld_gaussian.hpp"
+#include "core/error.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+// Chernoff budget for the mass outside the composed window (added to the upper delta,
+// taken off the lower one), and for the P-mass cut from each step's tails over the
+// whole run (to +inf in the upper bound, dropped in the lower one).
+constexpr double kOutsideMass = 1e-16;
+constexpr double kTruncatedMass = 1e-17;
+
+struct Segment {
+  double sigma, q;
+  long long steps;  // summed over the events with this (sigma, q)
+  double loss_sd;   // standard deviation of one step's privacy loss (remove)
+};
+
+// The largest h with sum_i T_i min(h^2/6, h s_i/2) <= rho sum_i T_i s_i^2 (both sides
+// increase in h: bisection on log h, from the h where every term is h^2/6).
+double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
+  double steps = 0, variance = 0;
+  for (const Segment& s : segments) {
+    steps += static_cast<double>(s.steps);
+    variance += static_cast<double>(s.steps) * s.loss_sd * s.loss_sd;
+  }
+  auto error = [&](double h) {
+    double e = 0;
+    for (const Segment& s : segments) e += static_cast<double>(s.steps) * std::min(h * h / 6, h * s.loss_sd / 2);
+    return e;
+  };
+  if (!(variance > 0) || !std::isfinite(variance))
+    throw DataError(fmt::format("the privacy loss's variance over the run is {}: no lattice fits it", variance));
+  double lo = std::sqrt(6 * rho * variance / steps), hi = lo;
+  while (error(hi) <= rho * variance) hi *= 2;
+  for (int i = 0; i < 60 && hi / lo > 1 + 1e-6; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (error(mid) <= rho * variance ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// Drops the zero masses at both ends.
+void trim(PldPmf& p) {
+  const auto nonzero = [](double m) { return m != 0; };
+  const auto first = std::find_if(p.mass.begin(), p.mass.end(), nonzero);
+  const auto last = std::find_if(p.mass.rbegin(), p.mass.rend(), nonzero).base();
+  if (first >= last) {
+    p.mass.clear();
+    return;
+  }
+  p.first += first - p.mass.begin();
+  p.mass = std::vector<double>(first, last);
+}
+
+}  // namespace
+
+PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options) {
+  if (events.empty()) throw UsageError("no accounting events");
+  std::map<std::pair<double, double>, long long> steps_of;
+  double total_steps = 0;
+  bool subsampled = false;
+  for (const AccountingEvent& e : events) {
+    check_event(e);
+    if (e.sampling != Sampling::poisson)
+      throw UsageError("the PLD accountant supports Poisson sampling only (without replacement: use RDP)");
+    long long& t = steps_of[{e.sigma, e.q}];
+    if (e.steps > std::numeric_limits<long long>::max() - t)
+      throw UsageError("the steps of all events add up beyond 2^63 - 1");
+    t += e.steps;
+    total_steps += static_cast<double>(e.steps);
+    subsampled = subsampled || e.q < 1;
+  }
+  std::vector<Segment> segments;
+  for (const auto& [key, steps] : steps_of) {
+    const double variance = privacy_loss_moments({key.first, key.second, Adjacency::remove}).variance;
+    segments.push_back({key.first, key.second, steps, std::sqrt(variance)});
+  }
+  std::vector<Adjacency> adjacencies{Adjacency::remove};
+  if (subsampled) adjacencies.push_back(Adjacency::add);  // q = 1: the two coincide
+  const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
+
+  h_ = lattice_spacing_for(segments, options.relative_variance_error);
+  for (int attempt = 0;; ++attempt) {
+    // One-step PLDs of every segment, each direction and estimate, on the lattice h_.
+    std::vector<std::vector<PldPmf>> steps(2 * adjacencies.size());
+    for (std::size_t a = 0; a < adjacencies.size(); ++a)
+      for (const Segment& s : segments) {
+        const GaussianPair pair{s.sigma, s.q, adjacencies[a]};
+        steps[2 * a].push_back(pessimistic_pld(pair, h_, tail));
+        steps[2 * a + 1].push_back(optimistic_pld(pair, h_, tail));
+      }
+    std::vector<std::vector<PldFactor>> factors(steps.size());
+    std::vector<CompositionPlan> plans;
+    std::size_t needed = 0;
+    for (std::size_t c = 0; c < steps.size(); ++c) {
+      for (std::size_t i = 0; i < segments.size(); ++i) factors[c].push_back({&steps[c][i], segments[i].steps});
+      plans.push_back(plan_composition(factors[c], kOutsideMass));
+      needed = std::max(needed, plans.back().points());
+    }
+    if (needed > options.max_points) {
+      if (attempt == 8)
+        throw DataError(fmt::format("the PLD needs {} lattice points, more than {}", needed, options.max_points));
+      h_ *= 1.05 * static_cast<double>(needed) / static_cast<double>(options.max_points);
+      continue;
+    }
+    for (std::size_t a = 0; a < adjacencies.size(); ++a) {
+      Direction d{compose_plds(factors[2 * a], plans[2 * a]), compose_plds(factors[2 * a + 1], plans[2 * a + 1])};
+      points_ = std::max(points_, d.pessimistic.pld.mass.size());
+      // Upper: the folded-back and beyond-window mass to +inf, the roundoff on every
+      // positive loss (only those enter delta(eps) for eps >= 0). Lower: the roundoff
+      // off every point; the outside mass is taken off each delta when it is read.
+      PldPmf& up = d.pessimistic.pld;
+      up.inf_mass += d.pessimistic.outside_mass;
+      for (std::size_t i = 0; i < up.mass.size(); ++i)
+        if (up.loss(i) > 0) up.mass[i] += d.pessimistic.roundoff;
+      trim(up);
+      PldPmf& down = d.optimistic.pld;
+      for (double& m : down.mass) m = std::max(0.0, m - d.optimistic.roundoff);
+      trim(down);
+      directions_.push_back(std::move(d));
+    }
+    return;
+  }
+}
+
+PldInterval PldAccountant::epsilon(double delta) const {
+  check_delta(delta);
+  PldInterval r{0, 0};
+  for (const Direction& d : directions_) {
+    r.upper = std::max(r.upper, pld_epsilon(d.pessimistic.pld, delta));
+    // delta_lower(eps) = delta_optimistic(eps) - outside <= delta  <=>  delta_optimistic(eps) <= delta + outside
+    const double target = delta + d.optimistic.outside_mass;
+    r.lower = std::max(r.lower, target < 1 ? pld_epsilon(d.optimistic.pld, target) : 0.0);
+  }
+  return r;
+}
+
+PldInterval PldAccountant::delta(double eps) const {
+  check_epsilon(eps);
+  PldInterval r{0, 0};
+  for (const Direction& d : directions_) {
+    r.upper = std::max(r.upper, std::min(1.0, pld_delta(d.pessimistic.pld, eps)));
+    r.lower = std::max(r.lower, pld_delta(d.optimistic.pld, eps) - d.optimistic.outside_mass);
+  }
+  return r;
+}
+
+double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options) {
+  check_event({1, q, steps});
+  check_delta(delta);
+  return smallest_sigma([&](double sigma) { return PldAccountant({{sigma, q, steps}}, options).epsilon(delta).upper; },
+                        eps, 1e-5);
+}
+
+}  // namespace dpaudit

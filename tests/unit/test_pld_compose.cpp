@@ -1,0 +1,86 @@
+// FFT composition of discrete PLDs against closed forms: the n-fold composition of a
+// two-point PLD is binomial; heterogeneous factors against the direct convolution.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "accounting/pld_compose.hpp"
+#include "core/error.hpp"
+#include "relative_close.hpp"
+
+using namespace dpaudit;
+
+namespace {
+
+double binomial(int n, int k, double p) {
+  return std::exp(std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1) + k * std::log(p) +
+                  (n - k) * std::log1p(-p));
+}
+
+// the mass the composition puts at lattice index k
+double at(const ComposedPld& c, long long k) {
+  const long long i = k - c.pld.first;
+  return i >= 0 && i < static_cast<long long>(c.pld.mass.size()) ? c.pld.mass[static_cast<std::size_t>(i)] : 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("n-fold composition of a two-point PLD is binomial") {
+  // losses -h (mass 0.3) and +2h (mass 0.7), 40 times: index -40 + 3k with Binomial(40, 0.7)
+  const PldPmf one{0.01, -1, {0.3, 0.0, 0.0, 0.7}, 0};
+  const std::vector<PldFactor> f{{&one, 40}};
+  const CompositionPlan plan = plan_composition(f, 1e-16);
+  CHECK(plan.lo >= -40);
+  CHECK(plan.hi <= 80);
+  const ComposedPld c = compose_plds(f, plan);
+  for (int k = 0; k <= 40; ++k) {
+    const double want = binomial(40, k, 0.7);
+    CHECK(std::abs(at(c, -40 + 3 * k) - want) <= 1e-12 * want + c.roundoff);  // the roundoff estimate covers it
+  }
+  CHECK(std::abs(at(c, -39)) < 1e-15);  // not reachable
+  CHECK(c.roundoff < 1e-14);
+}
+
+TEST_CASE("heterogeneous factors: the direct convolution, and +inf mass composes") {
+  const PldPmf a{0.1, -2, {0.1, 0.2, 0.3, 0.4}, 0};     // indices -2..1
+  const PldPmf b{0.1, 0, {0.5, 0.0, 0.25}, 0.25};       // indices 0, 2; +inf with 0.25
+  const std::vector<PldFactor> f{{&a, 2}, {&b, 1}};
+  const ComposedPld c = compose_plds(f, plan_composition(f, 1e-16));
+  // direct: a * a * b (finite parts)
+  std::vector<double> aa(7, 0.0);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) aa[static_cast<std::size_t>(i + j)] += a.mass[static_cast<std::size_t>(i)] * a.mass[static_cast<std::size_t>(j)];
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double want = 0;
+      for (int jj = 0; jj < 3; ++jj)
+        if (i + j - jj >= 0 && i + j - jj < 7) want += aa[static_cast<std::size_t>(i + j - jj)] * b.mass[static_cast<std::size_t>(jj)];
+      CHECK(std::abs(at(c, -4 + i + j) - want) < 1e-15);
+    }
+  // P(no step is +inf) = 0.75
+  CHECK(close(c.pld.inf_mass, 0.25, 1e-15));
+}
+
+TEST_CASE("the window holds all but the outside mass") {
+  // a long composition: the Chernoff window is far narrower than the support
+  const PldPmf one{0.01, -50, std::vector<double>(101, 1.0 / 101), 0};  // uniform on [-0.5, 0.5]
+  const std::vector<PldFactor> f{{&one, 10000}};
+  const CompositionPlan plan = plan_composition(f, 1e-16);
+  // sd of the sum: sqrt(10000 * (101^2 - 1) / 12) lattice steps = 2915.5
+  CHECK(plan.hi < 20 * 2916);
+  CHECK(plan.lo > -20 * 2916);
+  CHECK(plan.outside_mass <= 1e-16);
+  const ComposedPld c = compose_plds(f, plan);
+  double total = 0;
+  for (double m : c.pld.mass) total += m;
+  CHECK(std::abs(total - 1) < 1e-12);
+}
+
+TEST_CASE("invalid compositions") {
+  const PldPmf a{0.1, 0, {1.0}, 0}, b{0.2, 0, {1.0}, 0};
+  CHECK_THROWS_AS(plan_composition({}, 1e-16), UsageError);
+  CHECK_THROWS_AS(plan_composition({{&a, 0}}, 1e-16), UsageError);
+  CHECK_THROWS_AS(plan_composition({{&a, 1}, {&b, 1}}, 1e-16), UsageError);
+  CHECK_THROWS_AS(plan_composition({{&a, 1}}, 0), UsageError);
+}
