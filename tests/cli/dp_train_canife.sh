@@ -65,8 +65,16 @@ PY
 } >events.csv
 expect_near "$eps_hat" "$(rdp-compose --events events.csv --delta 1e-5)" 1e-6r "eps_hat against rdp-compose"
 
-# eps-from-scores reads the scores per audit round
+# eps-from-scores reads the scores per audit round; --method canife gives audits.csv's
+# eps_r and interval (000's rule, delta 1/n) from scores.csv alone.
 expect_status 0 eps-from-scores t1/scores.csv --per round --method threshold
 expect_eq "$(wc -l <"$TMP/out")" 4 "one eps per audit round (and a header)"
+expect_status 0 eps-from-scores t1/scores.csv --per round --method canife
+expect_eq "$(cat "$TMP/out")" "$(echo round,epsilon,eps_lo,eps_hi; tail -n +2 t1/audits.csv | cut -d, -f1,12,13,14)" \
+  "eps-from-scores --method canife = audits.csv's eps_r"
+expect_error 2 "canife method is per audit round.*--method" eps-from-scores t1/scores.csv --method canife
+
+# a run with few mock rounds still composes (n = 4 can show no finite eps_r above 0)
+expect_status 0 "${BASE[@]}" --audit-every 20 --design-pool 16 --noise-multiplier 1 --audit-rounds 4 --design-steps 20 --out small
 
 finish

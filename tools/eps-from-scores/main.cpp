@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "io/format.hpp"
 #include "output.hpp"
+#include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/score_summary.hpp"
 #include "stats/scores.hpp"
@@ -41,7 +42,8 @@ const char* kExamples =
     "  eps-from-scores cosines.csv --null-dim 101770 --method jeffreys   # 003 eps_lo-final\n"
     "  eps-from-scores --in seen.npy --out unseen.npy --method gauss-fit --delta 1e-5   # 003 Alg. 3\n"
     "  eps-from-scores --decisions game.csv --method clopper-pearson     # a distinguishing game (004)\n"
-    "  eps-from-scores scores.csv --per round --method threshold  # CANIFE eps_r, delta = 1/n per round\n"
+    "  eps-from-scores scores.csv --per round --method threshold  # eps per round, delta = 1/n per round\n"
+    "  eps-from-scores run/scores.csv --per round --method canife # CANIFE's eps_r with its interval (000)\n"
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n";
 
 }  // namespace
@@ -79,8 +81,10 @@ int main(int argc, char** argv) {
                        ->check(CLI::IsMember(kNullKinds));
   auto* method_opt = app.add_option("-m,--method", method_name,
                                     "threshold | clopper-pearson | jeffreys | gauss-fit (default: gauss-fit with "
-                                    "--null-dim, else clopper-pearson)")
-                         ->check(CLI::IsMember(kMethods));
+                                    "--null-dim, else clopper-pearson) | canife (--per round only: 000's eps_r, "
+                                    "thresholds with one zero rate skipped, CSV round,epsilon,eps_lo,eps_hi with its "
+                                    "Clopper-Pearson interval at 1 - alpha)")
+                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife"}));
   app.add_option("--alpha", alpha, "1 - confidence of the bound, split evenly over FPR and FNR")
       ->capture_default_str()
       ->check(dpaudit::cli::open_unit_interval());
@@ -130,6 +134,31 @@ int main(int argc, char** argv) {
     const bool gauss_fit = method_name == "gauss-fit";
     const bool decisions = decisions_opt->count() > 0;
     const bool per_round = per_opt->count() > 0;
+    if (method_name == "canife") {
+      if (!per_round) throw UsageError("the canife method is per audit round: give --per round", "--method");
+      if (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || have_null || negate || json ||
+          report)
+        throw UsageError("--method canife takes no --thresholds, --threshold, --one-sided, --null, --negate, --json "
+                         "or --report");
+      // 000 App. C.1 per round, delta 1/n unless --delta: round,epsilon,eps_lo,eps_hi.
+      std::string text = "round,epsilon,eps_lo,eps_hi\n";
+      double reported = 0;
+      for (const auto& [round, scores] : read_scores_csv_by_round(scores_path, {})) {
+        const double n = double(scores.in().size() + scores.out().size());
+        const CanifeEpsilon e = canife_epsilon(scores.in(), scores.out(), delta_opt->count() ? delta : 1 / n, alpha);
+        text += fmt::format("{},{},{},{}\n", format_number(round), format_number(e.epsilon),
+                            format_number(e.epsilon_lower), format_number(e.epsilon_upper));
+        reported = std::max(reported, e.epsilon);
+      }
+      if (fail_opt->count() && reported > fail_above)
+        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
+                                format_number(fail_above)),
+                    scores_path == "-" ? "stdin" : scores_path, kExitBudgetExceeded);
+      AtomicOutput output(output_path);
+      output.stream() << text;
+      output.commit();
+      return kExitOk;
+    }
     if (gauss_fit && (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || decisions))
       throw UsageError("gauss-fit takes no --thresholds, --threshold, --one-sided or --decisions");
     if (gauss_fit && delta_opt->count() == 0 && !per_round)

@@ -21,6 +21,7 @@
 #include "sgd/trainer.hpp"
 #include "staging_dir.hpp"
 #include "stats/canife_epsilon.hpp"
+#include "stats/epsilon_from_rates.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -286,11 +287,12 @@ Json run_canife(const CanifeConfig& c) {
   run["empirical_backward"] = composed(estimates, AuditCover::backward);
   run["empirical_forward"] = composed(estimates, AuditCover::forward);
   // 000's rule sends a separated audit (eps_r = inf) to the run's own sigma. Beside it,
-  // the same composition with inf read as the largest finite eps_r that n balanced
-  // scores can show, log((1 - 3/n) / (2/n)) (3.88 at n = 100): an estimate of what a
-  // perfect audit at least shows, comparable with 000's and 003's reported eps_hat.
+  // the same composition with inf read as the largest finite eps_r the n scores can show
+  // (one error on each side, 3.88 at n = 100; 0 when n is too small for any): an
+  // estimate of what a perfect audit at least shows, comparable with 000's and 003's.
   std::vector<AuditEpsilon> capped = estimates;
-  const double cap = std::log((1 - 3.0 / double(n)) / (2.0 / double(n)));
+  const double n_in = double(n / 2), n_out = double(n - n / 2);
+  const double cap = epsilon_from_rates(1 / n_out, 1 / n_in, 1.0 / double(n));
   for (AuditEpsilon& e : capped)
     if (std::isinf(e.epsilon)) e.epsilon = cap;
   run["eps_hat_inf_capped"] = composed(capped, AuditCover::backward)["eps_hat"];
