@@ -43,12 +43,16 @@ expect_eq "$(head -1 api-1.csv)" "trial,label,score" "CSV header"
 expect_eq "$(tail -n +2 api-1.csv | cut -d, -f1,2 | tr '\n' ' ')" "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0 4,1 5,0 5,1 " \
   "rows: trial, label"
 
-# --- calibration: --eps E gives the noise rdp-compose --eps computes for the run
-sigma=$(rdp-compose --eps 2 --q 0.1 --steps 20 --delta 1e-5)
-got=$("${SYN[@]}" --eps 2 --trials 1 --json | json_field noise_multiplier)
-expect_near "$got" "$sigma" 1e-9r "noise multiplier of --eps 2"
-got=$("${SYN[@]}" --noise-multiplier "$sigma" --trials 1 --json | json_field analytic_eps)
-expect_near "$got" 2 1e-6r "analytic eps of the calibrated noise"
+# --- accounting: Poisson lots are accounted by PLD (the headline when below RDP). Golden:
+# Google dp_accounting's PLD, pessimistic, at discretisation 1e-4 for sigma 0.8, q 128/60000,
+# 469 steps, delta 1e-5: 0.5417377482574032 (../shared/reference/pld_dp_accounting.csv);
+# RDP gives 1.3737 there (issue 13). --eps E calibrates z on the PLD: the run meets E.
+got=$(dp-train sgd --task synthetic --train-size 200 --quiet --noise-multiplier 0.8 --q 0.0021333333333333334 --steps 469 --trials 1 --json)
+expect_near "$(json_field analytic_eps <<<"$got")" 0.5417377482574032 1e-4r "PLD eps against dp_accounting"
+expect_eq "$(json_field accountant <<<"$got")" "pld-poisson" "the headline accountant"
+expect_near "$(json_field eps_rdp <<<"$got")" 1.3737 1e-3r "RDP eps beside it"
+got=$("${SYN[@]}" --eps 2 --trials 1 --json | json_field analytic_eps)
+expect_near "$got" 2 1e-4r "analytic eps of --eps 2"
 
 # --- the malicious-dataset game: its simulation agrees with real training (lr 0). Both
 # score D3's llr; with 150 + 150 trials (the real ones on the synthetic task) the means

@@ -1,7 +1,10 @@
 // The analytic epsilon of a `dp-train sgd` run, and the noise multiplier for a target
 // epsilon, with what the bound assumes (reported in --json).
-//   Poisson lots: the subsampled Gaussian's RDP over the steps (lib/accounting/rdp),
-//     add/remove adjacency.
+//   Poisson lots: the subsampled Gaussian's privacy-loss distribution over the steps
+//     (lib/accounting/pld: an interval around the true eps, both add and remove
+//     adjacency), and its RDP (lib/accounting/rdp); the headline is the smaller sound
+//     upper bound of the two (PLD's upper end, unless RDP is below it), and --eps
+//     calibrates z on the PLD.
 //   Shuffled lots: every example is in one lot per epoch, so E = ceil(T / steps per
 //     epoch) participations of a Gaussian mechanism at z compose exactly to one at
 //     z / sqrt(E) (lib/accounting/analytic_gaussian); no amplification by shuffling
@@ -16,9 +19,10 @@ namespace dpaudit::dp_train {
 
 struct SgdAccounting {
   double noise_multiplier = 0;
-  double epsilon = 0;
-  std::string accountant;  // "rdp-poisson" or "gaussian-epochs"
+  double epsilon = 0;      // the headline: the smallest sound upper bound computed
+  std::string accountant;  // "pld-poisson", "rdp-poisson" or "gaussian-epochs"
   std::string assumes;
+  double pld_upper = 0, pld_lower = 0, rdp = 0;  // Poisson lots
 };
 
 // With config.eps > 0, the smallest noise multiplier meeting (eps, delta); otherwise

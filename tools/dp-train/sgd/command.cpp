@@ -98,6 +98,10 @@ int run_sgd(SgdOptions& o, bool lr_given, bool batch_given, bool q_given) {
     j["analytic_eps"] = json_number(accounting.epsilon);
     j["accountant"] = accounting.accountant;
     j["accountant_assumes"] = accounting.assumes;
+    if (c.sampling == LotSampling::poisson) {
+      j["eps_pld"] = {json_number(accounting.pld_lower), json_number(accounting.pld_upper)};
+      j["eps_rdp"] = json_number(accounting.rdp);
+    }
     if (result.parameters) j["parameters"] = result.parameters;
     if (result.evaluated) {
       j["test_accuracy"] = result.test_accuracy;
