@@ -103,7 +103,7 @@ double two_gaussian_epsilon(const Gaussian& p, const Gaussian& q, double delta) 
   check_delta(delta);
   if (separable(other)) return std::numeric_limits<double>::infinity();
   return smallest_epsilon(
-      [&](double eps) {
+      [&, unit = unit, other = other](double eps) {  // clang 14 cannot capture structured bindings
         return std::max(log_delta_one_direction(unit, other, eps), log_delta_one_direction(other, unit, eps));
       },
       delta);
