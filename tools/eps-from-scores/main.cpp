@@ -16,6 +16,7 @@
 #include "output.hpp"
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
 #include "stats/scores.hpp"
 
@@ -44,7 +45,21 @@ const char* kExamples =
     "  eps-from-scores --decisions game.csv --method clopper-pearson     # a distinguishing game (004)\n"
     "  eps-from-scores scores.csv --per round --method threshold  # eps per round, delta = 1/n per round\n"
     "  eps-from-scores run/scores.csv --per round --method canife # CANIFE's eps_r with its interval (000)\n"
-    "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n";
+    "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n"
+    "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run, best guess count\n"
+    "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, bottom 100 out\n";
+
+// --guesses K or K+:K- (whole numbers).
+std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
+  const auto whole = [&](const std::string& s) {
+    if (s.empty() || s.size() > 15 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError(fmt::format("'{}' is not K or K+:K- (whole numbers)", text), "--guesses");
+    return std::size_t(std::stoull(s));
+  };
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return {whole(text), 0};
+  return {whole(text.substr(0, colon)), whole(text.substr(colon + 1))};
+}
 
 }  // namespace
 
@@ -83,8 +98,10 @@ int main(int argc, char** argv) {
                                     "threshold | clopper-pearson | jeffreys | gauss-fit (default: gauss-fit with "
                                     "--null-dim, else clopper-pearson) | canife (--per round only: 000's eps_r, "
                                     "thresholds with one zero rate skipped, CSV round,epsilon,eps_lo,eps_hi with its "
-                                    "Clopper-Pearson interval at 1 - alpha)")
-                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife"}));
+                                    "Clopper-Pearson interval at 1 - alpha) | one-run (Steinke, Nasr & Jagielski 2023: m canaries "
+                                    "each in with probability 1/2; guess in for the top K+ scores, out for the bottom "
+                                    "K-; exact binomial test of (eps, delta))")
+                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife", "one-run"}));
   app.add_option("--alpha", alpha, "1 - confidence of the bound, split evenly over FPR and FNR")
       ->capture_default_str()
       ->check(dpaudit::cli::open_unit_interval());
@@ -107,6 +124,11 @@ int main(int argc, char** argv) {
   auto* threshold_opt =
       app.add_option("--threshold", fixed_threshold, "one fixed threshold T: say in when score >= T (<= with --negate)")
           ->check(dpaudit::cli::finite());
+  std::string guesses_text;
+  auto* guesses_opt = app.add_option("--guesses", guesses_text,
+                                     "one-run: K (top K guessed in) or K+:K- (and bottom K- guessed out); default: "
+                                     "the best top-K over every distinct score, with --thresholds bonferroni (alpha / "
+                                     "their number) or max");
   auto* seed_opt = app.add_option("--seed", seed, "seed of --thresholds split")->capture_default_str();
   auto* one_sided_opt = app.add_flag("--one-sided", one_sided, "only the TPR/FPR direction, log((1-delta-FNR)/FPR)");
   auto* per_opt = app.add_option("--per", per, "round: one epsilon per value of the round column")
@@ -127,6 +149,7 @@ int main(int argc, char** argv) {
   null_opt->excludes(decisions_opt);
   per_opt->excludes(in_opt)->excludes(decisions_opt);
   seed_opt->excludes(threshold_opt);
+  guesses_opt->excludes(thresholds_opt);
 
   return dpaudit::cli::run(app, argc, argv, [&]() -> int {
     const bool have_null = null_dim_opt->count() > 0 || null_opt->count() > 0;
@@ -158,6 +181,44 @@ int main(int argc, char** argv) {
       output.stream() << text;
       output.commit();
       return kExitOk;
+    }
+    if (guesses_opt->count() && method_name != "one-run") throw UsageError("--guesses is for --method one-run");
+    // What every method but canife ends with: the budget check, then the output, whole.
+    const auto emit = [&](const std::string& text, double reported, const std::string& source) {
+      if (fail_opt->count() && reported > fail_above)
+        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
+                                format_number(fail_above)),
+                    source == "-" ? "stdin" : source, kExitBudgetExceeded);
+      AtomicOutput output(output_path);
+      output.stream() << text;
+      output.commit();
+      return kExitOk;
+    };
+    if (method_name == "one-run") {
+      if (per_round || decisions || have_null || threshold_opt->count() || one_sided_opt->count() || seed_opt->count())
+        throw UsageError("one-run takes no --per, --decisions, --null-dim, --null, --threshold, --one-sided or --seed");
+      if (thresholds_name == "split")
+        throw UsageError("one-run searches its guess counts with bonferroni or max, not split", "--thresholds");
+      const ScoreReadOptions read{negate, true, false, 0};
+      const ScoreSet scores =
+          in_opt->count() ? read_scores_npy(in_npy, out_npy, read) : read_scores_csv(scores_path, read);
+      RunDescription run;
+      run.method_name = method_name;
+      run.negated = negate;
+      run.alpha = alpha;
+      OneRunEstimate e;
+      if (guesses_opt->count()) {
+        const auto [k_in, k_out] = parse_guesses(guesses_text);
+        e = one_run_fixed(scores, k_in, k_out, delta, alpha);
+      } else {
+        run.thresholds = thresholds_name;
+        const bool bonferroni = thresholds_name == "bonferroni";
+        e = one_run_search(scores, delta, bonferroni ? alpha / double(one_run_search_counts(scores)) : alpha);
+      }
+      const std::string text = json     ? json_line(eps_from_scores::one_run_json(e, delta, run))
+                               : report ? eps_from_scores::one_run_report(e, delta, run)
+                                        : format_number(e.epsilon) + "\n";
+      return emit(text, e.epsilon, in_opt->count() ? in_npy : scores_path);
     }
     if (gauss_fit && (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || decisions))
       throw UsageError("gauss-fit takes no --thresholds, --threshold, --one-sided or --decisions");
@@ -238,13 +299,6 @@ int main(int argc, char** argv) {
              : report ? eps_from_scores::result_report(result, run)
                       : format_number(reported) + "\n";
     }
-    if (fail_opt->count() && reported > fail_above)
-      throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
-                              format_number(fail_above)),
-                  source == "-" ? "stdin" : source, kExitBudgetExceeded);
-    AtomicOutput output(output_path);
-    output.stream() << text;
-    output.commit();
-    return kExitOk;
+    return emit(text, reported, source);
   });
 }

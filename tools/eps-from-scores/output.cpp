@@ -154,4 +154,46 @@ std::string per_round_csv(const std::map<double, Result>& rounds) {
   return out;
 }
 
+namespace {
+
+// The rule behind one-run's "out" guesses, score <= t, in input units.
+std::string out_rule_text(double threshold, const RunDescription& run) {
+  return fmt::format("score {} {}", run.negated ? ">=" : "<=", format_number(input_units(threshold, run)));
+}
+
+}  // namespace
+
+Json one_run_json(const OneRunEstimate& e, double delta, const RunDescription& run) {
+  Json j = {{"method", run.method_name},
+            {"epsilon", json_number(e.epsilon)},
+            {"delta", delta},
+            {"alpha", run.alpha},
+            {"canaries", e.canaries},
+            {"guesses_in", e.guesses_in},
+            {"guesses_out", e.guesses_out},
+            {"correct", e.correct},
+            {"counts_tried", e.counts_tried},
+            {"alpha_per_count", e.alpha_per_count}};
+  if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
+  if (run.negated) j["negated"] = true;
+  if (e.threshold_in) j["guess_in_rule"] = rule_text(*e.threshold_in, run);
+  if (e.threshold_out) j["guess_out_rule"] = out_rule_text(*e.threshold_out, run);
+  return j;
+}
+
+std::string one_run_report(const OneRunEstimate& e, double delta, const RunDescription& run) {
+  std::string out;
+  std::string method = run.method_name;
+  if (!run.thresholds.empty()) method += fmt::format(" ({} over {} guess counts)", run.thresholds, e.counts_tried);
+  report_line(out, "method", method);
+  report_line(out, "epsilon", format_number(e.epsilon));
+  report_line(out, "delta", format_number(delta));
+  report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per guess count)", 100 * (1 - run.alpha), e.alpha_per_count));
+  report_line(out, "canaries", std::to_string(e.canaries));
+  report_line(out, "guesses", fmt::format("{} in, {} out, {} correct", e.guesses_in, e.guesses_out, e.correct));
+  if (e.threshold_in) report_line(out, "guess in when", rule_text(*e.threshold_in, run));
+  if (e.threshold_out) report_line(out, "guess out when", out_rule_text(*e.threshold_out, run));
+  return out;
+}
+
 }  // namespace dpaudit::eps_from_scores

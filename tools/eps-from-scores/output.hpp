@@ -7,6 +7,7 @@
 
 #include "io/json.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
 
 namespace dpaudit::eps_from_scores {
@@ -35,5 +36,9 @@ Json per_round_json(const std::map<double, Result>& rounds, const RunDescription
 std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run);
 // The default per-round output: CSV `round,epsilon`.
 std::string per_round_csv(const std::map<double, Result>& rounds);
+
+// --method one-run (Steinke, Nasr & Jagielski 2023) at delta.
+Json one_run_json(const OneRunEstimate& e, double delta, const RunDescription& run);
+std::string one_run_report(const OneRunEstimate& e, double delta, const RunDescription& run);
 
 }  // namespace dpaudit::eps_from_scores
