@@ -224,6 +224,33 @@ expect_error 2 'one-run searches its guess counts with bonferroni or max, not sp
 expect_error 2 'one-run takes no' $T "$TMP/separated.csv" -m one-run --threshold 1
 expect_error 1 'no rows with label 0' $T "$TMP/no_out.csv" -m one-run
 
+# ---- gdp (Nasr et al. 2023) --------------------------------------------------------
+# Separated, fixed rule: both counts 0, each bound u = 1 - 0.025^(1/1000), mu = -2 Phi^-1(u).
+expect_status 0 $T "$TMP/separated.csv" -m gdp --threshold 1.5 --delta 1e-5 --json
+expect_near "$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["mu"])' <"$TMP/out")" \
+  "$("$PYTHON" -c 'from scipy.stats import norm; print(-2 * norm.ppf(1 - 0.025**1e-3))')" 1e-9 "gdp mu, closed form"
+if [ -f "$GOLD/onerun_0.csv" ]; then
+  # jax_privacy's epsilon_from_gdp (Bonferroni over its 25 and 47 frontier thresholds: alpha/50, /94
+  # per rate) is our uncorrected maximum at alpha/25, /47; ../shared/reference/jax_privacy_auditing.csv.
+  while read -r f n d want; do
+    expect_status 0 $T "$GOLD/$f" -m gdp --thresholds max --alpha "$("$PYTHON" -c "print(0.05/$n)")" --delta "$d"
+    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "gdp $f delta $d (jax_privacy)"
+  done <<'ROWS'
+onerun_0.csv 25 1e-05 7.315466925386317
+onerun_0.csv 25 0.001 5.431773973699709
+onerun_2.csv 47 1e-05 3.960067692770796
+onerun_4.csv 3 0.001 15.265919458349098
+ROWS
+  expect_status 0 $T "$GOLD/onerun_0.csv" -m gdp --delta 1e-5 --json
+  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["thresholds_tried"], j["alpha_per_rate"], j["epsilon"] < 7.315466925386317)' <"$TMP/out")" \
+    "1000 2.5e-05 True" "gdp bonferroni over the distinct scores"
+fi
+expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp
+expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp --delta 0
+expect_error 2 'gdp chooses its threshold with bonferroni or max' $T "$TMP/separated.csv" -m gdp --delta 1e-5 --thresholds split
+expect_error 2 'gdp takes no' $T "$TMP/separated.csv" -m gdp --delta 1e-5 --one-sided
+expect_error 1 'no rows with label 1' $T "$TMP/no_in.csv" -m gdp --delta 1e-5
+
 expect_error 2 '--delta: value 1 is not in \[0,1\)' $T "$TMP/separated.csv" --delta 1
 expect_error 2 '--delta: value -0.5 is not in \[0,1\)' $T "$TMP/separated.csv" --delta=-0.5
 expect_error 2 "--delta: value abc is not in \[0,1\)" $T "$TMP/separated.csv" --delta abc

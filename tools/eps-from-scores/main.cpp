@@ -16,6 +16,7 @@
 #include "output.hpp"
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/gdp_audit.hpp"
 #include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
 #include "stats/scores.hpp"
@@ -47,7 +48,8 @@ const char* kExamples =
     "  eps-from-scores run/scores.csv --per round --method canife # CANIFE's eps_r with its interval (000)\n"
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n"
     "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run, best guess count\n"
-    "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, bottom 100 out\n";
+    "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, bottom 100 out\n"
+    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound, and eps at delta\n";
 
 // --guesses K or K+:K- (whole numbers).
 std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
@@ -100,8 +102,10 @@ int main(int argc, char** argv) {
                                     "thresholds with one zero rate skipped, CSV round,epsilon,eps_lo,eps_hi with its "
                                     "Clopper-Pearson interval at 1 - alpha) | one-run (Steinke, Nasr & Jagielski 2023: m canaries "
                                     "each in with probability 1/2; guess in for the top K+ scores, out for the bottom "
-                                    "K-; exact binomial test of (eps, delta))")
-                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife", "one-run"}));
+                                    "K-; exact binomial test of (eps, delta)) | gdp (Nasr et al. 2023: mu >= Phi^-1(1-FPR) - "
+                                    "Phi^-1(FNR) at Clopper-Pearson bounds, then eps at --delta by the Gaussian "
+                                    "mechanism's curve; mu in --json)")
+                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife", "one-run", "gdp"}));
   app.add_option("--alpha", alpha, "1 - confidence of the bound, split evenly over FPR and FNR")
       ->capture_default_str()
       ->check(dpaudit::cli::open_unit_interval());
@@ -217,6 +221,26 @@ int main(int argc, char** argv) {
       }
       const std::string text = json     ? json_line(eps_from_scores::one_run_json(e, delta, run))
                                : report ? eps_from_scores::one_run_report(e, delta, run)
+                                        : format_number(e.epsilon) + "\n";
+      return emit(text, e.epsilon, in_opt->count() ? in_npy : scores_path);
+    }
+    if (method_name == "gdp") {
+      if (per_round || decisions || have_null || one_sided_opt->count() || seed_opt->count())
+        throw UsageError("gdp takes no --per, --decisions, --null-dim, --null, --one-sided or --seed");
+      if (delta_opt->count() == 0 || delta == 0)
+        throw UsageError("gdp needs --delta in (0,1): mu-GDP is not (eps, 0)-DP for any finite eps");
+      const ScoreSet scores = in_opt->count() ? read_scores_npy(in_npy, out_npy, {negate, true, false, 0})
+                                              : read_scores_csv(scores_path, {negate, true, false, 0});
+      RunDescription run;
+      run.method_name = method_name;
+      run.negated = negate;
+      run.alpha = alpha;
+      run.thresholds = threshold_opt->count() ? "fixed" : thresholds_name;
+      const GdpAuditEstimate e =
+          gdp_audit(scores, delta, alpha, threshold_opt->count() ? ThresholdChoice::fixed : kThresholdChoices.at(thresholds_name),
+                    negate ? -fixed_threshold : fixed_threshold);
+      const std::string text = json     ? json_line(eps_from_scores::gdp_json(e, run))
+                               : report ? eps_from_scores::gdp_report(e, run)
                                         : format_number(e.epsilon) + "\n";
       return emit(text, e.epsilon, in_opt->count() ? in_npy : scores_path);
     }

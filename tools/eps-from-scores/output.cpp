@@ -196,4 +196,40 @@ std::string one_run_report(const OneRunEstimate& e, double delta, const RunDescr
   return out;
 }
 
+Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run) {
+  Json j = {{"method", run.method_name},
+            {"epsilon", json_number(e.epsilon)},
+            {"mu", json_number(e.mu)},
+            {"delta", e.delta},
+            {"alpha", run.alpha},
+            {"thresholds", run.thresholds},
+            {"thresholds_tried", e.thresholds_tried},
+            {"alpha_per_rate", e.alpha_per_rate},
+            {"fpr", e.fpr},
+            {"fnr", e.fnr},
+            {"fpr_bound", e.fpr_bound},
+            {"fnr_bound", e.fnr_bound},
+            {"n_in", e.n_in},
+            {"n_out", e.n_out}};
+  if (run.negated) j["negated"] = true;
+  if (e.threshold) {
+    j["threshold"] = input_units(*e.threshold, run);
+    j["decision_rule"] = rule_text(*e.threshold, run);
+  }
+  return j;
+}
+
+std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run) {
+  std::string out;
+  report_line(out, "method", fmt::format("{} ({} over {} thresholds)", run.method_name, run.thresholds, e.thresholds_tried));
+  report_line(out, "epsilon", format_number(e.epsilon));
+  report_line(out, "mu", format_number(e.mu));
+  report_line(out, "delta", format_number(e.delta));
+  report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
+  if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
+  report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
+  report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
+  return out;
+}
+
 }  // namespace dpaudit::eps_from_scores

@@ -7,6 +7,7 @@
 
 #include "io/json.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/gdp_audit.hpp"
 #include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
 
@@ -40,5 +41,9 @@ std::string per_round_csv(const std::map<double, Result>& rounds);
 // --method one-run (Steinke, Nasr & Jagielski 2023) at delta.
 Json one_run_json(const OneRunEstimate& e, double delta, const RunDescription& run);
 std::string one_run_report(const OneRunEstimate& e, double delta, const RunDescription& run);
+
+// --method gdp (Nasr et al. 2023).
+Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run);
+std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run);
 
 }  // namespace dpaudit::eps_from_scores
