@@ -1,9 +1,10 @@
 // Renyi DP accountant for the Poisson-subsampled Gaussian mechanism (Mironov,
 // Talwar & Zhang 2019: integer orders by the binomial expansion, fractional orders
-// by the two-series expansion, both in log space) and for sampling without
-// replacement (Wang, Balle & Kasiviswanathan 2019), composed over heterogeneous
-// segments, and converted to (eps, delta)-DP with Canonne, Kamath & Steinke 2020,
-// Prop. 12: eps = rdp + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha - 1).
+// by the two-series expansion, both in log space and summing A_alpha - 1, so that long
+// runs keep 1e-12) and for sampling without replacement (Wang, Balle & Kasiviswanathan
+// 2019, Thm 27), composed over heterogeneous segments, and converted to (eps, delta)-DP
+// with Canonne, Kamath & Steinke 2020, Prop. 12:
+// eps = rdp + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha - 1).
 #pragma once
 #include <vector>
 

@@ -44,7 +44,10 @@ TEST_CASE("subsampled Gaussian RDP matches quadrature, integer and fractional or
 
 TEST_CASE("sampling without replacement: Wang, Balle & Kasiviswanathan 2019") {
   // [golden] Thm 9 at integer orders, Cor. 10 (CGF interpolation) between them,
-  // evaluated by tests/golden/accounting.py in mpmath
+  // evaluated by tests/golden/accounting.py in mpmath. The code uses Thm 27, whose terms
+  // are min(Thm 9's, 4 sqrt(Delta^(2 floor(j/2)) Delta^(2 ceil(j/2)))); at these noise
+  // levels (sigma <= 2, or the sum dominated by j near alpha) Thm 9's term is the smaller
+  // in every term that counts, so the values are the same.
   const auto wor = Sampling::without_replacement;
   CHECK(close(subsampled_gaussian_rdp(1.1, 0.01, 8, wor), 0.0020421531238429167, 1e-12));
   CHECK(close(subsampled_gaussian_rdp(1.1, 0.01, 2.5, wor), 0.00061697899111294148, 1e-12));
@@ -61,6 +64,38 @@ TEST_CASE("sampling without replacement: Wang, Balle & Kasiviswanathan 2019") {
   const double sigma = rdp_sigma_for_epsilon(2.0, 0.01, 1000, 1e-5, default_rdp_orders(), wor);
   CHECK(rdp_epsilon({{sigma, 0.01, 1000, wor}}, 1e-5).epsilon <= 2.0);
   CHECK(rdp_epsilon({{sigma * (1 - 1e-6), 0.01, 1000, wor}}, 1e-5).epsilon > 2.0);
+}
+
+TEST_CASE("without replacement: Thm 27, the strengthened bound (Wang, Balle & Kasiviswanathan 2019)") {
+  const auto wor = Sampling::without_replacement;
+  // [golden] Thm 27 evaluated in mpmath 1.3.0 at 1500 digits, the forward differences
+  // Delta^m = sum_k C(m,k) (-1)^(m-k) e^(k(k-1)/(2 sigma^2)) summed exactly (in double
+  // that sum loses every digit; the code integrates E[(r - 1)^m] instead).
+  CHECK(close(subsampled_gaussian_rdp(8.816, 0.01279, 8, wor), 3.4066646436425044e-5, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(8.816, 0.01279, 256, wor), 0.0011764399050638246, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(3, 0.2, 5, wor), 0.049613138813249239, 1e-12));
+  CHECK(close(subsampled_gaussian_rdp(3, 0.2, 40, wor), 0.66617372763593492, 1e-12));
+  // [golden] issue 13, dp_accounting's RDP accountant (Thm 27 up to order 256, Thm 9's
+  // terms above): sigma 8.816, q 0.01279, 8 steps, delta 8.04e-8 gives 0.0478 (Thm 9: 0.1347)
+  std::vector<double> up_to_256;
+  for (double a : default_rdp_orders())
+    if (a <= 256) up_to_256.push_back(a);
+  const RdpResult dp = rdp_epsilon({{8.816, 0.01279, 8, wor}}, 8.04e-8, up_to_256);
+  CHECK(std::abs(dp.epsilon - 0.0478) < 5e-5);
+  // at order 512 the code keeps Thm 27's terms up to j = 257: lower still
+  CHECK(rdp_epsilon({{8.816, 0.01279, 8, wor}}, 8.04e-8).epsilon < dp.epsilon);
+}
+
+TEST_CASE("long runs keep 1e-12: A - 1 is summed, not A") {
+  // issue 13: sigma 8.525, q 8.986e-6, 572,906,105 steps. [golden] mpmath 1.3.0 at 60
+  // digits: order 128 by the binomial sum, orders 1.5 and 10.5 by quadrature of
+  // E[(1 - q + q r)^alpha] - 1; total RDP = steps log(A) / (alpha - 1). (Summing A itself,
+  // 1 + 1e-8 rounded, gave 0.041020942423 at order 128: 2.4e-8 relative, 9.8e-10 in eps.)
+  const std::vector<RdpEvent> run{{8.525, 8.986e-6, 572906105}};
+  const auto rdp = composed_rdp(run, {128, 1.5, 10.5});
+  CHECK(close(rdp[0], 0.041020943406901027232, 1e-12));
+  CHECK(close(rdp[1], 0.0004807065747334659546, 1e-12));
+  CHECK(close(rdp[2], 0.0033649498109365792677, 1e-12));
 }
 
 TEST_CASE("the fractional series and the binomial sum agree at an integer") {
