@@ -36,6 +36,15 @@ std::string model_kind_name(ModelKind kind) {
   return "";
 }
 
+ModelConfig model_config(const std::string& name, const Dataset& data, std::int64_t hidden) {
+  ModelConfig c;
+  c.kind = parse_model_kind(name);
+  c.input_shape = data.example_shape;
+  c.classes = data.num_classes;
+  c.hidden = hidden;
+  return c;
+}
+
 namespace {
 
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

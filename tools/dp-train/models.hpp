@@ -24,6 +24,9 @@ struct ModelConfig {
   std::int64_t hidden = 128;  // mlp hidden width: 784-128-10 has 101,770 parameters
 };
 
+// The model `name` (parse_model_kind) for the examples of `data`; `hidden` for mlp.
+ModelConfig model_config(const std::string& name, const Dataset& data, std::int64_t hidden = 128);
+
 // logreg: flatten -> linear. mlp: flatten -> linear(hidden) -> ReLU -> linear. Linear
 // layers have nn::Linear's parameters and initialisation but multiply with Eigen
 // (Debian's LibTorch uses the reference BLAS; see models.cpp, DenseFunction).

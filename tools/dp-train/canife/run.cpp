@@ -207,11 +207,7 @@ Json run_canife(const CanifeConfig& c) {
     throw UsageError("the design pool " + std::to_string(c.design_pool) + " exceeds the " +
                          std::to_string(data.test.size()) + " test examples",
                      "--design-pool");
-  ModelConfig mc;
-  mc.kind = parse_model_kind(c.model);
-  mc.input_shape = data.train.example_shape;
-  mc.classes = data.train.num_classes;
-  mc.hidden = c.hidden;
+  const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   std::vector<float> theta;
   const auto model = PerExampleModel::make(mc, c.seed, theta);
   const std::int64_t inputs = static_cast<std::int64_t>(data.train.example_size());

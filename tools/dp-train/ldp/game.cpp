@@ -91,14 +91,6 @@ std::vector<std::size_t> indices_where(const Dataset& data, const std::function<
   return out;
 }
 
-ModelConfig model_config(const LdpGameConfig& c, const Dataset& data) {
-  ModelConfig m;
-  m.kind = parse_model_kind(c.model);
-  m.input_shape = data.example_shape;
-  m.classes = data.num_classes;
-  return m;
-}
-
 // Loads data, builds and pre-trains theta_t (or the malicious model), fixes d and ||C||.
 GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   GameSetup s;
@@ -107,7 +99,7 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   if (!s.uses_model) {
     // No model: d from --dim or the model's size; theta_t = 0 (002 Alg. 2 line 1).
     result.dim = c.dim ? c.dim
-                       : static_cast<std::size_t>(parameter_count(*make_model(model_config(c, s.data.train), c.seed)));
+                       : static_cast<std::size_t>(parameter_count(*make_model(model_config(c.model, s.data.train), c.seed)));
     s.dummy = dummy_gradient_pair(result.dim, c.ldp.clip);
     s.theta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(result.dim));
   } else {
@@ -116,7 +108,7 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
       throw UsageError("the malicious label must be below the number of classes (" +
                            std::to_string(s.data.train.num_classes) + ")",
                        "--malicious-label");
-    s.model = make_model(model_config(c, s.data.train), c.seed);
+    s.model = make_model(model_config(c.model, s.data.train), c.seed);
     const auto label = c.malicious_label;
     const auto train_pool = indices_where(s.data.train, [&](std::int64_t y) { return !collusion || y == label; });
     PhiloxStream rng(c.seed, collusion ? kLdpMaliciousStream : kLdpPretrainStream);

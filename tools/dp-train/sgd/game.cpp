@@ -48,13 +48,8 @@ GameSetup prepare(const SgdConfig& c) {
     throw UsageError("the train size " + std::to_string(c.train_size) + " exceeds the " +
                          std::to_string(data.train.size()) + " training examples of " + c.task,
                      "--train-size");
-  ModelConfig mc;
-  mc.kind = parse_model_kind(c.model);
-  mc.input_shape = data.train.example_shape;
-  mc.classes = data.train.num_classes;
-  mc.hidden = c.hidden;
   GameSetup s;
-  s.model = PerExampleModel::make(mc, c.seed, s.theta0);
+  s.model = PerExampleModel::make(model_config(c.model, data.train, c.hidden), c.seed, s.theta0);
   s.test = std::move(data.test);
   s.train.example_shape = data.train.example_shape;
   s.train.num_classes = data.train.num_classes;
