@@ -161,6 +161,17 @@ int main(int argc, char** argv) {
     const bool gauss_fit = method_name == "gauss-fit";
     const bool decisions = decisions_opt->count() > 0;
     const bool per_round = per_opt->count() > 0;
+    // What every method ends with: the budget check, then the output, whole.
+    const auto emit = [&](const std::string& text, double reported, const std::string& source) {
+      if (fail_opt->count() && reported > fail_above)
+        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
+                                format_number(fail_above)),
+                    source == "-" ? "stdin" : source, kExitBudgetExceeded);
+      AtomicOutput output(output_path);
+      output.stream() << text;
+      output.commit();
+      return kExitOk;
+    };
     if (method_name == "canife") {
       if (!per_round) throw UsageError("the canife method is per audit round: give --per round", "--method");
       if (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || have_null || negate || json ||
@@ -177,27 +188,9 @@ int main(int argc, char** argv) {
                             format_number(e.epsilon_lower), format_number(e.epsilon_upper));
         reported = std::max(reported, e.epsilon);
       }
-      if (fail_opt->count() && reported > fail_above)
-        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
-                                format_number(fail_above)),
-                    scores_path == "-" ? "stdin" : scores_path, kExitBudgetExceeded);
-      AtomicOutput output(output_path);
-      output.stream() << text;
-      output.commit();
-      return kExitOk;
+      return emit(text, reported, scores_path);
     }
     if (guesses_opt->count() && method_name != "one-run") throw UsageError("--guesses is for --method one-run");
-    // What every method but canife ends with: the budget check, then the output, whole.
-    const auto emit = [&](const std::string& text, double reported, const std::string& source) {
-      if (fail_opt->count() && reported > fail_above)
-        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
-                                format_number(fail_above)),
-                    source == "-" ? "stdin" : source, kExitBudgetExceeded);
-      AtomicOutput output(output_path);
-      output.stream() << text;
-      output.commit();
-      return kExitOk;
-    };
     if (method_name == "one-run") {
       if (per_round || decisions || have_null || threshold_opt->count() || one_sided_opt->count() || seed_opt->count())
         throw UsageError("one-run takes no --per, --decisions, --null-dim, --null, --threshold, --one-sided or --seed");
