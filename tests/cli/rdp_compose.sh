@@ -1,7 +1,8 @@
 #!/bin/bash
 # rdp-compose: closed forms, golden RDP from tests/golden/accounting.py (mpmath quadrature
 # of A_alpha), the Canonne-Kamath-Steinke conversion, --eps inversion, --events, JSON,
-# --fail-above, bad input.
+# --fail-above, bad input; --accountant pld (exact full batch, dp_accounting's golden
+# interval) and gdp (closed forms).
 source "$SRC/tests/cli/lib.bash"
 
 py() { "$PYTHON" -c "import math; print(repr($1))"; }
@@ -126,6 +127,71 @@ for orders in 2 2.5 1024; do
 done
 
 expect_error 2 "--steps: '99999999999999999999' is out of range" rdp-compose --sigma 1 --q 0.1 --steps 99999999999999999999 --delta 1e-5
+
+# --- --accountant pld ------------------------------------------------------------------------
+jget() { "$PYTHON" -c "import json,sys; j=json.load(open('$TMP/out')); print($1)"; }
+# full batch: 100 steps at sigma 2 are the Gaussian mechanism at sigma 0.2 (eps-gauss2, Balle & Wang)
+expect_status 0 eps-gauss2 --gaussian-mechanism --sigma 0.2 --delta 1e-6
+exact=$(cat "$TMP/out")
+expect_status 0 rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6 --json
+"$PYTHON" -c "
+import json, sys
+j = json.load(open('$TMP/out')); e = $exact
+sys.exit(0 if j['pld']['lower'] <= e <= j['pld']['upper'] and j['pld']['upper'] - j['pld']['lower'] < 1e-3 * e else 1)" \
+  || fail "full batch: PLD interval $(cat "$TMP/out") does not hold $exact within 1e-3"
+expect_eq "$(jget "j['headline'], j['eps'] == j['pld']['upper'], j['rdp']['eps'] > j['eps']")" "pld True True" "headline is the PLD bound"
+expect_status 0 rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6
+expect_eq "$(cat "$TMP/out")" "$(rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6 --json | "$PYTHON" -c 'import json,sys; print(repr(json.load(sys.stdin)["eps"]))')" "plain output is the headline"
+# [golden] ../shared/reference/pld_dp_accounting.csv (Google dp_accounting's own PLD at 1e-4):
+# sigma 0.8, q 128/60000, 469 steps, delta 1e-5: optimistic 0.5183216114489269, pessimistic
+# 0.5417377482574032; RDP 1.374 (issue 13)
+expect_status 0 rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --json
+"$PYTHON" -c "
+import json, sys
+j = json.load(open('$TMP/out'))
+sys.exit(0 if j['pld']['upper'] >= 0.5183216114489269 and j['pld']['lower'] <= 0.5417377482574032
+         and j['pld']['upper'] <= 0.5417377482574032 * (1 + 1e-4) and abs(j['rdp']['eps'] - 1.374) < 1e-3 else 1)" \
+  || fail "PLD against dp_accounting: $(cat "$TMP/out")"
+whole=$(jget "repr(j['eps'])")
+# --events: two segments equal one
+printf 'sigma,q,steps\n0.8,0.0021333333333333334,200\n0.8,0.0021333333333333334,269\n' >"$TMP/pld.csv"
+expect_status 0 rdp-compose --accountant pld --events "$TMP/pld.csv" --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "$whole" "PLD: two segments = one"
+# --eps: the smallest sigma whose PLD bound meets eps; composing it gives at most eps, below RDP's sigma
+expect_status 0 rdp-compose --accountant pld --eps 1 --q 0.01 --steps 1000 --delta 1e-5
+pld_sigma=$(cat "$TMP/out")
+expect_status 0 rdp-compose --accountant pld --sigma "$pld_sigma" --q 0.01 --steps 1000 --delta 1e-5
+"$PYTHON" -c "import sys; sys.exit(0 if 0.999 < $(cat "$TMP/out") <= 1 else 1)" || fail "PLD --eps 1: sigma $pld_sigma gives $(cat "$TMP/out")"
+expect_status 0 rdp-compose --eps 1 --q 0.01 --steps 1000 --delta 1e-5
+"$PYTHON" -c "import sys; sys.exit(0 if $pld_sigma < $(cat "$TMP/out") else 1)" || fail "PLD sigma $pld_sigma not below RDP's"
+# without replacement: no PLD here; the bound printed is RDP's (Thm 27), said on stderr and in the JSON
+expect_status 0 rdp-compose --accountant pld --sigma 8.816 --q 0.01279 --steps 8 --delta 8.04e-8 --sampling without-replacement --json
+expect_eq "$(jget "j['pld'], j['headline'], j['eps'] == j['rdp']['eps']")" "None rdp True" "without replacement: RDP"
+grep -q "note: no PLD accountant for sampling without replacement" "$TMP/err" || fail "no note on stderr for the missing PLD"
+# [golden] issue 13 (dp_accounting's RDP, orders up to 256): 0.0478
+expect_status 0 rdp-compose --sigma 8.816 --q 0.01279 --steps 8 --delta 8.04e-8 --sampling without-replacement --orders 128,200,256
+expect_near "$(cat "$TMP/out")" 0.0478 5e-5 "without replacement, Thm 27"
+# a PLD beyond double's reach: RDP's bound, with a note
+expect_status 0 rdp-compose --accountant pld --sigma 1e-100 --q 0.5 --steps 10 --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "5.5e+200" "sigma 1e-100: RDP's bound"
+grep -q "note: no PLD" "$TMP/err" || fail "no note when the PLD is out of reach"
+expect_error 3 'rdp-compose: error: eps .* exceeds the budget --fail-above 0.5' rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --fail-above 0.5
+
+# --- --accountant gdp ------------------------------------------------------------------------
+# full batch: exact, mu = sqrt(T)/sigma, the Gaussian mechanism at sigma/sqrt(T)
+expect_status 0 rdp-compose --accountant gdp --sigma 2 --q 1 --steps 100 --delta 1e-6 --json
+expect_near "$(jget "j['eps']")" "$exact" 1e-9r "GDP full batch"
+expect_eq "$(jget "j['exact'], j['mu']")" "True 5.0" "GDP full batch: exact mu"
+[ -s "$TMP/err" ] && fail "note on an exact GDP: $(cat "$TMP/err")"
+# Poisson: the CLT, mu = q sqrt(T (e^(1/sigma^2) - 1)), with a note that it is not a bound
+expect_status 0 rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 1.3774291008101913 1e-9r "GDP CLT [golden: mpmath, see test_gdp.cpp]"
+grep -q "note: GDP's central limit theorem is an approximation" "$TMP/err" || fail "no CLT note"
+# --eps, closed form: sigma = 1 / sqrt(log(1 + mu*^2 / (q^2 T))), mu* = 0.26805112321129422 for eps 1 at 1e-5
+expect_status 0 rdp-compose --accountant gdp --eps 1 --q 0.01 --steps 1000 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 1.3589917308057999 1e-8r "GDP calibration"
+expect_error 2 'rdp-compose: error: --orders cannot be used with --accountant gdp' rdp-compose --accountant gdp --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2
+expect_error 2 'rdp-compose: error: --accountant' rdp-compose --accountant prv --sigma 1 --q 0.1 --steps 10 --delta 1e-5
 
 expect_status 0 rdp-compose --help
 grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"

@@ -1,5 +1,7 @@
-// rdp-compose: Renyi DP accountant for the subsampled Gaussian mechanism (Poisson or
-// without replacement), one segment or heterogeneous segments (lib/accounting/rdp.hpp).
+// rdp-compose: the analytic eps of the subsampled Gaussian mechanism (Poisson or without
+// replacement), one segment or heterogeneous segments, by RDP (lib/accounting/rdp.hpp,
+// the default), PLD (lib/accounting/pld.hpp, with RDP beside it:
+// lib/accounting/analytic_epsilon.hpp) or GDP (lib/accounting/gdp.hpp).
 #include <cmath>
 #include <limits>
 #include <string>
@@ -7,6 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "accounting/analytic_epsilon.hpp"
+#include "accounting/gdp.hpp"
+#include "accounting/pld.hpp"
 #include "accounting/rdp.hpp"
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
@@ -26,7 +31,10 @@ const char* kExamples =
     "  rdp-compose --events segments.csv --delta 1e-5 --json              # CSV sigma,q,steps per segment\n"
     "  rdp-compose --sigma 1 --q 0.02 --steps 500 --delta 1e-6 --orders 2,4,8,16,32\n"
     "  rdp-compose --sigma 0.7 --q 0.01 --steps 2000 --delta 1e-5 --fail-above 8   # CI gate: exit 3\n"
-    "  rdp-compose --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --sampling without-replacement\n";
+    "  rdp-compose --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --sampling without-replacement\n"
+    "  rdp-compose --accountant pld --sigma 0.8 --q 0.002133 --steps 469 --delta 1e-5 --json   # PLD interval + RDP\n"
+    "  rdp-compose --accountant pld --eps 1 --q 0.01 --steps 10000 --delta 1e-5   # sigma by the PLD bound\n"
+    "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT approximation\n";
 
 // Largest steps count read from CSV that converts exactly from a double.
 constexpr double kMaxSteps = 9007199254740992.0;  // 2^53
@@ -65,10 +73,14 @@ CLI::Validator valid_order() {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Renyi DP accountant: eps after STEPS steps of the subsampled Gaussian mechanism with noise\n"
-      "multiplier SIGMA and sampling rate Q (Q = 1: the plain Gaussian mechanism), or after\n"
-      "heterogeneous segments (--events). Integer and fractional orders (Mironov, Talwar & Zhang 2019);\n"
-      "RDP -> (eps, delta) by Canonne, Kamath & Steinke 2020, Prop. 12, as dp_accounting and Opacus.\n"
+      "Analytic eps after STEPS steps of the subsampled Gaussian mechanism with noise multiplier SIGMA\n"
+      "and sampling rate Q (Q = 1: the plain Gaussian mechanism), or after heterogeneous segments\n"
+      "(--events), by one of three accountants (--accountant):\n"
+      "  rdp (default): Renyi DP, integer and fractional orders (Mironov, Talwar & Zhang 2019), RDP ->\n"
+      "    (eps, delta) by Canonne, Kamath & Steinke 2020, Prop. 12, as dp_accounting and Opacus;\n"
+      "  pld: the privacy-loss distribution, an interval that contains the true eps (Doroshenko et al.\n"
+      "    2022), printed as the smallest sound upper bound of PLD and RDP;\n"
+      "  gdp: Gaussian DP, exact for Q = 1, otherwise the CLT of Bu et al. 2020 (an approximation).\n"
       "Supported: Poisson subsampling, and a fixed batch without replacement (--sampling; an upper\n"
       "bound). Prints eps alone, or with --eps the smallest noise multiplier meeting it.",
       "rdp-compose"};
@@ -76,11 +88,16 @@ int main(int argc, char** argv) {
 
   double sigma = 0, q = 0, delta = 0, eps = 0, fail_above = 0;
   long long steps = 0;
-  std::string events_path, sampling_name = "poisson";
+  std::string events_path, sampling_name = "poisson", accountant = "rdp";
   std::vector<double> orders = default_rdp_orders();
   int threads = 0;
   bool json = false;
 
+  app.add_option("--accountant", accountant,
+                 "rdp: Renyi DP; pld: privacy-loss distribution (interval; prints the smallest sound upper "
+                 "bound of PLD and RDP); gdp: Gaussian DP (CLT approximation unless Q = 1)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"rdp", "pld", "gdp"}));
   auto* sigma_opt = app.add_option("--sigma", sigma, "noise multiplier (noise stddev / clip norm), > 0")
                         ->check(cli::positive());
   auto* q_opt = app.add_option("--q", q, "sampling rate in (0,1]: Poisson rate, or batch size / N without replacement")->check(cli::unit_interval_open_left());
@@ -92,7 +109,7 @@ int main(int argc, char** argv) {
                       ->check(cli::positive());
   auto* events_opt = app.add_option("--events", events_path,
                                     "CSV with columns sigma,q,steps, one row per segment; - = stdin");
-  app.add_option("--orders", orders,
+  auto* orders_opt = app.add_option("--orders", orders,
                                     "comma-separated RDP orders in (1, 1e5] (default: 1.1..10.9 by 0.1, 11..63, 128, 256, "
                                     "512, 1024: the defaults of dp_accounting and Opacus)")
                          ->delimiter(',')
@@ -104,21 +121,32 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"poisson", "without-replacement"}));
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X")
                        ->check(cli::non_negative());
-  app.add_option("--threads", threads, "threads over distinct segments; 0 = all cores (same output for any count)")
+  auto* threads_opt = app.add_option("--threads", threads, "threads over distinct segments (RDP); 0 = all cores (same output for any count)")
       ->capture_default_str()
       ->check(cli::thread_count());
-  app.add_flag("--json", json, "print one JSON object: eps, the optimal order, delta, and the inputs");
+  app.add_flag("--json", json, "print one JSON object: eps, the accountant's details (the PLD interval and the RDP "
+                               "value with --accountant pld), delta, and the inputs");
 
   return cli::run(app, argc, argv, [&]() -> int {
     const Sampling sampling = sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
+    if (accountant == "gdp") cli::forbid_options({orders_opt, threads_opt}, "with --accountant gdp");
     AtomicOutput out("-");
     if (eps_opt->count()) {
       const std::string mode = "with --eps";
       cli::forbid_options({sigma_opt, events_opt, fail_opt}, mode);
       cli::require_options({q_opt, steps_opt}, mode);
-      const double s = rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
+      // The accountant whose bound the noise multiplier meets: the PLD needs Poisson sampling.
+      std::string by = accountant;
+      if (by == "pld" && sampling == Sampling::without_replacement && q < 1) {
+        cli::note(app, "no PLD accountant for sampling without replacement; calibrating on RDP");
+        by = "rdp";
+      }
+      if (by == "gdp" && q < 1) cli::note(app, "GDP's CLT is an approximation, not a bound: the noise it gives may be too small");
+      const double s = by == "pld"   ? pld_sigma_for_epsilon(eps, q, steps, delta)
+                       : by == "gdp" ? gdp_sigma_for_epsilon(eps, q, steps, delta, sampling)
+                                     : rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
       out.stream() << (json ? json_line({{"sigma", s}, {"eps", eps}, {"q", q}, {"steps", steps}, {"delta", delta},
-                                         {"sampling", sampling_name}})
+                                         {"sampling", sampling_name}, {"accountant", by}})
                             : format_number(s) + "\n");
       out.commit();
       return kExitOk;
@@ -131,20 +159,38 @@ int main(int argc, char** argv) {
       cli::require_options({sigma_opt, q_opt, steps_opt}, "(or give --events)");
       events = {{sigma, q, steps, sampling}};
     }
-    const RdpResult r = rdp_epsilon(events, delta, orders, threads);
-    if (fail_opt->count() && r.epsilon > fail_above)
-      throw Error(fmt::format("eps {} exceeds the budget --fail-above {}", format_number(r.epsilon),
+    long long total_steps = 0;
+    for (const auto& e : events) total_steps += e.steps;
+    Json report{{"accountant", accountant}, {"delta", delta}, {"segments", events.size()}, {"steps", total_steps},
+                {"sampling", sampling_name}};
+    double printed = 0;
+    if (accountant == "gdp") {
+      const GdpMu g = gdp_mu(events);
+      printed = gdp_epsilon(g.mu, delta);
+      if (!g.exact)
+        cli::note(app, "GDP's central limit theorem is an approximation, not a bound (it can fall below the true eps); "
+                       "--accountant pld gives a bound");
+      report["mu"] = json_number(g.mu);
+      report["exact"] = g.exact;
+    } else if (accountant == "pld") {
+      const AnalyticEpsilon a = analytic_epsilon(events, delta, orders, threads);
+      printed = a.headline;
+      if (!a.pld) cli::note(app, a.pld_note);
+      report["pld"] = a.pld ? Json{{"upper", json_number(a.pld->upper)}, {"lower", json_number(a.pld->lower)}} : Json();
+      report["rdp"] = {{"eps", json_number(a.rdp.epsilon)}, {"order", a.rdp.order}, {"orders", orders.size()}};
+      report["headline"] = a.headline_accountant;
+    } else {
+      const RdpResult r = rdp_epsilon(events, delta, orders, threads);
+      printed = r.epsilon;
+      report["order"] = r.order;
+      report["orders"] = orders.size();
+    }
+    if (fail_opt->count() && printed > fail_above)
+      throw Error(fmt::format("eps {} exceeds the budget --fail-above {}", format_number(printed),
                               format_number(fail_above)),
                   "", kExitBudgetExceeded);
-    if (json) {
-      long long total_steps = 0;
-      for (const auto& e : events) total_steps += e.steps;
-      out.stream() << json_line({{"eps", json_number(r.epsilon)}, {"order", r.order}, {"delta", delta},
-                                 {"segments", events.size()}, {"steps", total_steps}, {"orders", orders.size()},
-                                 {"sampling", sampling_name}});
-    } else {
-      out.stream() << format_number(r.epsilon) << "\n";
-    }
+    report["eps"] = json_number(printed);
+    out.stream() << (json ? json_line(report) : format_number(printed) + "\n");
     out.commit();
     return kExitOk;
   });

@@ -1,0 +1,37 @@
+// The analytic epsilon of a run, from every sound accountant at once, and the number to
+// report: the smallest sound upper bound among them, named. The PLD interval contains
+// the true eps of the mechanism (lib/accounting/pld.hpp); RDP is a looser bound that is
+// cheap and always available (lib/accounting/rdp.hpp). The PLD's upper end is the
+// tighter one except where its lattice had to be coarsened (huge runs), so the headline
+// is min(PLD upper, RDP). GDP's CLT is an approximation, not a bound, and is not a
+// candidate (lib/accounting/gdp.hpp).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accounting/event.hpp"
+#include "accounting/pld.hpp"
+#include "accounting/rdp.hpp"
+
+namespace dpaudit {
+
+struct AnalyticEpsilon {
+  // Absent for sampling without replacement (the PLD accountant covers Poisson sampling)
+  // and where the PLD is beyond double's reach (sigma ~1e-100); pld_note says why.
+  std::optional<PldInterval> pld;
+  std::string pld_note;
+  RdpResult rdp;
+  double headline;                  // min(pld->upper, rdp.epsilon)
+  const char* headline_accountant;  // "pld" or "rdp"
+};
+
+// Throws UsageError for invalid events, delta or orders (as rdp_epsilon).
+AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, double delta,
+                                 const std::vector<double>& orders = default_rdp_orders(), int threads = 1);
+
+// One Poisson-subsampled Gaussian run (dp-train's DP-SGD and DP-FedAvg): `steps` steps
+// with noise multiplier sigma and sampling rate q.
+AnalyticEpsilon analytic_epsilon(double sigma, double q, long long steps, double delta);
+
+}  // namespace dpaudit
