@@ -1,11 +1,16 @@
 #!/bin/bash
-# Benchmarks of the accounting tools (issue 2 targets):
+# Benchmarks of the accounting tools (issue 2 and issue 13 targets):
 #   eps-gauss2 --batch: at least 100,000 eps per second on one core;
-#   rdp-compose: 10,000 heterogeneous events with 100 orders in under 0.5 s.
-# Usage: bench/accounting/run.sh [BIN_DIR]   (default build/bin); best of 3 runs each.
-# Prints wall and CPU (user+sys) seconds; the figures go to bench/accounting.md.
+#   rdp-compose: 10,000 heterogeneous events with 100 orders in under 0.5 s;
+#   rdp-compose --accountant pld: 10,000 DP-SGD steps in under 1 s and 200 MiB; 1,000
+#   heterogeneous events measured beside RDP; every row of dp_accounting's reference
+#   (../shared/reference/pld_dp_accounting.csv) against its own seconds.
+# Usage: bench/accounting/run.sh [BIN_DIR] [REFERENCE_CSV]   (default build/bin and
+# ../shared/reference/pld_dp_accounting.csv); best of 3 runs each.
+# Prints wall and CPU (user+sys) seconds and peak memory; the figures go to bench/accounting.md.
 set -euo pipefail
 BIN=${1:-build/bin}
+REF=${2:-../shared/reference/pld_dp_accounting.csv}
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 TMP=$(mktemp -d)
@@ -16,17 +21,18 @@ trap 'rm -rf "$TMP"' EXIT
 # 100 orders: 1.1..5.9 by 0.1 without the integers, and the integers 2..56
 ORDERS100=$("$PY" -c "print(','.join([str(1 + x / 10) for x in range(1, 50) if x % 10] + [str(a) for a in range(2, 57)]))")
 
-# best_of3 LABEL CMD...: runs CMD 3 times (stdout to /dev/null), prints the fastest wall and its CPU time
+# best_of3 LABEL CMD...: runs CMD 3 times (stdout to /dev/null), prints the fastest wall, its CPU
+# time and its peak resident memory
 best_of3() {
   local label=$1; shift
   local best=""
   for _ in 1 2 3; do
     local t
-    t=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
+    t=$( { /usr/bin/time -f "%e %U %S %M" "$@" >/dev/null; } 2>&1 | tail -1)
     if [ -z "$best" ] || awk -v a="${t%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best=$t; fi
   done
   set -- $best
-  printf '%-52s wall %6.2f s   cpu %6.2f s\n' "$label" "$1" "$(awk -v u="$2" -v s="$3" 'BEGIN{print u+s}')"
+  printf '%-62s wall %6.2f s   cpu %6.2f s   peak %5.0f MiB\n' "$label" "$1" "$(awk -v u="$2" -v s="$3" 'BEGIN{print u+s}')" "$(awk -v k="$4" 'BEGIN{print k/1024}')"
   LAST_WALL=$1
   LAST_CPU=$(awk -v u="$2" -v s="$3" 'BEGIN{print u+s}')
 }
@@ -38,3 +44,17 @@ best_of3 "rdp-compose, 10000 events, 100 orders, 1 thread" "$BIN/rdp-compose" --
 best_of3 "rdp-compose, 10000 events, 100 orders, all cores" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --orders "$ORDERS100"
 best_of3 "rdp-compose, 10000 events, 156 default orders, 1 thread" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --threads 1
 best_of3 "rdp-compose, 10000 events, 156 default orders, all cores" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5
+
+# PLD (issue 13): 10,000 DP-SGD steps (sigma 1.1, 256 of 60,000 a step, as 003's and 004's
+# MNIST runs), 1,000 heterogeneous segments, and dp_accounting's reference rows
+"$PY" "$HERE/make_events.py" 1000 >"$TMP/events1000.csv"
+DPSGD=(--sigma 1.1 --q 0.004266666666666667 --steps 10000 --delta 1e-5)
+best_of3 "pld, 10000 DP-SGD steps, 1 thread" "$BIN/rdp-compose" --accountant pld "${DPSGD[@]}" --threads 1
+best_of3 "rdp (156 orders), the same run" "$BIN/rdp-compose" "${DPSGD[@]}" --threads 1
+best_of3 "pld, 1000 heterogeneous segments, 1 thread" "$BIN/rdp-compose" --accountant pld --events "$TMP/events1000.csv" --delta 1e-5 --threads 1
+best_of3 "pld, 1000 heterogeneous segments, all cores" "$BIN/rdp-compose" --accountant pld --events "$TMP/events1000.csv" --delta 1e-5
+best_of3 "rdp (156 orders), 1000 heterogeneous segments, 1 thread" "$BIN/rdp-compose" --events "$TMP/events1000.csv" --delta 1e-5 --threads 1
+if [ -f "$REF" ]; then
+  echo
+  "$PY" "$HERE/pld_reference.py" "$BIN" "$REF"
+fi

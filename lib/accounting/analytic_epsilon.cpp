@@ -19,7 +19,9 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
   std::vector<AccountingEvent> as_poisson = events;  // q = 1 is the Gaussian mechanism either way
   for (AccountingEvent& e : as_poisson) e.sampling = Sampling::poisson;
   try {
-    out.pld = PldAccountant(as_poisson).epsilon(delta);
+    PldOptions options;
+    options.threads = threads;
+    out.pld = PldAccountant(as_poisson, options).epsilon(delta);
   } catch (const DataError& e) {
     out.pld_note = std::string("no PLD: ") + e.what() + "; the bound is RDP's";
     return out;

@@ -26,7 +26,8 @@ struct AnalyticEpsilon {
   const char* headline_accountant;  // "pld" or "rdp"
 };
 
-// Throws UsageError for invalid events, delta or orders (as rdp_epsilon).
+// Throws UsageError for invalid events, delta or orders (as rdp_epsilon). `threads` as
+// rdp_epsilon's and PldOptions' (0 = all cores; the result does not depend on it).
 AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, double delta,
                                  const std::vector<double>& orders = default_rdp_orders(), int threads = 1);
 

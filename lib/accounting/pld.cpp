@@ -12,6 +12,7 @@
 #include "accounting/log_space.hpp"
 #include "accounting/pld_gaussian.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace dpaudit {
 
@@ -94,31 +95,43 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
   h_ = lattice_spacing_for(segments, options.relative_variance_error);
+  // The work splits over threads by whole one-step PLDs and whole compositions, each
+  // computed the same way on any thread: the result does not depend on the count.
+  const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction
   for (int attempt = 0;; ++attempt) {
     // One-step PLDs of every segment, each direction and estimate, on the lattice h_.
-    std::vector<std::vector<PldPmf>> steps(2 * adjacencies.size());
-    for (std::size_t a = 0; a < adjacencies.size(); ++a)
-      for (const Segment& s : segments) {
-        const GaussianPair pair{s.sigma, s.q, adjacencies[a]};
-        steps[2 * a].push_back(pessimistic_pld(pair, h_, tail));
-        steps[2 * a + 1].push_back(optimistic_pld(pair, h_, tail));
+    std::vector<std::vector<PldPmf>> steps(estimates, std::vector<PldPmf>(segments.size()));
+    parallel_blocks(estimates * segments.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t k = begin; k < end; ++k) {
+        const std::size_t c = k / segments.size(), i = k % segments.size();
+        const GaussianPair pair{segments[i].sigma, segments[i].q, adjacencies[c / 2]};
+        steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h_, tail) : optimistic_pld(pair, h_, tail);
       }
-    std::vector<std::vector<PldFactor>> factors(steps.size());
-    std::vector<CompositionPlan> plans;
-    std::size_t needed = 0;
-    for (std::size_t c = 0; c < steps.size(); ++c) {
+    });
+    std::vector<std::vector<PldFactor>> factors(estimates);
+    for (std::size_t c = 0; c < estimates; ++c)
       for (std::size_t i = 0; i < segments.size(); ++i) factors[c].push_back({&steps[c][i], segments[i].steps});
-      plans.push_back(plan_composition(factors[c], kOutsideMass));
-      needed = std::max(needed, plans.back().points());
-    }
+    std::vector<CompositionPlan> plans(estimates);
+    parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t c = begin; c < end; ++c) plans[c] = plan_composition(factors[c], kOutsideMass);
+    });
+    std::size_t needed = 0;
+    for (const CompositionPlan& plan : plans) needed = std::max(needed, plan.points());
     if (needed > options.max_points) {
       if (attempt == 8)
         throw DataError(fmt::format("the PLD needs {} lattice points, more than {}", needed, options.max_points));
       h_ *= 1.05 * static_cast<double>(needed) / static_cast<double>(options.max_points);
       continue;
     }
+    // One window length for all: the FFT plans are then shared (a longer window only
+    // leaves less mass outside it).
+    for (CompositionPlan& plan : plans) plan.hi = plan.lo + static_cast<long long>(needed) - 1;
+    std::vector<ComposedPld> composed(estimates);
+    parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t c = begin; c < end; ++c) composed[c] = compose_plds(factors[c], plans[c]);
+    });
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
-      Direction d{compose_plds(factors[2 * a], plans[2 * a]), compose_plds(factors[2 * a + 1], plans[2 * a + 1])};
+      Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1])};
       points_ = std::max(points_, d.pessimistic.pld.mass.size());
       // Upper: the folded-back and beyond-window mass to +inf, the roundoff on every
       // positive loss (only those enter delta(eps) for eps >= 0). Lower: the roundoff

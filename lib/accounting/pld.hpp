@@ -30,7 +30,10 @@ namespace dpaudit {
 
 struct PldOptions {
   double relative_variance_error = 1e-4;
-  std::size_t max_points = std::size_t{1} << 21;  // about 100 MB at the peak
+  std::size_t max_points = std::size_t{1} << 21;  // about 100 MB a composition at the peak
+  // Threads over the one-step PLDs and the (up to four) compositions; 0 = all cores. The
+  // result does not depend on it; the peak memory grows with it (a window per composition).
+  int threads = 1;
 };
 
 // An interval that contains the true value.

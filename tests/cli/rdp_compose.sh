@@ -157,6 +157,14 @@ whole=$(jget "repr(j['eps'])")
 printf 'sigma,q,steps\n0.8,0.0021333333333333334,200\n0.8,0.0021333333333333334,269\n' >"$TMP/pld.csv"
 expect_status 0 rdp-compose --accountant pld --events "$TMP/pld.csv" --delta 1e-5
 expect_eq "$(cat "$TMP/out")" "$whole" "PLD: two segments = one"
+# heterogeneous segments: the same output for any --threads
+printf 'sigma,q,steps\n0.8,0.002,200\n1.5,0.05,30\n4,1,3\n' >"$TMP/pld3.csv"
+expect_status 0 rdp-compose --accountant pld --events "$TMP/pld3.csv" --delta 1e-6 --json --threads 1
+pld_one=$(cat "$TMP/out")
+for t in 2 0; do
+  expect_status 0 rdp-compose --accountant pld --events "$TMP/pld3.csv" --delta 1e-6 --json --threads $t
+  expect_eq "$(cat "$TMP/out")" "$pld_one" "PLD --threads $t"
+done
 # --eps: the smallest sigma whose PLD bound meets eps; composing it gives at most eps, below RDP's sigma
 expect_status 0 rdp-compose --accountant pld --eps 1 --q 0.01 --steps 1000 --delta 1e-5
 pld_sigma=$(cat "$TMP/out")

@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"poisson", "without-replacement"}));
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X")
                        ->check(cli::non_negative());
-  auto* threads_opt = app.add_option("--threads", threads, "threads over distinct segments (RDP); 0 = all cores (same output for any count)")
+  auto* threads_opt = app.add_option("--threads", threads, "threads over distinct segments (RDP, PLD); 0 = all cores (same output for any count)")
       ->capture_default_str()
       ->check(cli::thread_count());
   app.add_flag("--json", json, "print one JSON object: eps, the accountant's details (the PLD interval and the RDP "
