@@ -1,11 +1,10 @@
 #include "sgd/accounting.hpp"
 
-#include <algorithm>
 #include <cmath>
 
+#include "accounting/analytic_epsilon.hpp"
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/pld.hpp"
-#include "accounting/rdp.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -14,12 +13,11 @@ SgdAccounting account_sgd_run(const SgdConfig& c) {
   const auto steps = static_cast<long long>(c.steps);
   if (c.sampling == LotSampling::poisson) {
     a.noise_multiplier = c.eps > 0 ? pld_sigma_for_epsilon(c.eps, c.q, steps, c.delta) : c.noise_multiplier;
-    const PldInterval pld = PldAccountant({{a.noise_multiplier, c.q, steps}}).epsilon(c.delta);
-    a.pld_upper = pld.upper;
-    a.pld_lower = pld.lower;
-    a.rdp = rdp_epsilon({{a.noise_multiplier, c.q, steps}}, c.delta).epsilon;
-    a.epsilon = std::min(a.pld_upper, a.rdp);
-    a.accountant = a.pld_upper <= a.rdp ? "pld-poisson" : "rdp-poisson";
+    const AnalyticEpsilon e = analytic_epsilon(a.noise_multiplier, c.q, steps, c.delta);
+    a.pld = e.pld;
+    a.rdp = e.rdp.epsilon;
+    a.epsilon = e.headline;
+    a.accountant = std::string(e.headline_accountant) + "-poisson";
     a.assumes = "Poisson lots at rate q, add/remove-one adjacency (the worse), every step's update released";
   } else {
     const double epochs = std::ceil(static_cast<double>(c.steps) / static_cast<double>(c.epoch_steps()));

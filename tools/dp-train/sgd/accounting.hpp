@@ -11,8 +11,10 @@
 //     is claimed (no tight bound for it is known).
 // A run with the fault shuffle-as-poisson is accounted as Poisson: that is the fault.
 #pragma once
+#include <optional>
 #include <string>
 
+#include "accounting/pld.hpp"
 #include "sgd/config.hpp"
 
 namespace dpaudit::dp_train {
@@ -22,7 +24,8 @@ struct SgdAccounting {
   double epsilon = 0;      // the headline: the smallest sound upper bound computed
   std::string accountant;  // "pld-poisson", "rdp-poisson" or "gaussian-epochs"
   std::string assumes;
-  double pld_upper = 0, pld_lower = 0, rdp = 0;  // Poisson lots
+  std::optional<PldInterval> pld;  // Poisson lots (absent where the PLD is out of reach)
+  double rdp = 0;                  // Poisson lots
 };
 
 // With config.eps > 0, the smallest noise multiplier meeting (eps, delta); otherwise
