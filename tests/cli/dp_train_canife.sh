@@ -74,6 +74,17 @@ expect_eq "$(cat "$TMP/out")" "$(echo round,epsilon,eps_lo,eps_hi; tail -n +2 t1
   "eps-from-scores --method canife = audits.csv's eps_r"
 expect_error 2 "canife method is per audit round.*--method" eps-from-scores t1/scores.csv --method canife
 
+# the same eps_hat as a pipe: eps-from-scores --method canife | rdp-compose --empirical
+got=$(eps-from-scores t1/scores.csv --per round --method canife |
+  rdp-compose --empirical - --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5 --sigma-if-inf 1)
+expect_near "$got" "$eps_hat" 1e-12r "eps_hat through the pipe"
+got=$(eps-from-scores t1/scores.csv --per round --method canife |
+  rdp-compose --empirical - --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5 --sigma-if-inf 1 --json)
+expect_eq "$("$PYTHON" -c "import json,sys; print(json.load(sys.stdin)['rounds_covered'])" <<<"$got")" "[1, 20, 39]" \
+  "backward covering of audits at 0, 20, 40 of 60 rounds"
+expect_error 2 "--rounds.*required with --empirical|--rounds" rdp-compose --empirical t1/audits.csv --q 0.05 --delta 1e-5
+expect_error 1 "missing column 'epsilon'" rdp-compose --empirical t1/scores.csv --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5
+
 # a run with few mock rounds still composes (n = 4 can show no finite eps_r above 0)
 expect_status 0 "${BASE[@]}" --audit-every 20 --design-pool 16 --noise-multiplier 1 --audit-rounds 4 --design-steps 20 --out small
 

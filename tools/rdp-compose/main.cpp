@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "accounting/analytic_epsilon.hpp"
+#include "accounting/empirical_composition.hpp"
 #include "accounting/gdp.hpp"
 #include "accounting/pld.hpp"
 #include "accounting/rdp.hpp"
@@ -34,7 +35,9 @@ const char* kExamples =
     "  rdp-compose --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --sampling without-replacement\n"
     "  rdp-compose --accountant pld --sigma 0.8 --q 0.002133 --steps 469 --delta 1e-5 --json   # PLD interval + RDP\n"
     "  rdp-compose --accountant pld --eps 1 --q 0.01 --steps 10000 --delta 1e-5   # sigma by the PLD bound\n"
-    "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT approximation\n";
+    "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT approximation\n"
+    "  eps-from-scores run/scores.csv --per round --method canife |\n"
+    "    rdp-compose --empirical - --q 0.0021333 --rounds 469 --round-delta 0.01 --delta 1e-5   # CANIFE eps_hat\n";
 
 // Largest steps count read from CSV that converts exactly from a double.
 constexpr double kMaxSteps = 9007199254740992.0;  // 2^53
@@ -57,6 +60,24 @@ std::vector<RdpEvent> read_events(const std::string& path, Sampling sampling) {
   }
   if (events.empty()) throw DataError("no events: the CSV has a header but no rows", csv.source());
   return events;
+}
+
+// 000 Alg. 2's input: CSV round,epsilon (eps-from-scores --per round --method canife),
+// eps "inf" allowed.
+std::vector<AuditEpsilon> read_audits(const std::string& path) {
+  CsvReader csv(path);
+  const std::size_t round_col = csv.column("round"), eps_col = csv.column("epsilon");
+  std::vector<AuditEpsilon> audits;
+  while (csv.next()) {
+    const double round = csv.number(round_col);
+    if (!(round >= 0 && round == std::floor(round) && round < kMaxSteps))
+      throw DataError(fmt::format("round must be a whole number >= 0, got {}", round), csv.where(round_col));
+    const double e = csv.field(eps_col) == "inf" ? std::numeric_limits<double>::infinity() : csv.number(eps_col);
+    if (!(e >= 0)) throw DataError(fmt::format("eps_r must be >= 0, got {}", e), csv.where(eps_col));
+    audits.push_back({static_cast<long long>(round), e});
+  }
+  if (audits.empty()) throw DataError("no audits: the CSV has a header but no rows", csv.source());
+  return audits;
 }
 
 CLI::Validator valid_order() {
@@ -121,6 +142,25 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"poisson", "without-replacement"}));
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X")
                        ->check(cli::non_negative());
+  std::string empirical_path, cover_name = "backward";
+  EmpiricalCompositionOptions empirical;
+  auto* empirical_opt = app.add_option("--empirical", empirical_path,
+                                       "CSV round,epsilon of per-round empirical eps (000's eps_r; - = stdin): print "
+                                       "000 Alg. 2's eps_hat for the run (--q, --rounds, --round-delta, --delta)");
+  auto* rounds_opt = app.add_option("--rounds", empirical.total_rounds, "--empirical: the run's rounds R")
+                         ->check(CLI::Range(1LL, std::numeric_limits<long long>::max()));
+  auto* round_delta_opt = app.add_option("--round-delta", empirical.round_delta,
+                                         "--empirical: the delta of each eps_r (000: 1/n for n scores)")
+                              ->check(cli::open_unit_interval());
+  auto* cover_opt = app.add_option("--cover", cover_name,
+                                   "--empirical: rounds each audit stands for: backward (since the previous audit, "
+                                   "000's code) | forward (until the next, Alg. 2 as printed)")
+                        ->capture_default_str()->check(CLI::IsMember({"backward", "forward"}));
+  auto* floor_opt = app.add_option("--eps-floor", empirical.floor, "--empirical: GetNoise's floor on eps_r")
+                        ->capture_default_str()->check(cli::positive());
+  auto* sigma_inf_opt = app.add_option("--sigma-if-inf", empirical.sigma_if_inf,
+                                       "--empirical: the run's noise multiplier, for an infinite eps_r")
+                            ->check(cli::positive());
   auto* threads_opt = app.add_option("--threads", threads, "threads over distinct segments (RDP, PLD); 0 = all cores (same output for any count)")
       ->capture_default_str()
       ->check(cli::thread_count());
@@ -131,6 +171,29 @@ int main(int argc, char** argv) {
     const Sampling sampling = sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
     if (accountant == "gdp") cli::forbid_options({orders_opt, threads_opt}, "with --accountant gdp");
     AtomicOutput out("-");
+    if (empirical_opt->count()) {
+      // 000 Alg. 2: eps_r -> sigma_r -> RDP over the rounds each audit covers.
+      cli::forbid_options({sigma_opt, steps_opt, eps_opt, events_opt}, "with --empirical");
+      cli::require_options({q_opt, rounds_opt, round_delta_opt}, "with --empirical");
+      if (accountant != "rdp") throw UsageError("--empirical composes with RDP, as 000", "--accountant");
+      empirical.q = q;
+      empirical.delta = delta;
+      empirical.cover = cover_name == "backward" ? AuditCover::backward : AuditCover::forward;
+      const EmpiricalComposition e = compose_empirical(read_audits(empirical_path), empirical);
+      if (fail_opt->count() && e.epsilon > fail_above)
+        throw Error(fmt::format("eps {} exceeds the budget --fail-above {}", format_number(e.epsilon),
+                                format_number(fail_above)),
+                    "", kExitBudgetExceeded);
+      Json report{{"eps_hat", json_number(e.epsilon)}, {"sigma_r", e.sigma}, {"rounds_covered", e.covered},
+                  {"cover", cover_name}, {"q", q}, {"rounds", empirical.total_rounds},
+                  {"round_delta", empirical.round_delta}, {"delta", delta}};
+      report["running_eps_hat"] = Json::array();
+      for (double v : e.running_eps) report["running_eps_hat"].push_back(json_number(v));
+      out.stream() << (json ? json_line(report) : format_number(e.epsilon) + "\n");
+      out.commit();
+      return kExitOk;
+    }
+    cli::forbid_options({rounds_opt, round_delta_opt, cover_opt, floor_opt, sigma_inf_opt}, "without --empirical");
     if (eps_opt->count()) {
       const std::string mode = "with --eps";
       cli::forbid_options({sigma_opt, events_opt, fail_opt}, mode);
