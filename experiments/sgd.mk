@@ -14,7 +14,10 @@ SGD_TRIALS ?= 1000
 SGD_SHARDS ?= 4
 SGD_SIM_TRIALS ?= 1000000
 SGD_SEED ?= 1
-SGD_OPTIONS ?= --train-size 1000 --q 0.1 --steps 100 --lr 1 --delta 1e-5
+SGD_OPTIONS ?= --train-size 1000 --q 0.1 --steps 100 --delta 1e-5
+SGD_LR ?= 1
+# The learning rate of the threats that train (malicious-dataset sets 0 and refuses --lr).
+sgd_lr = $(if $(filter malicious-dataset,$(1)),,--lr $(SGD_LR))
 SGD_OUT ?= $(OUT)/sgd
 SGD_DIR := $(dir $(lastword $(MAKEFILE_LIST)))sgd
 SGD_SHARD_IDS := $(shell seq 0 $$(($(SGD_SHARDS) - 1)))
@@ -30,7 +33,7 @@ sgd: $(SGD_OUT)/fig1.md $(SGD_OUT)/fig1.png
 define sgd_shard
 $(SGD_OUT)/shards/$(1)_$(2)_$(3).csv:
 	@mkdir -p $(SGD_OUT)/shards
-	dp-train sgd --threat $(1) --eps $(2) $(SGD_OPTIONS) --trials $(SGD_TRIALS) --seed $(SGD_SEED) --threads 1 --quiet \
+	dp-train sgd --threat $(1) --eps $(2) $(SGD_OPTIONS) $(call sgd_lr,$(1)) --trials $(SGD_TRIALS) --seed $(SGD_SEED) --threads 1 --quiet \
 	  --trial-range $$$$(($(3) * $(SGD_TRIALS) / $(SGD_SHARDS))):$$$$((($(3) + 1) * $(SGD_TRIALS) / $(SGD_SHARDS))) -o $$@
 endef
 $(foreach t,$(SGD_THREATS),$(foreach e,$(SGD_EPS),$(foreach k,$(SGD_SHARD_IDS),$(eval $(call sgd_shard,$(t),$(e),$(k))))))
@@ -40,7 +43,7 @@ define sgd_cell
 $(SGD_OUT)/cells/$(1)_$(2).json: $(foreach k,$(SGD_SHARD_IDS),$(SGD_OUT)/shards/$(1)_$(2)_$(k).csv)
 	@mkdir -p $(SGD_OUT)/cells
 	(head -1 $$<; for f in $$^; do tail -n +2 $$$$f; done) >$(SGD_OUT)/cells/$(1)_$(2).csv
-	$(SGD_DIR)/cell.sh $(1) $(2) $(SGD_OUT)/cells/$(1)_$(2).csv "dp-train sgd --threat $(1) --eps $(2) $(SGD_OPTIONS) --trials 5 --seed $(SGD_SEED) --json --quiet" >$$@.tmp
+	$(SGD_DIR)/cell.sh $(1) $(2) $(SGD_OUT)/cells/$(1)_$(2).csv "dp-train sgd --threat $(1) --eps $(2) $(SGD_OPTIONS) $(call sgd_lr,$(1)) --trials 5 --seed $(SGD_SEED) --json --quiet" >$$@.tmp
 	mv $$@.tmp $$@
 endef
 $(foreach t,$(SGD_THREATS),$(foreach e,$(SGD_EPS),$(eval $(call sgd_cell,$(t),$(e)))))

@@ -8,6 +8,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set yrange [0:*]
+set offsets 0, 0, 1, 0
 set ylabel "measured eps (95% lower bound)"
 set xlabel "analytic eps of the run (delta 1e-5)"
 set key top left
