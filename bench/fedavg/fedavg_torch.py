@@ -12,26 +12,17 @@ index batches. Prints one JSON line: seconds per round, test accuracy.
   /usr/bin/python3 fedavg_torch.py --rounds 20 --threads 2
 """
 import argparse
-import gzip
 import json
+import os
+import sys
 import time
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-
-def load_fashion_mnist(directory):
-    def images(name):
-        with gzip.open(f"{directory}/{name}", "rb") as f:
-            return np.frombuffer(f.read()[16:], np.uint8).reshape(-1, 1, 28, 28).astype(np.float32) / 255
-
-    def labels(name):
-        with gzip.open(f"{directory}/{name}", "rb") as f:
-            return np.frombuffer(f.read()[8:], np.uint8).astype(np.int64)
-
-    return (torch.from_numpy(images("train-images-idx3-ubyte.gz")), torch.from_numpy(labels("train-labels-idx1-ubyte.gz")),
-            torch.from_numpy(images("t10k-images-idx3-ubyte.gz")), torch.from_numpy(labels("t10k-labels-idx1-ubyte.gz")))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fashion_mnist import load_fashion_mnist  # noqa: E402
 
 
 def make_model(hidden):
@@ -69,7 +60,7 @@ def main():
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
 
-    x, y, x_test, y_test = load_fashion_mnist(a.data)
+    x, y, x_test, y_test = load_fashion_mnist(a.data, (1, 28, 28))
     client_data = np.array_split(rng.permutation(len(y)), a.clients)
     model = make_model(a.hidden)
     dim = sum(p.numel() for p in model.parameters())

@@ -18,27 +18,17 @@ the 10,000 test images, the mean lot size.
       --noise-multiplier 1.4815 --lr 0.15 --threads 1
 """
 import argparse
-import gzip
 import json
+import os
+import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 from functorch import grad, make_functional, vmap
 
-
-def load_fashion_mnist(directory):
-    def images(name):
-        with gzip.open(f"{directory}/{name}", "rb") as f:
-            return np.frombuffer(f.read()[16:], np.uint8).reshape(-1, 784).astype(np.float32) / 255
-
-    def labels(name):
-        with gzip.open(f"{directory}/{name}", "rb") as f:
-            return np.frombuffer(f.read()[8:], np.uint8).astype(np.int64)
-
-    return (torch.from_numpy(images("train-images-idx3-ubyte.gz")), torch.from_numpy(labels("train-labels-idx1-ubyte.gz")),
-            torch.from_numpy(images("t10k-images-idx3-ubyte.gz")), torch.from_numpy(labels("t10k-labels-idx1-ubyte.gz")))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fashion_mnist import load_fashion_mnist  # noqa: E402
 
 
 def main():
