@@ -206,4 +206,6 @@ grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"
 grep -q 'Supported: Poisson subsampling, and a fixed batch without replacement' "$TMP/out" || fail "--help does not say what sampling is supported"
 expect_status 0 rdp-compose --version
 
+# --fail-above inf is "never fail" (issue 9 item 11)
+expect_status 0 rdp-compose --sigma 0.1 --q 1 --steps 10 --delta 1e-5 --fail-above inf
 finish

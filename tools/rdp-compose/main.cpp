@@ -31,7 +31,7 @@ const char* kExamples =
     "  rdp-compose --eps 3 --q 0.01 --steps 10000 --delta 1e-5            # noise multiplier for eps 3\n"
     "  rdp-compose --events segments.csv --delta 1e-5 --json              # CSV sigma,q,steps per segment\n"
     "  rdp-compose --sigma 1 --q 0.02 --steps 500 --delta 1e-6 --orders 2,4,8,16,32\n"
-    "  rdp-compose --sigma 0.7 --q 0.01 --steps 2000 --delta 1e-5 --fail-above 8   # CI gate: exit 3\n"
+    "  rdp-compose --sigma 0.7 --q 0.01 --steps 2000 --delta 1e-5 --fail-above 6   # CI gate: exit 3 (7.06 > 6)\n"
     "  rdp-compose --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --sampling without-replacement\n"
     "  rdp-compose --accountant pld --sigma 0.8 --q 0.002133 --steps 469 --delta 1e-5 --json   # PLD interval + RDP\n"
     "  rdp-compose --accountant pld --eps 1 --q 0.01 --steps 10000 --delta 1e-5   # sigma by the PLD bound\n"
@@ -140,8 +140,8 @@ int main(int argc, char** argv) {
                  "of Q*N records (replace-one bound of Wang, Balle & Kasiviswanathan 2019)")
       ->capture_default_str()
       ->check(CLI::IsMember({"poisson", "without-replacement"}));
-  auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X")
-                       ->check(cli::non_negative());
+  auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X (inf: never)")
+                       ->check(cli::epsilon());
   std::string empirical_path, cover_name = "backward";
   EmpiricalCompositionOptions empirical;
   auto* empirical_opt = app.add_option("--empirical", empirical_path,
