@@ -8,6 +8,7 @@
 
 #include <ATen/Parallel.h>
 
+#include "accounting/analytic_epsilon.hpp"
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/rdp.hpp"
 #include "canary/score_release.hpp"
@@ -86,7 +87,8 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
 // adversary knows: k participations of the Gaussian mechanism at z compose exactly to
 // one at z / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3), with k the most rounds any
 // member took part in (shuffling is not credited); Poisson-sampled members get the
-// subsampled RDP accountant over all rounds instead (Mironov et al. 2019). With
+// subsampled Gaussian over all rounds instead: the smaller of the PLD accountant's upper
+// bound and RDP (Mironov et al. 2019), both reported. With
 // adaptive clipping z is the round's total, count query included (adaptive_clip.hpp).
 // eps_gaussian_per_round is 003 footnote 5's one participation.
 Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::size_t seen) {
@@ -110,18 +112,28 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
                    "amplification by shuffling";
     return j;
   }
-  const double rdp = z > 0 ? rdp_epsilon({{z, c.q, static_cast<long long>(c.rounds)}}, delta).epsilon : inf;
+  // Poisson: the PLD interval and RDP (lib/accounting/analytic_epsilon.hpp), the smaller
+  // sound upper bound as the run's.
+  double rdp = inf, sampled = inf;
+  if (z > 0) {
+    const AnalyticEpsilon a = analytic_epsilon(z, c.q, static_cast<long long>(c.rounds), delta);
+    rdp = a.rdp.epsilon;
+    sampled = a.headline;
+    if (a.pld) j["eps_pld_poisson"] = {json_number(a.pld->lower), json_number(a.pld->upper)};
+    j["poisson_headline"] = a.headline_accountant;
+  }
   j["eps_rdp_poisson"] = json_number(rdp);
   if (seen > 0 && c.canary_repeats > 0) {
     // Seen canaries on a fixed-repeats schedule are not Poisson-sampled: R known rounds.
-    j["eps_run"] = json_number(std::max(rdp, composed(c.canary_repeats)));
-    j["assumes"] = "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian RDP "
-                   "over all rounds; seen canaries in canary_repeats rounds known to the adversary: the Gaussian "
-                   "mechanism at noise multiplier / sqrt(canary_repeats); eps_run is the larger";
+    j["eps_run"] = json_number(std::max(sampled, composed(c.canary_repeats)));
+    j["assumes"] = "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian, the "
+                   "smaller of its PLD upper bound and RDP over all rounds; seen canaries in canary_repeats rounds "
+                   "known to the adversary: the Gaussian mechanism at noise multiplier / sqrt(canary_repeats); "
+                   "eps_run is the larger";
   } else {
-    j["eps_run"] = json_number(rdp);
+    j["eps_run"] = json_number(sampled);
     j["assumes"] = "every client and seen canary Poisson-sampled at rate q in every round (add/remove-one): "
-                   "subsampled Gaussian RDP over all rounds";
+                   "subsampled Gaussian over all rounds, the smaller of its PLD upper bound and RDP";
   }
   return j;
 }
