@@ -12,6 +12,18 @@
 
 namespace dpaudit::dp_train {
 
+std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
+}
+
+void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[uniform_below(rng, i)]);
+}
+
+void shuffle_prefix(std::vector<std::size_t>& v, std::size_t k, PhiloxStream& rng) {
+  for (std::size_t i = 0; i < k && i < v.size(); ++i) std::swap(v[i], v[i + uniform_below(rng, v.size() - i)]);
+}
+
 std::size_t Dataset::example_size() const {
   return static_cast<std::size_t>(
       std::accumulate(example_shape.begin(), example_shape.end(), std::int64_t{1}, std::multiplies<>()));
@@ -45,16 +57,6 @@ Dataset fashion_mnist_split(const std::string& dir, const std::string& prefix) {
     d.labels.push_back(l);
   }
   return d;
-}
-
-// Uniform integer in [0, n) from a uniform double in [0, 1).
-std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
-}
-
-// Fisher-Yates shuffle.
-void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[uniform_below(rng, i)]);
 }
 
 // Gamma(shape, 1) by Marsaglia & Tsang (2000), with the boost

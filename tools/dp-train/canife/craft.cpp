@@ -9,6 +9,7 @@
 #include <torch/nn/functional/loss.h>
 
 #include "core/error.hpp"
+#include "data.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -140,11 +141,8 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
   std::vector<float> xf(size);
   for (std::size_t t = 0; t < o.steps; ++t) {
     // A minibatch of m design updates without replacement (a partial Fisher-Yates).
-    for (std::size_t i = 0; i < m; ++i) {
-      std::swap(order[i], order[i + std::min(pool_size_ - i - 1,
-                                             static_cast<std::size_t>(rng.uniform() * double(pool_size_ - i)))]);
-      batch[i] = order[i];
-    }
+    shuffle_prefix(order, m, rng);
+    std::copy_n(order.begin(), m, batch.begin());
     std::copy(x.begin(), x.end(), xf.begin());
     const std::vector<float> dz = evaluate(xf, label, batch, o).input_gradient;
     beta1_t *= beta1;

@@ -31,18 +31,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Test accuracy of theta, in batches of 1,000.
-double test_accuracy_of(const PerExampleModel& prototype, const Dataset& test, const std::vector<float>& theta) {
-  auto model = prototype.clone();
-  std::vector<double> loss(1000);
-  std::size_t correct = 0;
-  for (std::size_t b = 0; b < test.size(); b += loss.size()) {
-    const std::size_t count = std::min(loss.size(), test.size() - b);
-    correct += model->losses(theta.data(), test.example(b), test.labels.data() + b, count, loss.data());
-  }
-  return double(correct) / double(test.size());
-}
-
 struct MeanSd {
   double mean = 0, sd = 0;
 };
@@ -74,9 +62,7 @@ class Auditor {
     std::vector<std::size_t> order(data.test.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     PhiloxStream rng(c.seed, kCanifePoolStream);
-    for (std::size_t i = 0; i < m; ++i)
-      std::swap(order[i], order[i + std::min(order.size() - i - 1,
-                                             static_cast<std::size_t>(rng.uniform() * double(order.size() - i)))]);
+    shuffle_prefix(order, m, rng);
     pool_.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(m));
   }
 
@@ -98,8 +84,7 @@ class Auditor {
     std::int64_t label;
     if (c_.init == CanaryInit::random) {  // uniform pixels and a uniform class (000's code)
       for (float& v : x0) v = static_cast<float>(rng.uniform());
-      label = std::min<std::int64_t>(data_.test.num_classes - 1,
-                                     static_cast<std::int64_t>(rng.uniform() * double(data_.test.num_classes)));
+      label = static_cast<std::int64_t>(uniform_below(rng, static_cast<std::size_t>(data_.test.num_classes)));
     } else {  // the first design example
       std::copy_n(data_.test.example(pool_[0]), width, x0.begin());
       label = data_.test.labels[pool_[0]];
@@ -158,7 +143,9 @@ class Auditor {
     return scores;
   }
 
-  double accuracy(const std::vector<float>& theta) const { return test_accuracy_of(model_, data_.test, theta); }
+  double accuracy(const std::vector<float>& theta) const {
+    return test_accuracy(*model_.clone(), theta, data_.test);
+  }
 
   const CanifeConfig& c_;
   const TrainTest& data_;
@@ -297,7 +284,7 @@ Json run_canife(const CanifeConfig& c) {
   for (const Audit& a : audits)
     per_audit.push_back({{"round", a.round}, {"eps_r", json_number(a.eps.epsilon)}, {"health", a.canary.health}});
   run["audits"] = per_audit;
-  run["test_accuracy"] = test_accuracy_of(*model, data.test, theta);
+  run["test_accuracy"] = test_accuracy(*model, theta, data.test);
   run["seconds"] = seconds_since(start);
   run["peak_memory_mb"] = peak_memory_mb();
   write_whole(staging.path("run.json"), run.dump(2) + "\n");

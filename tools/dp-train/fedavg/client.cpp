@@ -39,8 +39,7 @@ ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torc
   double loss_sum = 0;
   std::size_t batches = 0;
   for (std::size_t epoch = 0; epoch < training_.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates: a fresh minibatch order per epoch
-      std::swap(order[i - 1], order[std::min(i - 1, static_cast<std::size_t>(rng.uniform() * i))]);
+    shuffle(order, rng);  // a fresh minibatch order per epoch
     for (std::size_t begin = 0; begin < order.size(); begin += training_.batch) {
       const std::size_t count = std::min(training_.batch, order.size() - begin);
       const Batch batch = gather_batch(train_, order.data() + begin, count);

@@ -18,10 +18,6 @@ Eigen::VectorXd to_eigen(const torch::Tensor& flat) {
 
 Eigen::VectorXd parameters_of(const torch::nn::Module& model) { return to_eigen(flatten_parameters(model)); }
 
-std::size_t uniform_index(PhiloxStream& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
-}
-
 LdpModelView::LdpModelView(torch::nn::Sequential model, const Eigen::VectorXd& theta)
     : model_(std::move(model)), theta_(theta) {}
 
@@ -55,13 +51,13 @@ Batch LdpModelView::fgsm(const Batch& x, double alpha) {
 
 void craft(LdpCrafter crafter, LdpModelView& view, const Dataset& images,
            const std::vector<std::size_t>& x1_pool, PhiloxStream& rng, CraftedPair& out) {
-  const std::size_t i1 = x1_pool[uniform_index(rng, x1_pool.size())];
+  const std::size_t i1 = x1_pool[uniform_below(rng, x1_pool.size())];
   out.x1 = gather_batch(images, &i1, 1);
   out.x2 = Batch{};
   out.g1 = view.gradient(out.x1, view.theta());
   switch (crafter) {
     case LdpCrafter::benign: {  // g2 = grad f(x2; theta), x2 another image
-      std::size_t i2 = uniform_index(rng, images.size() - 1);
+      std::size_t i2 = uniform_below(rng, images.size() - 1);
       i2 += i2 >= i1;
       out.x2 = gather_batch(images, &i2, 1);
       out.g2 = view.gradient(out.x2, view.theta());
@@ -97,7 +93,7 @@ void pretrain(torch::nn::Sequential& model, const Dataset& train, const std::vec
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(kPretrainLearningRate));
   std::vector<std::size_t> batch(kPretrainBatch);
   for (std::size_t s = 0; s < steps; ++s) {
-    for (auto& i : batch) i = pool[uniform_index(rng, pool.size())];
+    for (auto& i : batch) i = pool[uniform_below(rng, pool.size())];
     optimizer.zero_grad();
     cross_entropy_loss(model, gather_batch(train, batch.data(), batch.size())).backward();
     optimizer.step();

@@ -60,8 +60,7 @@ constexpr std::size_t kPretrainBatch = 32;
 void pretrain(torch::nn::Sequential& model, const Dataset& train, const std::vector<std::size_t>& pool,
               std::size_t steps, PhiloxStream& rng);
 
-// Flat parameters as doubles, and the uniform index helper the crafters use.
+// Flat parameters as doubles.
 Eigen::VectorXd parameters_of(const torch::nn::Module& model);
-std::size_t uniform_index(PhiloxStream& rng, std::size_t n);
 
 }  // namespace dpaudit::dp_train::ldp

@@ -163,7 +163,7 @@ class TrialPlayer {
     reports_ = report_;
     for (std::size_t i = 1; i < c_.clients; ++i) {
       if (view_) {
-        const std::size_t j = s_.client_pool[uniform_index(rng, s_.client_pool.size())];
+        const std::size_t j = s_.client_pool[uniform_below(rng, s_.client_pool.size())];
         ldp_sgd_randomize(view_->gradient(gather_batch(s_.data.train, &j, 1), view_->theta()), c_.ldp, rng,
                           report_);
       } else {

@@ -70,7 +70,7 @@ GameSetup prepare(const SgdConfig& c) {
   if (c.threat == SgdThreat::api) {
     // C1: one test example, drawn once for the whole run.
     PhiloxStream rng(c.seed, kSgdTargetStream);
-    const std::size_t i = std::min(s.test.size() - 1, static_cast<std::size_t>(rng.uniform() * double(s.test.size())));
+    const std::size_t i = uniform_below(rng, s.test.size());
     s.target_x.assign(s.test.example(i), s.test.example(i) + width);
     s.target_y = s.test.labels[i];
   }
@@ -96,20 +96,11 @@ class TrialPlayer {
       model_->losses(theta_.data(), s_.target_x.data(), &s_.target_y, 1, &loss);
       return -loss;  // D1: "D'" when the loss is small
     }
-    return play_watermark(rng, label ? &insertion : nullptr);
+    return play_watermark(rng, inserted);
   }
 
   // Accuracy of the last trained model on the test set.
-  double test_accuracy() {
-    std::size_t correct = 0;
-    std::vector<double> loss(1000);
-    for (std::size_t begin = 0; begin < s_.test.size(); begin += loss.size()) {
-      const std::size_t count = std::min(loss.size(), s_.test.size() - begin);
-      correct += model_->losses(theta_.data(), s_.test.example(begin), s_.test.labels.data() + begin, count,
-                                loss.data());
-    }
-    return static_cast<double>(correct) / static_cast<double>(s_.test.size());
-  }
+  double test_accuracy() { return dp_train::test_accuracy(*model_, theta_, s_.test); }
 
  private:
   // C4 (C5) and D3: the first t_o updates choose the watermark's coordinates (least

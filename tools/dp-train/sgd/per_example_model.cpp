@@ -1,5 +1,6 @@
 #include "sgd/per_example_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <torch/nn/functional/loss.h>
@@ -89,6 +90,16 @@ class TorchModel final : public PerExampleModel {
 };
 
 }  // namespace
+
+double test_accuracy(PerExampleModel& model, const std::vector<float>& theta, const Dataset& test) {
+  std::vector<double> loss(1000);
+  std::size_t correct = 0;
+  for (std::size_t begin = 0; begin < test.size(); begin += loss.size()) {
+    const std::size_t count = std::min(loss.size(), test.size() - begin);
+    correct += model.losses(theta.data(), test.example(begin), test.labels.data() + begin, count, loss.data());
+  }
+  return static_cast<double>(correct) / static_cast<double>(test.size());
+}
 
 std::unique_ptr<PerExampleModel> PerExampleModel::make_reference(const ModelConfig& config, std::uint64_t seed) {
   return std::make_unique<TorchModel>(config, seed);

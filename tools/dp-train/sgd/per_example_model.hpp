@@ -13,6 +13,7 @@
 namespace dpaudit::dp_train {
 
 struct ModelConfig;
+struct Dataset;
 
 class PerExampleModel {
  public:
@@ -37,5 +38,8 @@ class PerExampleModel {
                              double* loss) = 0;
   virtual void predict(const float* theta, const float* x, std::size_t count, std::int64_t* labels) = 0;
 };
+
+// The fraction of `test` that `model` at theta predicts right, in batches of 1,000.
+double test_accuracy(PerExampleModel& model, const std::vector<float>& theta, const Dataset& test);
 
 }  // namespace dpaudit::dp_train

@@ -39,8 +39,7 @@ void DpSgdTrainer::next_lot(std::size_t step, std::size_t members, PhiloxStream&
   if (k == 0) {
     order_.resize(members);
     for (std::size_t i = 0; i < members; ++i) order_[i] = i;
-    for (std::size_t i = members; i > 1; --i)
-      std::swap(order_[i - 1], order_[std::min(i - 1, static_cast<std::size_t>(rng.uniform() * double(i)))]);
+    shuffle(order_, rng);
   }
   lot_.assign(order_.begin() + static_cast<std::ptrdiff_t>(members * k / epoch_steps_),
               order_.begin() + static_cast<std::ptrdiff_t>(members * (k + 1) / epoch_steps_));
