@@ -85,7 +85,8 @@ CanaryScores score_canaries(const ScoreRequest& r) {
     for (auto& reduction : rounds) scores.push_back(reduction.result());
   }
 
-  return {label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{}), sets[0].dim()};
+  const bool cosines = r.stat == ScoreStat::cosine && r.deltas.empty();  // one cosine per canary
+  return {label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{}), cosines ? sets[0].dim() : 0};
 }
 
 std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen) {
@@ -98,9 +99,12 @@ std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const s
 
 void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores, std::size_t dim) {
   AtomicOutput out(path);
-  out.stream() << "id,label,score,dim\n";
-  for (const auto& s : scores)
-    out.stream() << s.id << ',' << s.label << ',' << format_number(s.score) << ',' << dim << '\n';
+  out.stream() << (dim ? "id,label,score,dim\n" : "id,label,score\n");
+  for (const auto& s : scores) {
+    out.stream() << s.id << ',' << s.label << ',' << format_number(s.score);
+    if (dim) out.stream() << ',' << dim;
+    out.stream() << '\n';
+  }
   out.commit();
 }
 

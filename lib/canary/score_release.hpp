@@ -33,7 +33,9 @@ struct LabelledScore {
 
 struct CanaryScores {
   std::vector<LabelledScore> rows;
-  std::size_t dim;  // of the canaries and the release they were scored against
+  // The dimension of the canaries and the release, when every score is one cosine (the
+  // cosine null of 003 Thm 3.1 applies); 0 for dot products and for reductions over rounds.
+  std::size_t dim;
 };
 
 // Throws DataError for a dimension mismatch (naming both sizes and files), a model
@@ -46,8 +48,10 @@ CanaryScores score_canaries(const ScoreRequest& request);
 std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen);
 
 // CSV `id,label,score,dim`, one row per score (eps-from-scores' input, which checks
-// dim against --null-dim), written atomically to `path` ("-" = stdout). dim is the last
-// column, so readers by position of the first three keep working.
+// dim against --null-dim or takes the null's dimension from it), written atomically to
+// `path` ("-" = stdout). dim is the last column, so readers by position of the first
+// three keep working; with dim 0 (scores that are not single cosines) there is no dim
+// column, so no null is read from it.
 void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores, std::size_t dim);
 
 }  // namespace dpaudit

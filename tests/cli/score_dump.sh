@@ -26,13 +26,17 @@ PY
 expect_status 0 $T --canaries "$TMP/seen.npy" --unseen "$TMP/unseen.npy" --model "$TMP/model.npy"
 expect_eq "$(cat "$TMP/out")" "$(printf 'id,label,score,dim\n0,1,0.6,3\n1,1,0.8,3\n2,0,0,3')" "cosines of e1, 2e2, e3 with (3,4,0)"
 expect_status 0 $T --canaries "$TMP/seen.npy" --model "$TMP/model-f4.npy" --stat dot
-expect_eq "$(cat "$TMP/out")" "$(printf 'id,label,score,dim\n0,1,3,3\n1,1,8,3')" "dot products, f4 model"
+# dot products are not cosines: no dim column
+expect_eq "$(cat "$TMP/out")" "$(printf 'id,label,score\n0,1,3\n1,1,8')" "dot products, f4 model"
 expect_status 0 $T --canaries "$TMP/seen.npy" --unseen "$TMP/unseen.npy" --model "$TMP/model.npy" --reference "$TMP/reference.npy"
 # model - reference = (0,4,1), norm sqrt(17): cosines 0, 4/sqrt(17), 1/sqrt(17)
 expect_eq "$(cat "$TMP/out")" "$(printf 'id,label,score,dim\n0,1,0,3\n1,1,0.9701425001453319,3\n2,0,0.24253562503633297,3')" "--reference"
 # rounds e1, e2, (e1+e2)/sqrt2: cosines of e1 are 1, 0, 0.7071; of e2 0, 1, 0.7071
 expect_status 0 $T --canaries "$TMP/seen.npy" --deltas "$TMP/deltas.npy" --reduce max
-expect_eq "$(cat "$TMP/out")" "$(printf 'id,label,score,dim\n0,1,1,3\n1,1,1,3')" "--reduce max"
+expect_eq "$(cat "$TMP/out")" "$(printf 'id,label,score\n0,1,1\n1,1,1')" "--reduce max (not a single cosine: no dim)"
+# ... so eps-from-scores cannot take the cosine null's dimension from it
+cp "$TMP/out" "$TMP/max.csv"
+expect_error 2 "--null needs --null-dim: the scores have no dim column" eps-from-scores "$TMP/max.csv" --null exact --delta 1e-5
 expect_status 0 $T --canaries "$TMP/seen.npy" --deltas "$TMP/deltas.npy" --reduce mean
 expect_near "$(sed -n 2p "$TMP/out" | cut -d, -f3)" "$("$PYTHON" -c 'print((1 + 0.5 ** 0.5) / 3)')" 1e-15 "--reduce mean"
 

@@ -1,4 +1,5 @@
-// score-dump: canaries and a released model (or per-round deltas) -> CSV id,label,score.
+// score-dump: canaries and a released model (or per-round deltas) -> CSV id,label,score[,dim]
+// (dim only for single cosines).
 // The scores are computed by lib/canary/score_release.hpp.
 #include <limits>
 #include <optional>
@@ -14,7 +15,7 @@ using namespace dpaudit;
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Score canaries against a released vector: prints CSV id,label,score, one row per canary,\n"
+      "Score canaries against a released vector: prints CSV id,label,score[,dim], one row per canary,\n"
       "label 1 for --canaries (inserted) and 0 for --unseen (never inserted). The score is the\n"
       "cosine <c,m>/(||c|| ||m||) (003) or the dot product <c,m>. Canaries from a spec are\n"
       "regenerated on the fly: memory O(D + K).",

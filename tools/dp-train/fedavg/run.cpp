@@ -260,7 +260,8 @@ Json run_fedavg(const FedAvgConfig& c) {
   save_npy(staging.path("delta.npy"), delta.data(), {dim});
   if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
   write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final), dim);
-  write_scores_csv(staging.path("scores_all.csv"), label_scores(seen_max.result(), unseen_max.result()), dim);
+  // Maxima over rounds are not single cosines: no dim column (the cosine null does not apply).
+  write_scores_csv(staging.path("scores_all.csv"), label_scores(seen_max.result(), unseen_max.result()), 0);
   write_metrics_csv(staging.path("metrics.csv"), metrics);
 
   Json run;
