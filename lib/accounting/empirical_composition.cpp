@@ -15,6 +15,7 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
   if (o.total_rounds < 1) throw UsageError("the run needs at least one round");
   if (!(o.q > 0 && o.q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]");
   if (!(o.floor > 0) || !std::isfinite(o.floor)) throw UsageError("the eps floor must be a finite number > 0");
+  if (!(o.round_delta > 0 && o.round_delta < 1)) throw UsageError("the delta of eps_r must lie in (0, 1)");
   const std::size_t k = audits.size();
   for (std::size_t j = 0; j < k; ++j) {
     const AuditEpsilon& a = audits[j];
@@ -30,8 +31,12 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
   for (std::size_t j = 0; j < k; ++j) {
     const double eps = audits[j].epsilon;
     // GetNoise: one step of the Gaussian mechanism (q = 1) at (max(eps_r, floor), round_delta).
-    result.sigma.push_back(std::isinf(eps) ? o.sigma_if_inf
-                                           : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
+    try {
+      result.sigma.push_back(std::isinf(eps) ? o.sigma_if_inf
+                                             : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
+    } catch (const UsageError& e) {  // an eps_r beyond what any noise in [1e-4, 1e6] has
+      throw UsageError(std::string(e.what()), "audit at round " + std::to_string(audits[j].round));
+    }
     // Rounds [begin, end) the audit stands for.
     long long begin, end;
     if (o.cover == AuditCover::backward) {

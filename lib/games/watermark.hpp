@@ -53,6 +53,9 @@ std::string to_string(WatermarkScore score);
 //  paper: log N(d; 1, sigma^2), Eq. 6 as a log density (Eq. 6's normaliser and mean
 //         read in these units; its product over steps becomes a sum).
 //  sum:   d.
+// Unchecked, as it runs once per step of every trial: sigma > 0 and finite, q in [0, 1]
+// and d finite are the callers' (SubsampledGaussianGame's validation, dp-train sgd's
+// configuration and calibration).
 double watermark_step_score(WatermarkScore s, double d, double sigma, double q);
 
 }  // namespace dpaudit

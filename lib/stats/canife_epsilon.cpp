@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "stats/binomial_bounds.hpp"
 #include "stats/epsilon_from_rates.hpp"
+#include "stats/roc.hpp"
 
 namespace dpaudit {
 
@@ -17,15 +18,12 @@ CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, do
   std::sort(in.begin(), in.end());
   std::sort(out.begin(), out.end());
   const std::size_t n_in = in.size(), n_out = out.size();
-  std::vector<double> thresholds = in;
-  thresholds.insert(thresholds.end(), out.begin(), out.end());
-  std::sort(thresholds.begin(), thresholds.end());
-  thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+  const RocSweep sweep = roc_sweep(in, out);
   CanifeEpsilon best;
   bool found = false;
-  for (double gamma : thresholds) {
-    const auto fp = static_cast<std::size_t>(out.end() - std::lower_bound(out.begin(), out.end(), gamma));
-    const auto fn = static_cast<std::size_t>(std::lower_bound(in.begin(), in.end(), gamma) - in.begin());
+  for (const OperatingPoint& p : sweep.points) {
+    const double gamma = p.threshold;
+    const std::size_t fp = p.false_positives, fn = sweep.false_negatives(p);
     if ((fp == 0) != (fn == 0)) continue;  // one rate 0: skipped (000's code)
     const double eps = fp == 0 ? std::numeric_limits<double>::infinity()
                                : epsilon_from_rates(double(fp) / double(n_out), double(fn) / double(n_in), delta);

@@ -6,6 +6,7 @@
 #include <boost/math/special_functions/beta.hpp>
 #include <fmt/format.h>
 
+#include "accounting/log_space.hpp"
 #include "core/error.hpp"
 #include "stats/roc.hpp"
 
@@ -20,11 +21,6 @@ void check_outcome(std::size_t m, std::size_t r, std::size_t v) {
 void check_delta_alpha(double delta, double alpha) {
   if (!(delta >= 0 && delta < 1)) throw UsageError(fmt::format("delta {} is not in [0,1)", delta));
   if (!(alpha > 0 && alpha < 1)) throw UsageError(fmt::format("alpha {} is not in (0,1)", alpha));
-}
-
-double log_add(double a, double b) {
-  if (a < b) std::swap(a, b);
-  return b == -INFINITY ? a : a + std::log1p(std::exp(b - a));
 }
 
 // p(eps, delta) of the header, arguments checked. W ~ Binomial(r, q) with
