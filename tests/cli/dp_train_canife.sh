@@ -73,6 +73,7 @@ expect_status 0 eps-from-scores t1/scores.csv --per round --method canife
 expect_eq "$(cat "$TMP/out")" "$(echo round,epsilon,eps_lo,eps_hi; tail -n +2 t1/audits.csv | cut -d, -f1,12,13,14)" \
   "eps-from-scores --method canife = audits.csv's eps_r"
 expect_error 2 "canife method is per audit round.*--method" eps-from-scores t1/scores.csv --method canife
+expect_error 2 "--seed cannot be used with --method canife" eps-from-scores t1/scores.csv --per round --method canife --seed 3
 
 # the same eps_hat as a pipe: eps-from-scores --method canife | rdp-compose --empirical
 got=$(eps-from-scores t1/scores.csv --per round --method canife |
@@ -83,6 +84,13 @@ got=$(eps-from-scores t1/scores.csv --per round --method canife |
 expect_eq "$("$PYTHON" -c "import json,sys; print(json.load(sys.stdin)['rounds_covered'])" <<<"$got")" "[1, 20, 39]" \
   "backward covering of audits at 0, 20, 40 of 60 rounds"
 expect_error 2 "--rounds.*required with --empirical|--rounds" rdp-compose --empirical t1/audits.csv --q 0.05 --delta 1e-5
+printf 'round,epsilon\n20,1\n0,1\n' >backwards.csv
+expect_error 1 "rounds must increase, got 0 after 20 \(backwards.csv, row 3, column 'round'\)" \
+  rdp-compose --empirical backwards.csv --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5
+expect_error 1 "round must be a whole number in \[0, 10\) \(--rounds\), got 20" \
+  rdp-compose --empirical backwards.csv --q 0.05 --rounds 10 --round-delta 0.01 --delta 1e-5
+expect_error 2 "--orders cannot be used with --empirical" \
+  rdp-compose --empirical backwards.csv --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5 --orders 2,3
 expect_error 1 "missing column 'epsilon'" rdp-compose --empirical t1/scores.csv --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5
 
 # a run with few mock rounds still composes (n = 4 can show no finite eps_r above 0)

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
   auto* out_opt = app.add_option("--out", out_npy, "NPY file of out scores (label 0)");
   auto* decisions_opt =
       app.add_option("--decisions", decisions_path, "decisions CSV of a distinguishing game (label,guess); - = stdin");
-  app.add_flag("--negate", negate, "lower score means more likely in");
+  auto* negate_opt = app.add_flag("--negate", negate, "lower score means more likely in");
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "scores are cosines with canaries in D dimensions; the out side is the analytic "
                                       "null (003 Thm 3.1); label-0 rows are ignored; a dim column must hold D")
@@ -174,10 +174,9 @@ int main(int argc, char** argv) {
     };
     if (method_name == "canife") {
       if (!per_round) throw UsageError("the canife method is per audit round: give --per round", "--method");
-      if (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || have_null || negate || json ||
-          report)
-        throw UsageError("--method canife takes no --thresholds, --threshold, --one-sided, --null, --negate, --json "
-                         "or --report");
+      dpaudit::cli::forbid_options({thresholds_opt, threshold_opt, one_sided_opt, null_dim_opt, null_opt, negate_opt,
+                                    json_opt, report_opt, guesses_opt, seed_opt},
+                                   "with --method canife");
       // 000 App. C.1 per round, delta 1/n unless --delta: round,epsilon,eps_lo,eps_hi.
       std::string text = "round,epsilon,eps_lo,eps_hi\n";
       double reported = 0;

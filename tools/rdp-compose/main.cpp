@@ -37,7 +37,7 @@ const char* kExamples =
     "  rdp-compose --accountant pld --eps 1 --q 0.01 --steps 10000 --delta 1e-5   # sigma by the PLD bound\n"
     "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT approximation\n"
     "  eps-from-scores run/scores.csv --per round --method canife |\n"
-    "    rdp-compose --empirical - --q 0.0021333 --rounds 469 --round-delta 0.01 --delta 1e-5   # CANIFE eps_hat\n";
+    "    rdp-compose --empirical - --q 0.0021333 --rounds 469 --round-delta 0.01 --delta 1e-5 --sigma-if-inf 0.2\n";
 
 // Largest steps count read from CSV that converts exactly from a double.
 constexpr double kMaxSteps = 9007199254740992.0;  // 2^53
@@ -64,14 +64,18 @@ std::vector<RdpEvent> read_events(const std::string& path, Sampling sampling) {
 
 // 000 Alg. 2's input: CSV round,epsilon (eps-from-scores --per round --method canife),
 // eps "inf" allowed.
-std::vector<AuditEpsilon> read_audits(const std::string& path) {
+std::vector<AuditEpsilon> read_audits(const std::string& path, long long total_rounds) {
   CsvReader csv(path);
   const std::size_t round_col = csv.column("round"), eps_col = csv.column("epsilon");
   std::vector<AuditEpsilon> audits;
   while (csv.next()) {
     const double round = csv.number(round_col);
-    if (!(round >= 0 && round == std::floor(round) && round < kMaxSteps))
-      throw DataError(fmt::format("round must be a whole number >= 0, got {}", round), csv.where(round_col));
+    if (!(round >= 0 && round == std::floor(round) && round < static_cast<double>(total_rounds)))
+      throw DataError(fmt::format("round must be a whole number in [0, {}) (--rounds), got {}", total_rounds, round),
+                      csv.where(round_col));
+    if (!audits.empty() && static_cast<long long>(round) <= audits.back().round)
+      throw DataError(fmt::format("rounds must increase, got {} after {}", round, audits.back().round),
+                      csv.where(round_col));
     const double e = csv.field(eps_col) == "inf" ? std::numeric_limits<double>::infinity() : csv.number(eps_col);
     if (!(e >= 0)) throw DataError(fmt::format("eps_r must be >= 0, got {}", e), csv.where(eps_col));
     audits.push_back({static_cast<long long>(round), e});
@@ -135,7 +139,7 @@ int main(int argc, char** argv) {
                                     "512, 1024: the defaults of dp_accounting and Opacus)")
                          ->delimiter(',')
                          ->check(valid_order());
-  app.add_option("--sampling", sampling_name,
+  auto* sampling_opt = app.add_option("--sampling", sampling_name,
                  "poisson: each record joins a step with probability Q; without-replacement: a fixed batch "
                  "of Q*N records (replace-one bound of Wang, Balle & Kasiviswanathan 2019)")
       ->capture_default_str()
@@ -173,13 +177,14 @@ int main(int argc, char** argv) {
     AtomicOutput out("-");
     if (empirical_opt->count()) {
       // 000 Alg. 2: eps_r -> sigma_r -> RDP over the rounds each audit covers.
-      cli::forbid_options({sigma_opt, steps_opt, eps_opt, events_opt}, "with --empirical");
+      cli::forbid_options({sigma_opt, steps_opt, eps_opt, events_opt, sampling_opt, orders_opt, threads_opt},
+                          "with --empirical");
       cli::require_options({q_opt, rounds_opt, round_delta_opt}, "with --empirical");
       if (accountant != "rdp") throw UsageError("--empirical composes with RDP, as 000", "--accountant");
       empirical.q = q;
       empirical.delta = delta;
       empirical.cover = cover_name == "backward" ? AuditCover::backward : AuditCover::forward;
-      const EmpiricalComposition e = compose_empirical(read_audits(empirical_path), empirical);
+      const EmpiricalComposition e = compose_empirical(read_audits(empirical_path, empirical.total_rounds), empirical);
       if (fail_opt->count() && e.epsilon > fail_above)
         throw Error(fmt::format("eps {} exceeds the budget --fail-above {}", format_number(e.epsilon),
                                 format_number(fail_above)),

@@ -30,7 +30,7 @@ std::function<int()> declare_canife(CLI::App& sub) {
   sub.footer(
       "\nEXAMPLES:\n"
       "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # 003 Sec. 5.4's setting\n"
-      "  eps-from-scores run/scores.csv --per round --method threshold           # the scores, per audit\n"
+      "  eps-from-scores run/scores.csv --per round --method canife              # eps_r per audit\n"
       "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 \\\n"
       "      --noise-multiplier 1 --out toy/ --json\n"
       "  (see dp-train(1), section CANIFE)\n");
