@@ -37,6 +37,10 @@ double gaussian_mechanism_delta(double sigma, double eps) {
   return std::exp(gaussian_mechanism_log_delta(sigma, eps));
 }
 
+double gaussian_composition_epsilon(double sigma, double k, double delta) {
+  return k == 0 ? 0.0 : gaussian_mechanism_epsilon(sigma / std::sqrt(k), delta);
+}
+
 double gaussian_mechanism_epsilon(double sigma, double delta) {
   check_sigma(sigma);
   return smallest_epsilon([sigma](double eps) { return log_delta_unchecked(sigma, eps); }, delta);

@@ -12,6 +12,10 @@ double gaussian_mechanism_delta(double sigma, double eps);
 double gaussian_mechanism_log_delta(double sigma, double eps);
 // Smallest eps >= 0 meeting delta, to 1e-10 relative.
 double gaussian_mechanism_epsilon(double sigma, double delta);
+// k releases of the Gaussian mechanism at sigma, each seen by the adversary, compose
+// exactly to one at sigma / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3): its eps at delta
+// (0 for k = 0: nothing is released). Same checks as gaussian_mechanism_epsilon.
+double gaussian_composition_epsilon(double sigma, double k, double delta);
 // Smallest sigma whose mechanism is (eps, delta)-DP, to 1e-12 relative; DataError
 // where delta rounds to 0 before reaching the target (sigma beyond ~1e13 for eps <= 1e-12).
 double gaussian_mechanism_sigma(double eps, double delta);

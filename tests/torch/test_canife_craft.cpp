@@ -97,6 +97,8 @@ TEST_CASE("dL/dx by double backward matches central differences of L, for both l
   }
 }
 
+// 000 Sec. 4.2 reports health 0.97-0.99 after crafting; on this 6-update pool 300 steps
+// reach 0.9995 (measured), so 0.9 and a tenfold drop leave room for other platforms' rounding.
 TEST_CASE("crafting lowers the loss: health close to 1 on a small pool") {
   std::vector<float> theta;
   PerExampleModel::make(mlp(), 3, theta);

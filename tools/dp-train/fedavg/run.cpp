@@ -100,7 +100,7 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
   for (std::size_t k : participation_counts(schedules.canaries, seen)) max_participations = std::max(max_participations, k);
   // Gaussian composition of k known participations (k = 0: nothing released about anyone).
   auto composed = [&](std::size_t k) {
-    return k == 0 ? 0.0 : z > 0 ? gaussian_mechanism_epsilon(z / std::sqrt(static_cast<double>(k)), delta) : inf;
+    return k == 0 ? 0.0 : z > 0 ? gaussian_composition_epsilon(z, static_cast<double>(k), delta) : inf;
   };
   Json j;
   j["eps_gaussian_per_round"] = json_number(composed(1));

@@ -22,7 +22,7 @@ SgdAccounting account_sgd_run(const SgdConfig& c) {
   } else {
     const double epochs = std::ceil(static_cast<double>(c.steps) / static_cast<double>(c.epoch_steps()));
     a.noise_multiplier = c.eps > 0 ? gaussian_mechanism_sigma(c.eps, c.delta) * std::sqrt(epochs) : c.noise_multiplier;
-    a.epsilon = gaussian_mechanism_epsilon(a.noise_multiplier / std::sqrt(epochs), c.delta);
+    a.epsilon = gaussian_composition_epsilon(a.noise_multiplier, epochs, c.delta);
     a.accountant = "gaussian-epochs";
     a.assumes = "shuffled lots: one participation per epoch, " + std::to_string(static_cast<long long>(epochs)) +
                 " epochs composed exactly, no amplification by shuffling claimed";
