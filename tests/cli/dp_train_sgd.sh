@@ -51,6 +51,8 @@ got=$(dp-train sgd --task synthetic --train-size 200 --quiet --noise-multiplier 
 expect_near "$(json_field analytic_eps <<<"$got")" 0.5417377482574032 1e-4r "PLD eps against dp_accounting"
 expect_eq "$(json_field accountant <<<"$got")" "pld-poisson" "the headline accountant"
 expect_near "$(json_field eps_rdp <<<"$got")" 1.3737 1e-3r "RDP eps beside it"
+expect_near "$("$PYTHON" -c "import json,sys; print(json.load(sys.stdin)['eps_pld']['lower'])" <<<"$got")" \
+  0.5417377482574032 1e-4r "the PLD interval's lower end"
 got=$("${SYN[@]}" --eps 2 --trials 1 --json | json_field analytic_eps)
 expect_near "$got" 2 1e-4r "analytic eps of --eps 2"
 

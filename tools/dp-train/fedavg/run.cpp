@@ -119,7 +119,7 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
     const AnalyticEpsilon a = analytic_epsilon(z, c.q, static_cast<long long>(c.rounds), delta);
     rdp = a.rdp.epsilon;
     sampled = a.headline;
-    if (a.pld) j["eps_pld_poisson"] = {json_number(a.pld->lower), json_number(a.pld->upper)};
+    if (a.pld) j["eps_pld_poisson"] = {{"upper", json_number(a.pld->upper)}, {"lower", json_number(a.pld->lower)}};
     j["poisson_headline"] = a.headline_accountant;
   }
   j["eps_rdp_poisson"] = json_number(rdp);

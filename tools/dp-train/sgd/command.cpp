@@ -99,7 +99,7 @@ int run_sgd(SgdOptions& o, bool lr_given, bool batch_given, bool q_given) {
     j["accountant"] = accounting.accountant;
     j["accountant_assumes"] = accounting.assumes;
     if (c.sampling == LotSampling::poisson) {
-      if (accounting.pld) j["eps_pld"] = {json_number(accounting.pld->lower), json_number(accounting.pld->upper)};
+      if (accounting.pld) j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)}, {"lower", json_number(accounting.pld->lower)}};
       j["eps_rdp"] = json_number(accounting.rdp);
     }
     if (result.parameters) j["parameters"] = result.parameters;
