@@ -25,6 +25,8 @@ expect_error 2 "eps must be a finite number > 0, got nan" "${DUMMY[@]}" --eps na
 expect_error 2 "--radius: value -1 is not > 0" "${DUMMY[@]}" --eps 1 --radius -1
 expect_error 2 "eps.*required" dp-train ldp --crafter dummy-gradient
 expect_error 2 "--dim only applies to the dummy-gradient" dp-train ldp --crafter benign --eps 1 --dim 10
+expect_error 2 "--dummy-norm only applies to the dummy-gradient" dp-train ldp --crafter benign --eps 1 --dummy-norm 2
+expect_error 2 "--dummy-norm: value 0 is not > 0" "${DUMMY[@]}" --eps 1 --dummy-norm 0
 expect_error 2 "malicious label must be below" "${SYN[@]}" --crafter collusion --eps 1 --malicious-label 10
 
 # --- output: header, K rows of 0/1; -o and --json together; same bytes whatever --threads
@@ -55,6 +57,17 @@ for eps in 1 4; do
   # The sampling sd of Eq. 3 at K = 10,000 is about 0.04 (eps 1) and 0.1 (eps 4).
   expect_near "$(eps-from-scores --decisions wb$eps.csv --method threshold)" $eps 0.3 "Eq. 3 at eps $eps"
 done
+
+# --- a dummy gradient of norm R < L (002 Fig. 3): the norm projection keeps its sign with
+# probability 1/2 + R/(2L), so the white-box guess is right with probability
+# 1/2 + (R/L) tanh(eps/2)/2 (0.7410 at R = 0.5, eps = 4); a norm above L is clipped to L.
+expect_status 0 "${DUMMY[@]}" --eps 4 --trials 10000 --threads 2 --dummy-norm 0.5 --json
+expect_eq "$(json_field dummy_norm <"$TMP/out")" 0.5 "JSON dummy_norm"
+want=$("$PYTHON" -c "import math; print(0.5 + 0.5 * math.tanh(2) / 2)")
+expect_near "$("$PYTHON" -c "print($(json_field correct <"$TMP/out")/10000)")" "$want" 0.022 "white-box accuracy at norm L/2"
+expect_status 0 "${DUMMY[@]}" --eps 2 --trials 500 --dummy-norm 3 -o big.csv
+cmp -s t1.csv big.csv || fail "a dummy norm above L is clipped to L (same decisions as the default)"
+CHECKS=$((CHECKS + 1))
 
 # --- black-box + dummy gradient (Eq. 7) with theta_t = 0: the guess follows the sign of
 # sum_i sgn(v_i), whose correlation with <v, 1>/sqrt(d) is sqrt(2/pi); so P(correct) =

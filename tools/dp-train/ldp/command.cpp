@@ -43,6 +43,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --json\n"
       "  dp-train ldp --crafter collusion --eps 2 --threads 2 -o decisions.csv\n"
       "  dp-train ldp --crafter dummy-gradient --dim 100000 --eps 4 --distinguisher black-box --clients 10\n"
+      "  dp-train ldp --crafter dummy-gradient --dummy-norm 0.5 --eps 4 --json   # 002 Fig. 3: below L\n"
       "  (see dp-train(1), section LDP)\n");
   sub.add_option("--crafter", o->crafter,
                  "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
@@ -64,6 +65,10 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
   sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)")
       ->check(whole_number("the dimension d", 1));
+  sub.add_option("--dummy-norm", g.dummy_norm,
+                 "dummy-gradient only: the l2 norm of g1 = (lambda, ..., lambda) (default L, as 002; "
+                 "002 Fig. 3 varies it)")
+      ->check(cli::positive());
   sub.add_option("--radius", g.radius,
                  "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)")
       ->check(cli::positive());  // 0 is the unset default inside: an explicit 0 was silently the default

@@ -81,9 +81,9 @@ void craft(LdpCrafter crafter, LdpModelView& view, const Dataset& images,
   }
 }
 
-CraftedPair dummy_gradient_pair(std::size_t dim, double clip) {
+CraftedPair dummy_gradient_pair(std::size_t dim, double norm) {
   CraftedPair pair;
-  pair.g1 = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dim), clip / std::sqrt(static_cast<double>(dim)));
+  pair.g1 = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dim), norm / std::sqrt(static_cast<double>(dim)));
   pair.g2 = -pair.g1;
   return pair;
 }

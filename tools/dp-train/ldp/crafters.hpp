@@ -50,8 +50,10 @@ class LdpModelView {
 void craft(LdpCrafter crafter, LdpModelView& view, const Dataset& images,
            const std::vector<std::size_t>& x1_pool, PhiloxStream& rng, CraftedPair& out);
 
-// The dummy gradient g1 = (lambda, ..., lambda), lambda = L / sqrt(d), and g2 = -g1.
-CraftedPair dummy_gradient_pair(std::size_t dim, double clip);
+// The dummy gradient g1 = (lambda, ..., lambda), lambda = norm / sqrt(d), and g2 = -g1.
+// 002 Sec. 3.4 takes norm = L; Fig. 3 varies it (a norm below L is flipped by the norm
+// projection with probability 1/2 - norm/(2L)).
+CraftedPair dummy_gradient_pair(std::size_t dim, double norm);
 
 // Plain minibatch SGD on cross-entropy (learning rate 0.1, batches of 32 drawn with
 // replacement from `pool`), the stand-in for the rounds before round t.

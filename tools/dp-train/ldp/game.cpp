@@ -28,11 +28,15 @@ void LdpGameConfig::validate() const {
   if (dim != 0 && crafter != LdpCrafter::dummy_gradient)
     throw UsageError("--dim only applies to the dummy-gradient crafter (others use the model's dimension)",
                      "--dim");
+  if (!(dummy_norm >= 0) || !std::isfinite(dummy_norm))
+    throw UsageError("the dummy gradient's norm must be a finite number > 0", "--dummy-norm");
+  if (dummy_norm != 0 && crafter != LdpCrafter::dummy_gradient)
+    throw UsageError("--dummy-norm only applies to the dummy-gradient crafter", "--dummy-norm");
   if (malicious_label < 0) throw UsageError("the malicious label must be >= 0", "--malicious-label");
 }
 
 Json LdpGameConfig::to_json() const {
-  return {{"crafter", to_string(crafter)},
+  Json j = {{"crafter", to_string(crafter)},
           {"distinguisher", to_string(distinguisher)},
           {"eps", json_number(ldp.eps)},
           {"clip", json_number(ldp.clip)},
@@ -44,6 +48,8 @@ Json LdpGameConfig::to_json() const {
           {"server_constant", printed_constant ? "printed" : "unbiased"},
           {"malicious_label", malicious_label},
           {"seed", seed}};
+  if (crafter == LdpCrafter::dummy_gradient) j["dummy_norm"] = json_number(dummy_norm > 0 ? dummy_norm : ldp.clip);
+  return j;
 }
 
 Json LdpGameResult::summary(const LdpGameConfig& config) const {
@@ -100,7 +106,7 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
     // No model: d from --dim or the model's size; theta_t = 0 (002 Alg. 2 line 1).
     result.dim = c.dim ? c.dim
                        : static_cast<std::size_t>(parameter_count(*make_model(model_config(c.model, s.data.train), c.seed)));
-    s.dummy = dummy_gradient_pair(result.dim, c.ldp.clip);
+    s.dummy = dummy_gradient_pair(result.dim, c.dummy_norm > 0 ? c.dummy_norm : c.ldp.clip);
     s.theta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(result.dim));
   } else {
     const bool collusion = c.crafter == LdpCrafter::collusion;

@@ -23,6 +23,7 @@ struct LdpGameConfig {
   std::string data_dir = kFashionMnistDir;  // Debian's dataset-fashion-mnist folder
   std::string model = "cnn";
   std::size_t dim = 0;           // dummy gradient only: d (0: the model's parameter count)
+  double dummy_norm = 0;         // dummy gradient only: ||g1|| (0: L, as 002; Fig. 3 varies it)
   double radius = 0;             // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
   double learning_rate = 0;      // the server's eta (0: 002 Alg. 2 line 5)
   // Scale the reports by Alg. 2's constant as 002 prints it, without the factor d that
