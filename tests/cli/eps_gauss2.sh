@@ -66,6 +66,10 @@ expect_error 2 'eps-gauss2: error: --delta' eps-gauss2 --mu1 0 --sigma1 1 --mu2 
 expect_error 2 'eps-gauss2: error: --sigma1' eps-gauss2 --mu1 0 --sigma1 0 --mu2 1 --sigma2 1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --sigma2' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 -1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --mu1' eps-gauss2 --mu1 nan --sigma1 1 --mu2 1 --sigma2 1 --delta 1e-5
+# --eps inf asks nothing (delta(inf) = 0, sigma 0 meets it): a usage error in every mode (issue 9)
+expect_error 2 'eps-gauss2: error: eps inf asks nothing' eps-gauss2 --gaussian-mechanism --eps inf --delta 1e-6
+expect_error 2 'eps-gauss2: error: eps inf asks nothing' eps-gauss2 --gaussian-mechanism --sigma 1 --eps inf
+expect_error 2 'eps-gauss2: error: eps inf asks nothing' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 1 --eps inf
 expect_error 2 'eps-gauss2: error: --mu2' eps-gauss2 --mu1 0 --sigma1 1 --mu2 inf --sigma2 1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --mu1' eps-gauss2 --mu1 abc --sigma1 1 --mu2 1 --sigma2 1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --eps' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 1 --eps -1

@@ -91,6 +91,11 @@ expect_error 2 'rdp-compose: error: --steps' rdp-compose --sigma 1 --q 0.1 --ste
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2,1
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2,x
 expect_error 2 'rdp-compose: error: --orders' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 1e9
+# an empty item is an error, not the list without it (issue 9)
+for list in 2,,3 2,3, ,2 ''; do
+  expect_error 2 "rdp-compose: error: --orders: empty item in the list '$list'" \
+    rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders "$list"
+done
 expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps 0 --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps inf --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --sampling' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --sampling shuffle

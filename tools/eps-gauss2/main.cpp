@@ -1,6 +1,7 @@
 // eps-gauss2: the exact (eps, delta) curve between two Gaussians (003 Sec. 3.2), between
 // the cosine null of 003 Thm 3.1 and a Gaussian, and of the analytic Gaussian mechanism
 // (Balle & Wang 2018). All the mathematics is in lib/accounting.
+#include <cmath>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -113,7 +114,9 @@ int main(int argc, char** argv) {
   auto* mu2_opt = app.add_option("--mu2", mu2, "mean of the second Gaussian")->check(cli::finite());
   auto* sigma2_opt = app.add_option("--sigma2", sigma2, "standard deviation of the second Gaussian")->check(cli::positive());
   auto* delta_opt = app.add_option("--delta", delta, "target delta in (0,1): print eps")->check(cli::open_unit_interval());
-  auto* eps_opt = app.add_option("--eps", eps, "eps >= 0: print delta(eps)")->check(cli::non_negative());
+  auto* eps_opt = app.add_option("--eps", eps, "eps >= 0, finite: print delta(eps) (inf is a usage error: every "
+                                               "mechanism has delta(inf) = 0 and meets eps inf with sigma 0)")
+                      ->check(cli::epsilon());
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "the first distribution is the cosine null in D >= 2 dimensions")
                            ->check(cli::cosine_dimension());
@@ -135,6 +138,9 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print one JSON object (one per row with --batch) with inputs and result");
 
   return cli::run(app, argc, argv, [&]() -> int {
+    if (std::isinf(eps))
+      throw UsageError("eps inf asks nothing: delta(inf) = 0 for every pair, and sigma 0 meets it; give a finite eps",
+                       "--eps");
     const std::vector<CLI::Option*> two = {mu1_opt, sigma1_opt, mu2_opt, sigma2_opt};
     const std::vector<CLI::Option*> null = {null_dim_opt, mu_opt};
     if (!batch_opt->count()) cli::forbid_options({input_opt}, "without --batch");

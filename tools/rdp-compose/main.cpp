@@ -84,14 +84,37 @@ std::vector<AuditEpsilon> read_audits(const std::string& path, long long total_r
   return audits;
 }
 
-CLI::Validator valid_order() {
+// --orders: a comma-separated list of orders in (1, 1e5], every item present ("2,,3",
+// "2," and ",2" are usage errors, not the list without the empty item).
+std::vector<std::string> order_items(const std::string& list) {
+  std::vector<std::string> items(1);
+  for (char c : list) {
+    if (c == ',')
+      items.emplace_back();
+    else
+      items.back().push_back(c);
+  }
+  return items;
+}
+
+CLI::Validator valid_orders() {
   return CLI::Validator(
-      [](std::string& s) -> std::string {
-        const auto v = parse_finite(s);
-        if (!v) return "'" + s + "' is not a finite number";
-        return *v > 1 && *v <= 1e5 ? "" : "order " + s + " is not in (1, 1e5]";
+      [](std::string& list) -> std::string {
+        for (const std::string& s : order_items(list)) {
+          if (s.empty()) return "empty item in the list '" + list + "'";
+          const auto v = parse_finite(s);
+          if (!v) return "'" + s + "' is not a finite number";
+          if (!(*v > 1 && *v <= 1e5)) return "order " + s + " is not in (1, 1e5]";
+        }
+        return "";
       },
       "in (1, 1e5]", "");
+}
+
+std::vector<double> parse_orders(const std::string& list) {
+  std::vector<double> orders;
+  for (const std::string& s : order_items(list)) orders.push_back(*parse_finite(s));
+  return orders;
 }
 
 }  // namespace
@@ -134,11 +157,11 @@ int main(int argc, char** argv) {
                       ->check(cli::positive());
   auto* events_opt = app.add_option("--events", events_path,
                                     "CSV with columns sigma,q,steps, one row per segment; - = stdin");
-  auto* orders_opt = app.add_option("--orders", orders,
+  std::string orders_list;
+  auto* orders_opt = app.add_option("--orders", orders_list,
                                     "comma-separated RDP orders in (1, 1e5] (default: 1.1..10.9 by 0.1, 11..63, 128, 256, "
                                     "512, 1024: the defaults of dp_accounting and Opacus)")
-                         ->delimiter(',')
-                         ->check(valid_order());
+                         ->check(valid_orders());
   auto* sampling_opt = app.add_option("--sampling", sampling_name,
                  "poisson: each record joins a step with probability Q; without-replacement: a fixed batch "
                  "of Q*N records (replace-one bound of Wang, Balle & Kasiviswanathan 2019)")
@@ -173,6 +196,7 @@ int main(int argc, char** argv) {
 
   return cli::run(app, argc, argv, [&]() -> int {
     const Sampling sampling = sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
+    if (orders_opt->count()) orders = parse_orders(orders_list);
     if (accountant == "gdp") cli::forbid_options({orders_opt, threads_opt}, "with --accountant gdp");
     AtomicOutput out("-");
     if (empirical_opt->count()) {
