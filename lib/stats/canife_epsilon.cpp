@@ -45,4 +45,14 @@ CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, do
   return best;
 }
 
+std::map<double, CanifeEpsilon> canife_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
+                                                         std::optional<double> delta, double alpha) {
+  std::map<double, CanifeEpsilon> out;
+  for (const auto& [round, s] : rounds) {
+    const double n = double(s.in().size() + s.out().size());
+    out.emplace(round, canife_epsilon(s.in(), s.out(), delta ? *delta : 1 / n, alpha));
+  }
+  return out;
+}
+
 }  // namespace dpaudit

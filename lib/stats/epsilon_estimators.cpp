@@ -78,51 +78,60 @@ const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates, c
   return points[best.index];
 }
 
-// A uniformly random half of v (the first floor(n/2) of a seeded Fisher-Yates
-// shuffle) and the rest.
-std::pair<std::vector<double>, std::vector<double>> split_in_half(std::vector<double> v, std::mt19937_64& rng) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
-  const auto middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  return {std::vector<double>(v.begin(), middle), std::vector<double>(middle, v.end())};
+// Choose the rule on one half (the best at alpha_each), bound it on the other.
+EpsilonEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, RateBound bound, double alpha_each,
+                               const EstimatorOptions& options) {
+  const RocSweep sweep = roc_sweep(choose.in(), choose.out());
+  // Point estimates tie at inf wherever FPR or FNR is 0; a confidence bound prefers
+  // rules backed by many samples, so the threshold method chooses by Clopper-Pearson too.
+  const RateBound choose_bound = bound == RateBound::point ? RateBound::clopper_pearson : bound;
+  const RuleRates choose_rates{choose_bound, alpha_each, choose.in().size(), choose.out().size(), options.null};
+  const double t = best_rule(sweep, choose_rates, options).threshold;
+  return evaluate_rule(operating_point_at(hold.in(), hold.out(), t),
+                       RuleRates{bound, alpha_each, hold.in().size(), hold.out().size(), options.null}, options,
+                       sweep.points.size());
 }
 
-EpsilonEstimate threshold_estimate(const ScoreSet& scores, const EstimatorOptions& options) {
-  const std::vector<double> none;
-  const std::vector<double>& out = options.null ? none : scores.out();
+EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& options) {
+  // With a null the out side is not sampled: its scores (if any) play no part.
+  const ScoreSet scores = options.null ? ScoreSet(all.in(), {}, all.dim()) : all;
   const RateBound bound = rate_bound_of(options.method);
   // The union bound spends alpha evenly on the sampled rates: FNR, and FPR unless exact.
-  const double alpha_each = options.alpha / (options.null ? 1 : 2);
-  const auto rates_for = [&](const std::vector<double>& in, const std::vector<double>& o, double alpha) {
-    return RuleRates{bound, alpha, in.size(), o.size(), options.null};
-  };
+  const double rates = options.null ? 1 : 2;
+  const double alpha_each = options.alpha / rates;
+  const SplitKind kind = options.null ? SplitKind::in_only : SplitKind::per_class;
+  const RuleRates all_rates{bound, alpha_each, scores.in().size(), scores.out().size(), options.null};
   switch (options.thresholds) {
     case ThresholdChoice::fixed:
-      return evaluate_rule(operating_point_at(scores.in(), out, options.fixed_threshold),
-                           rates_for(scores.in(), out, alpha_each), options, 1);
+      return evaluate_rule(operating_point_at(scores.in(), scores.out(), options.fixed_threshold), all_rates, options, 1);
     case ThresholdChoice::max:
+    case ThresholdChoice::uncorrected:
     case ThresholdChoice::bonferroni: {
-      const RocSweep sweep = roc_sweep(scores.in(), out);
+      const RocSweep sweep = roc_sweep(scores.in(), scores.out());
       const std::size_t m = sweep.points.size();
-      const bool correct = options.thresholds == ThresholdChoice::bonferroni;
-      const RuleRates rates = rates_for(scores.in(), out, correct ? alpha_each / static_cast<double>(m) : alpha_each);
+      RuleRates rates = all_rates;
+      if (options.thresholds == ThresholdChoice::bonferroni) rates.alpha_per_rate = alpha_each / double(m);
+      if (options.thresholds == ThresholdChoice::uncorrected) rates.alpha_per_rate = options.alpha;  // 003: alpha each
       return evaluate_rule(best_rule(sweep, rates, options), rates, options, m);
     }
     case ThresholdChoice::split: {
-      if (scores.in().size() < 2 || (!options.null && out.size() < 2))
-        throw DataError("a split into halves needs at least 2 in and 2 out scores");
       std::mt19937_64 rng(options.seed);
-      const auto [in_choose, in_hold] = split_in_half(scores.in(), rng);
-      const auto [out_choose, out_hold] = split_in_half(out, rng);
-      const ScoreSet choose(in_choose, out_choose), hold(in_hold, out_hold);
-      const RocSweep sweep = roc_sweep(choose.in(), choose.out());
-      // Point estimates tie at inf wherever FPR or FNR is 0; a confidence bound
-      // prefers rules backed by many samples, so the threshold method chooses by
-      // Clopper-Pearson too.
-      RuleRates choose_rates = rates_for(choose.in(), choose.out(), alpha_each);
-      if (bound == RateBound::point) choose_rates.bound = RateBound::clopper_pearson;
-      const double t = best_rule(sweep, choose_rates, options).threshold;
-      return evaluate_rule(operating_point_at(hold.in(), hold.out(), t), rates_for(hold.in(), hold.out(), alpha_each),
-                           options, sweep.points.size());
+      const auto [choose, hold] = split_in_half(scores, rng, kind);
+      return split_estimate(choose, hold, bound, alpha_each, options);
+    }
+    case ThresholdChoice::multi_split: {
+      // Each split at alpha / 2 (Meinshausen et al. 2009 Thm 3.1, threshold_strategy.hpp).
+      const auto estimate = [&](const ScoreSet& choose, const ScoreSet& hold) {
+        return split_estimate(choose, hold, bound, alpha_each / 2, options);
+      };
+      const std::vector<double> bounds =
+          bounds_over_splits(scores, options.seed, options.splits, options.threads, kind,
+                             [&](const ScoreSet& choose, const ScoreSet& hold) { return estimate(choose, hold).epsilon; });
+      const auto [choose, hold] = split_number(scores, options.seed, lower_middle(bounds), kind);
+      EpsilonEstimate e = estimate(choose, hold);
+      e.epsilon = median_bound(bounds);
+      e.splits = options.splits;
+      return e;
     }
   }
   throw UsageError("unknown threshold choice");

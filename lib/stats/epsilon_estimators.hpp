@@ -19,18 +19,11 @@
 #include "accounting/two_gaussian.hpp"
 #include "stats/epsilon_from_rates.hpp"
 #include "stats/scores.hpp"
+#include "stats/threshold_strategy.hpp"
 
 namespace dpaudit {
 
 enum class Method { threshold, clopper_pearson, jeffreys, gauss_fit };
-
-// How the threshold is chosen, and what the confidence statement covers.
-enum class ThresholdChoice {
-  bonferroni,  // best over all m thresholds, each bound at confidence 1 - alpha/m: valid simultaneously
-  max,         // best over all thresholds, uncorrected (the papers' practice; over-states confidence)
-  split,       // chosen on a random half, bounded on the other half
-  fixed,       // one given threshold
-};
 
 struct EstimatorOptions {
   Method method = Method::clopper_pearson;
@@ -39,7 +32,9 @@ struct EstimatorOptions {
   Sides sides = Sides::both;
   ThresholdChoice thresholds = ThresholdChoice::bonferroni;
   double fixed_threshold = 0;     // ThresholdChoice::fixed: the rule "in when score >= this"
-  std::uint64_t seed = 0;         // ThresholdChoice::split
+  std::uint64_t seed = 0;         // ThresholdChoice::split and multi_split
+  std::size_t splits = 100;       // ThresholdChoice::multi_split: how many
+  int threads = 1;                // ThresholdChoice::multi_split: splits run in parallel (0: all cores)
   std::optional<CosineNull> null; // out side = the analytic cosine null; out scores are ignored
 };
 
@@ -54,6 +49,8 @@ struct EpsilonEstimate {
   double fnr_bound = 0;
   std::size_t thresholds_tried = 0;  // rules the maximum ran over (1 for fixed and decisions)
   double alpha_per_rate = 0;         // confidence 1 - alpha_per_rate of each bounded rate
+  std::size_t splits = 0;            // multi_split: epsilon is the median over this many splits;
+                                     // rule and rates are those of the lower middle split
   std::size_t n_in = 0;              // samples the rates rest on (split: the held-out half)
   std::size_t n_out = 0;             // 0 with a null
   std::optional<Gaussian> fit_in;    // gauss_fit

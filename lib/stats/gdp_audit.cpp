@@ -1,5 +1,6 @@
 #include "stats/gdp_audit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <queue>
 #include <vector>
@@ -31,27 +32,28 @@ double mu_at(double fpr, double fnr) {
   return -normal_quantile(fpr) - normal_quantile(fnr);
 }
 
-GdpAuditEstimate finish(GdpAuditEstimate e, double delta) {
-  e.delta = delta;
-  e.epsilon = e.mu > 0 ? gdp_epsilon(e.mu, delta) : 0;
+// The rule at operating point p of scores with n_in, n_out, its rates at alpha_per_rate.
+GdpAuditEstimate rule_estimate(const OperatingPoint& p, std::size_t n_in, std::size_t n_out, double alpha_per_rate,
+                               std::size_t tried) {
+  GdpAuditEstimate e;
+  e.n_in = n_in;
+  e.n_out = n_out;
+  e.threshold = p.threshold;
+  e.fpr = double(p.false_positives) / double(n_out);
+  e.fnr = double(n_in - p.true_positives) / double(n_in);
+  e.alpha_per_rate = alpha_per_rate;
+  e.fpr_bound = clopper_pearson_upper(p.false_positives, n_out, alpha_per_rate);
+  e.fnr_bound = clopper_pearson_upper(n_in - p.true_positives, n_in, alpha_per_rate);
+  e.thresholds_tried = tried;
+  e.mu = mu_at(e.fpr_bound, e.fnr_bound);
   return e;
 }
 
-}  // namespace
-
-double gdp_mu_from_rates(double fpr, double fnr) {
-  if (!(fpr > 0 && fpr <= 1) || !(fnr > 0 && fnr <= 1))
-    throw UsageError(fmt::format("rates must be in (0,1], got FPR {} and FNR {}", fpr, fnr));
-  return mu_at(fpr, fnr);
-}
-
-GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double alpha_per_rate) {
-  check(scores, delta, alpha_per_rate);
-  const RocSweep sweep = roc_sweep(scores.in(), scores.out());
+// The best rule of a sweep. Along it FPR_hi never decreases and FNR_hi never increases,
+// so no rule in a block i..j beats mu_at(FPR_hi(i), FNR_hi(j)): best-first branch and
+// bound over halving blocks, with the Beta quantiles computed only at block ends.
+GdpAuditEstimate best_of_sweep(const RocSweep& sweep, double alpha_per_rate) {
   const std::size_t n = sweep.points.size();
-  // Along the sweep FPR_hi never decreases and FNR_hi never increases, so no rule in a
-  // block i..j beats mu_at(FPR_hi(i), FNR_hi(j)): best-first branch and bound over
-  // halving blocks, with the Beta quantiles computed only at block ends.
   std::vector<double> fpr_hi(n, NAN), fnr_hi(n, NAN);
   const auto fpr_at = [&](std::size_t i) {
     if (std::isnan(fpr_hi[i])) fpr_hi[i] = clopper_pearson_upper(sweep.points[i].false_positives, sweep.n_out, alpha_per_rate);
@@ -82,49 +84,74 @@ GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double al
     blocks.push({mu_at(fpr_at(b.lo), fnr_at(mid)), b.lo, mid});
     blocks.push({mu_at(fpr_at(mid), fnr_at(b.hi)), mid, b.hi});
   }
-  const OperatingPoint& p = sweep.points[best];
-  GdpAuditEstimate e;
-  e.mu = best_mu;
-  e.threshold = p.threshold;
-  e.fpr = double(p.false_positives) / double(sweep.n_out);
-  e.fnr = double(sweep.false_negatives(p)) / double(sweep.n_in);
-  e.fpr_bound = fpr_at(best);
-  e.fnr_bound = fnr_at(best);
-  e.thresholds_tried = n;
-  e.alpha_per_rate = alpha_per_rate;
-  e.n_in = sweep.n_in;
-  e.n_out = sweep.n_out;
-  return finish(e, delta);
+  return rule_estimate(sweep.points[best], sweep.n_in, sweep.n_out, alpha_per_rate, n);
 }
 
-GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha, ThresholdChoice choice,
-                           double fixed_threshold) {
+GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate, std::size_t tried) {
+  return rule_estimate(operating_point_at(s.in(), s.out(), t), s.in().size(), s.out().size(), alpha_per_rate, tried);
+}
+
+// Choose on one half (best at alpha_per_rate), bound on the other.
+GdpAuditEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, double alpha_per_rate) {
+  const RocSweep sweep = roc_sweep(choose.in(), choose.out());
+  return at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold, alpha_per_rate, sweep.points.size());
+}
+
+// mu < 0 (or -inf) refutes nothing: mu = 0, eps = 0.
+GdpAuditEstimate finish(GdpAuditEstimate e, double delta) {
+  e.delta = delta;
+  e.mu = std::max(0.0, e.mu);
+  e.epsilon = e.mu > 0 ? gdp_epsilon(e.mu, delta) : 0;
+  return e;
+}
+
+}  // namespace
+
+double gdp_mu_from_rates(double fpr, double fnr) {
+  if (!(fpr > 0 && fpr <= 1) || !(fnr > 0 && fnr <= 1))
+    throw UsageError(fmt::format("rates must be in (0,1], got FPR {} and FNR {}", fpr, fnr));
+  return mu_at(fpr, fnr);
+}
+
+GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double alpha_per_rate) {
+  check(scores, delta, alpha_per_rate);
+  return finish(best_of_sweep(roc_sweep(scores.in(), scores.out()), alpha_per_rate), delta);
+}
+
+GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha, const ThresholdStrategy& strategy) {
   check(scores, delta, alpha);
-  switch (choice) {
+  const double alpha_each = alpha / 2;
+  switch (strategy.choice) {
+    case ThresholdChoice::fixed:
+      return finish(at_threshold(scores, strategy.fixed_threshold, alpha_each, 1), delta);
     case ThresholdChoice::bonferroni:
-      return gdp_audit_sweep(scores, delta,
-                             alpha / 2 / double(roc_sweep(scores.in(), scores.out()).points.size()));
     case ThresholdChoice::max:
-      return gdp_audit_sweep(scores, delta, alpha / 2);
-    case ThresholdChoice::fixed: {
-      const OperatingPoint p = operating_point_at(scores.in(), scores.out(), fixed_threshold);
-      GdpAuditEstimate e;
-      e.n_in = scores.in().size();
-      e.n_out = scores.out().size();
-      e.threshold = fixed_threshold;
-      e.fpr = double(p.false_positives) / double(e.n_out);
-      e.fnr = double(e.n_in - p.true_positives) / double(e.n_in);
-      e.alpha_per_rate = alpha / 2;
-      e.fpr_bound = clopper_pearson_upper(p.false_positives, e.n_out, e.alpha_per_rate);
-      e.fnr_bound = clopper_pearson_upper(e.n_in - p.true_positives, e.n_in, e.alpha_per_rate);
-      e.thresholds_tried = 1;
-      e.mu = mu_at(e.fpr_bound, e.fnr_bound);
+    case ThresholdChoice::uncorrected: {
+      const RocSweep sweep = roc_sweep(scores.in(), scores.out());
+      const double a = strategy.choice == ThresholdChoice::bonferroni ? alpha_each / double(sweep.points.size())
+                       : strategy.choice == ThresholdChoice::max       ? alpha_each
+                                                                        : alpha;  // 003's eps_lo: alpha on each rate
+      return finish(best_of_sweep(sweep, a), delta);
+    }
+    case ThresholdChoice::split: {
+      std::mt19937_64 rng(strategy.seed);
+      const auto [choose, hold] = split_in_half(scores, rng);
+      return finish(split_estimate(choose, hold, alpha_each), delta);
+    }
+    case ThresholdChoice::multi_split: {
+      // Each split at alpha / 2 (threshold_strategy.hpp); the median of mu (eps grows with
+      // mu, so this is the median eps as well).
+      const std::vector<double> mus =
+          bounds_over_splits(scores, strategy.seed, strategy.splits, strategy.threads, SplitKind::per_class,
+                             [&](const ScoreSet& c, const ScoreSet& h) { return std::max(0.0, split_estimate(c, h, alpha_each / 2).mu); });
+      const auto [choose, hold] = split_number(scores, strategy.seed, lower_middle(mus), SplitKind::per_class);
+      GdpAuditEstimate e = split_estimate(choose, hold, alpha_each / 2);
+      e.mu = median_bound(mus);
+      e.splits = strategy.splits;
       return finish(e, delta);
     }
-    case ThresholdChoice::split:
-      break;
   }
-  throw UsageError("gdp chooses its threshold with bonferroni or max, or takes --threshold; not split", "--thresholds");
+  throw UsageError("unknown threshold choice");
 }
 
 }  // namespace dpaudit

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <boost/math/special_functions/beta.hpp>
 #include <fmt/format.h>
@@ -86,64 +87,91 @@ double one_run_epsilon(std::size_t m, std::size_t r, std::size_t v, double delta
   return largest_rejected(m, r, v, delta, alpha, 0);
 }
 
-OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out, double delta,
-                             double alpha) {
-  check_delta_alpha(delta, alpha);
-  const auto& in = scores.in();
-  const auto& out = scores.out();
-  const std::size_t m = in.size() + out.size();
-  if (k_in + k_out == 0) throw UsageError("one-run needs at least one guess");
-  if (k_in + k_out > m)
-    throw UsageError(fmt::format("{} + {} guesses exceed the {} canaries", k_in, k_out, m));
-  std::vector<double> all(in);
-  all.insert(all.end(), out.begin(), out.end());
-  std::sort(all.begin(), all.end());
+double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_t r, std::size_t v, double alpha,
+                               double eps_lo) {
+  if (o.test == OneRunTest::fdp) return one_run_fdp_epsilon(m, r, v, o.delta, alpha, o.curve, eps_lo);
+  check_outcome(m, r, v);
+  check_delta_alpha(o.delta, alpha);
+  // p grows with delta, so the cheap delta = 0 test rules most outcomes out.
+  if (p_value(m, r, v, eps_lo, 0) > alpha || p_value(m, r, v, eps_lo, o.delta) > alpha) return eps_lo;
+  return largest_rejected(m, r, v, o.delta, alpha, eps_lo);
+}
+
+std::vector<std::size_t> one_run_guess_grid(std::size_t m) {
+  std::vector<std::size_t> grid;
+  for (std::size_t decade = 10; decade <= m / 2 && decade <= SIZE_MAX / 10; decade *= 10)
+    for (std::size_t f : {1, 2, 5})
+      if (f * decade <= m / 2) grid.push_back(f * decade);
+  if (grid.empty()) grid.push_back(std::max<std::size_t>(1, m / 2));
+  return grid;
+}
+
+void check_one_run_labels(const ScoreSet& scores) {
+  const std::size_t n_in = scores.in().size(), n_out = scores.out().size(), m = n_in + n_out;
+  if (n_in == 0 || n_out == 0)
+    throw DataError(fmt::format("one-run needs canaries with both labels, got {} in and {} out: each canary must be "
+                                "included independently with probability 1/2",
+                                n_in, n_out));
+  // 2 P[Bin(m, 1/2) <= k] = 2 I_{1/2}(m - k, k + 1), k the smaller class.
+  const double k = double(std::min(n_in, n_out));
+  const double p = std::min(1.0, 2 * boost::math::ibeta(double(m) - k, k + 1, 0.5));
+  if (p <= 1e-6)
+    throw DataError(fmt::format("{} in and {} out of {} canaries: independent inclusion with probability 1/2 splits "
+                                "this unevenly with probability {:.3g} (two-sided binomial test, refused below 1e-6), "
+                                "and the one-run tests need that inclusion",
+                                n_in, n_out, m, p));
+}
+
+namespace {
+
+// All scores, ascending, with their labels: the guesses see scores, never labels.
+struct Canaries {
+  std::vector<double> sorted;  // all m scores
+  std::size_t m() const { return sorted.size(); }
+  explicit Canaries(const ScoreSet& s) {
+    sorted.resize(s.in().size() + s.out().size());
+    std::merge(s.in().begin(), s.in().end(), s.out().begin(), s.out().end(), sorted.begin());
+  }
+};
+
+// In scores >= t (the correct "in" guesses of the rule score >= t).
+std::size_t in_at_or_above(const ScoreSet& s, double t) {
+  return std::size_t(s.in().end() - std::lower_bound(s.in().begin(), s.in().end(), t));
+}
+std::size_t all_at_or_above(const ScoreSet& s, double t) {
+  return in_at_or_above(s, t) + std::size_t(s.out().end() - std::lower_bound(s.out().begin(), s.out().end(), t));
+}
+
+// "in" for the scores >= t, tested at alpha.
+OneRunEstimate at_threshold(const ScoreSet& s, double t, const OneRunOptions& o, double alpha, std::size_t tried) {
   OneRunEstimate e;
-  e.canaries = m;
-  e.guesses_in = k_in;
-  e.guesses_out = k_out;
+  e.canaries = s.in().size() + s.out().size();
+  e.guesses_in = all_at_or_above(s, t);
+  e.correct = in_at_or_above(s, t);
+  if (e.guesses_in > 0) e.threshold_in = t;
+  e.counts_tried = tried;
   e.alpha_per_count = alpha;
-  // The cut between guessed and not guessed must fall between two different scores.
-  const auto tie = [&](std::size_t below) { return below > 0 && below < m && all[below - 1] == all[below]; };
-  if (k_in > 0) {
-    if (tie(m - k_in))
-      throw DataError(fmt::format("the {} highest scores end inside tied scores ({}): guess a different number", k_in,
-                                  all[m - k_in]));
-    const double t = all[m - k_in];
-    e.threshold_in = t;
-    e.correct += std::size_t(in.end() - std::lower_bound(in.begin(), in.end(), t));
-  }
-  if (k_out > 0) {
-    if (tie(k_out))
-      throw DataError(fmt::format("the {} lowest scores end inside tied scores ({}): guess a different number", k_out,
-                                  all[k_out - 1]));
-    const double t = all[k_out - 1];
-    e.threshold_out = t;
-    e.correct += std::size_t(std::upper_bound(out.begin(), out.end(), t) - out.begin());
-  }
-  e.epsilon = one_run_epsilon(m, k_in + k_out, e.correct, delta, alpha);
+  e.epsilon = one_run_outcome_epsilon(o, e.canaries, e.guesses_in, e.correct, alpha);
   return e;
 }
 
-std::size_t one_run_search_counts(const ScoreSet& scores) {
-  return roc_sweep(scores.in(), scores.out()).points.size();
-}
-
-OneRunEstimate one_run_search(const ScoreSet& scores, double delta, double alpha_per_count) {
-  check_delta_alpha(delta, alpha_per_count);
-  const RocSweep sweep = roc_sweep(scores.in(), scores.out());
+// The best rule "in for the scores >= t" over every distinct score t, each at alpha.
+OneRunEstimate best_threshold(const ScoreSet& s, const OneRunOptions& o, double alpha) {
+  const RocSweep sweep = roc_sweep(s.in(), s.out());
   OneRunEstimate best;
   best.canaries = sweep.n_in + sweep.n_out;
   best.counts_tried = sweep.points.size();
-  best.alpha_per_count = alpha_per_count;
+  best.alpha_per_count = alpha;
   const std::size_t m = best.canaries;
   for (const OperatingPoint& p : sweep.points) {
     const std::size_t r = p.true_positives + p.false_positives, v = p.true_positives;
-    // A count beats the best so far only if it rejects the best eps itself; p grows
-    // with delta, so the cheap delta = 0 test rules most counts out.
-    if (p_value(m, r, v, best.epsilon, 0) > alpha_per_count) continue;
-    if (p_value(m, r, v, best.epsilon, delta) > alpha_per_count) continue;
-    const double eps = largest_rejected(m, r, v, delta, alpha_per_count, best.epsilon);
+    if (v == 0) continue;
+    // To beat the best so far the count must refute it. For the binomial test, a
+    // precision v/r at most q(best) gives P[W >= v] >= 1/2 (v is at most the median of
+    // W ~ Bin(r, q)), which no alpha < 1/2 rejects: skipped without a Beta function.
+    if (o.test == OneRunTest::steinke && alpha < 0.5 && double(v) <= double(r) / (1 + std::exp(-best.epsilon)))
+      continue;
+    const double eps = one_run_outcome_epsilon(o, m, r, v, alpha, best.epsilon);
     if (eps > best.epsilon || !best.threshold_in) {
       best.epsilon = eps;
       best.guesses_in = r;
@@ -152,6 +180,108 @@ OneRunEstimate one_run_search(const ScoreSet& scores, double delta, double alpha
     }
   }
   return best;
+}
+
+// Top-k guesses for k on the grid, each at alpha / grid size.
+OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o) {
+  const Canaries c(s);
+  const std::vector<std::size_t> grid = one_run_guess_grid(c.m());
+  const double alpha = o.alpha / double(grid.size());
+  OneRunEstimate best;
+  best.canaries = c.m();
+  best.counts_tried = grid.size();
+  best.alpha_per_count = alpha;
+  for (std::size_t k : grid) {
+    // The k-th highest score; a cut inside a tie moves above it.
+    double t = c.sorted[c.m() - k];
+    if (k < c.m() && c.sorted[c.m() - k - 1] == t) {
+      const auto above = std::upper_bound(c.sorted.begin(), c.sorted.end(), t);
+      if (above == c.sorted.end()) continue;
+      t = *above;
+    }
+    const OneRunEstimate e = at_threshold(s, t, o, alpha, grid.size());
+    if (e.epsilon > best.epsilon || !best.threshold_in) best = e;
+  }
+  return best;
+}
+
+// The best rule of the choosing half (at alpha), tested on the held-out half at alpha.
+// No in score on the choosing half, hence no rule: no guesses, eps 0.
+OneRunEstimate choose_then_test(const ScoreSet& choose, const ScoreSet& hold, const OneRunOptions& o, double alpha) {
+  const OneRunEstimate chosen = best_threshold(choose, o, alpha);
+  if (chosen.threshold_in) return at_threshold(hold, *chosen.threshold_in, o, alpha, chosen.counts_tried);
+  OneRunEstimate none;
+  none.canaries = hold.in().size() + hold.out().size();
+  none.alpha_per_count = alpha;
+  return none;
+}
+
+}  // namespace
+
+OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out, const OneRunOptions& o) {
+  check_delta_alpha(o.delta, o.alpha);
+  const Canaries c(scores);
+  const std::size_t m = c.m();
+  if (k_in + k_out == 0) throw UsageError("one-run needs at least one guess");
+  if (k_in + k_out > m) throw UsageError(fmt::format("{} + {} guesses exceed the {} canaries", k_in, k_out, m));
+  const auto& all = c.sorted;
+  OneRunEstimate e;
+  e.canaries = m;
+  e.guesses_in = k_in;
+  e.guesses_out = k_out;
+  e.alpha_per_count = o.alpha;
+  // The cut between guessed and not guessed must fall between two different scores.
+  const auto tie = [&](std::size_t below) { return below > 0 && below < m && all[below - 1] == all[below]; };
+  if (k_in > 0) {
+    if (tie(m - k_in))
+      throw DataError(fmt::format("the {} highest scores end inside tied scores ({}): guess a different number", k_in,
+                                  all[m - k_in]));
+    e.threshold_in = all[m - k_in];
+    e.correct += in_at_or_above(scores, *e.threshold_in);
+  }
+  if (k_out > 0) {
+    if (tie(k_out))
+      throw DataError(fmt::format("the {} lowest scores end inside tied scores ({}): guess a different number", k_out,
+                                  all[k_out - 1]));
+    const double t = all[k_out - 1];
+    e.threshold_out = t;
+    e.correct += std::size_t(std::upper_bound(scores.out().begin(), scores.out().end(), t) - scores.out().begin());
+  }
+  e.epsilon = one_run_outcome_epsilon(o, m, k_in + k_out, e.correct, o.alpha);
+  return e;
+}
+
+OneRunEstimate one_run_audit(const ScoreSet& scores, const OneRunOptions& o) {
+  check_delta_alpha(o.delta, o.alpha);
+  if (scores.in().empty() && scores.out().empty()) throw DataError("one-run needs scores");
+  switch (o.strategy.choice) {
+    case ThresholdChoice::bonferroni: return grid_search(scores, o);
+    case ThresholdChoice::max: return best_threshold(scores, o, o.alpha);
+    case ThresholdChoice::fixed: return at_threshold(scores, o.strategy.fixed_threshold, o, o.alpha, 1);
+    case ThresholdChoice::split: {
+      std::mt19937_64 rng(o.strategy.seed);
+      const auto [choose, hold] = split_in_half(scores, rng, SplitKind::label_blind);
+      return choose_then_test(choose, hold, o, o.alpha);
+    }
+    case ThresholdChoice::multi_split: {
+      const double alpha = o.alpha / 2;  // Meinshausen et al. 2009 Thm 3.1 (threshold_strategy.hpp)
+      const auto estimate = [&](const ScoreSet& choose, const ScoreSet& hold) {
+        return choose_then_test(choose, hold, o, alpha);
+      };
+      const std::vector<double> bounds = bounds_over_splits(
+          scores, o.strategy.seed, o.strategy.splits, o.strategy.threads, SplitKind::label_blind,
+          [&](const ScoreSet& c, const ScoreSet& h) { return estimate(c, h).epsilon; });
+      const auto [choose, hold] = split_number(scores, o.strategy.seed, lower_middle(bounds), SplitKind::label_blind);
+      OneRunEstimate e = estimate(choose, hold);
+      e.epsilon = median_bound(bounds);
+      e.splits = o.strategy.splits;
+      return e;
+    }
+    case ThresholdChoice::uncorrected: break;
+  }
+  throw UsageError("one-run has no error rates to spend alpha on: uncorrected is for the rate-based methods; "
+                   "max is its uncorrected search",
+                   "--thresholds");
 }
 
 }  // namespace dpaudit

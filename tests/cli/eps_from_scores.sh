@@ -205,10 +205,37 @@ ROWS
   expect_near "$(cat "$TMP/out")" 2.230845838893747 1e-6 "one-run max at alpha/25 = jax_privacy's bonferroni"
   expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/3)')"
   expect_near "$(cat "$TMP/out")" 3.253509398708713 1e-6 "one-run delta 0, max at alpha/3 = jax_privacy's bonferroni"
-  # ... and ours, over all 200 distinct scores, is below it (alpha/200 per count).
+  # ... ours counts a grid fixed in advance (top 10, 20, 50, 100 at m = 200: alpha/4 per
+  # count), and is the best --guesses K of the grid at that alpha.
   expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --json
-  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["counts_tried"], j["guesses_in"], j["correct"], j["epsilon"] < 3.244257168412747)' <"$TMP/out")" \
-    "200 108 108 True" "one-run bonferroni over the distinct scores"
+  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["counts_tried"], j["alpha_per_count"], j["guesses_in"], j["correct"])' <"$TMP/out")" \
+    "4 0.0125 100 100" "one-run bonferroni over its grid"
+  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --guesses 100 --alpha 0.0125
+  want=$(cat "$TMP/out")
+  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5
+  expect_eq "$(cat "$TMP/out")" "$want" "one-run grid = its best count at alpha/4"
+  # The --help example at m = 1000, delta 1e-5: 0 before (alpha / 1000 per count, below the
+  # delta term 2 m delta); the grid's best count (top 100, 98 in) at alpha / 6.
+  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5 --guesses 100 --alpha "$("$PYTHON" -c 'print(0.05/6)')"
+  want=$(cat "$TMP/out")
+  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5
+  expect_eq "$(cat "$TMP/out")" "$want" "one-run --help example: positive, the grid's best count"
+  "$PYTHON" -c "import sys; sys.exit(not 2 < float('$want') < 2.7109631340457816)" || fail "one-run grid $want not in (2, the alpha-0.05 top-100 value)"
+  # one-run-fdp: jax_privacy's _epsilon_one_run_fdp (the Gaussian curve), column eps_one_run_fdp.
+  while read -r f k want; do
+    expect_status 0 $T "$GOLD/$f" -m one-run-fdp --guesses "$k" --delta 1e-5
+    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run-fdp $f top $k (jax_privacy)"
+  done <<'ROWS'
+onerun_0.csv 100 4.22787293359775
+onerun_1.csv 250 7.859760299039871
+onerun_2.csv 10 0
+onerun_2.csv 2500 1.8028540806062912
+onerun_3.csv 2500 7.856470476777342
+onerun_4.csv 100 7.147313657404197
+ROWS
+  # jax's f-DP Bonferroni rows are, as for one-run, the uncorrected maximum at alpha / frontier size.
+  expect_status 0 $T "$GOLD/onerun_1.csv" -m one-run-fdp --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/9)')" --delta 1e-5
+  expect_near "$(cat "$TMP/out")" 7.216745176506418 1e-6 "one-run-fdp max at alpha/9 = jax_privacy's bonferroni"
 else
   echo "note: $GOLD missing, jax_privacy golden rows not checked" >&2
 fi
@@ -219,9 +246,39 @@ expect_error 2 "'5:' is not K or K\+:K- \(whole numbers\) \(--guesses\)" $T "$TM
 expect_error 2 '1500 \+ 1000 guesses exceed the 2000 canaries' $T "$TMP/separated.csv" -m one-run --guesses 1500:1000
 expect_error 2 'one-run needs at least one guess' $T "$TMP/separated.csv" -m one-run --guesses 0
 expect_error 2 '--guesses is for --method one-run' $T "$TMP/separated.csv" --guesses 10
-expect_error 2 'one-run searches its guess counts with bonferroni or max, not split' \
-  $T "$TMP/separated.csv" -m one-run --thresholds split
-expect_error 2 'one-run takes no' $T "$TMP/separated.csv" -m one-run --threshold 1
+expect_error 2 'one-run has no error rates to spend alpha on' $T "$TMP/separated.csv" -m one-run --thresholds uncorrected
+expect_error 2 'one-run takes no' $T "$TMP/separated.csv" -m one-run --one-sided
+expect_error 2 'one-run-fdp against the Gaussian curve needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m one-run-fdp
+expect_error 2 '--curve is for --method one-run-fdp' $T "$TMP/separated.csv" -m one-run --curve dp
+expect_error 2 '--splits is for --thresholds multi-split' $T "$TMP/separated.csv" -m one-run --splits 5
+# 500 of 500 right among 1000 canaries (alpha 0.05, delta 1e-5): issue 14's 9.92 (f-DP,
+# Gaussian curve) against 5.09 (one-run), both from jax_privacy's code.
+"$PYTHON" -c "
+print('label,score')
+for i in range(500): print(f'1,{1 + i / 1000}')
+for i in range(500): print(f'0,{-1 - i / 1000}')" >"$TMP/half.csv"
+expect_status 0 $T "$TMP/half.csv" -m one-run-fdp --guesses 500 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 9.92 0.005 "one-run-fdp 500 of 500"
+expect_status 0 $T "$TMP/half.csv" -m one-run --guesses 500 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 5.09 0.005 "one-run 500 of 500"
+# f-DP against the (eps, delta) curve at delta 0, all right: one-run's closed form logit(alpha^(1/r)).
+expect_status 0 $T "$TMP/half.csv" -m one-run-fdp --curve dp --guesses 10 --json
+expect_near "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); assert j["curve"] == "dp", j; print(j["epsilon"])' <"$TMP/out")" \
+  1.051873233231709 1e-9 "one-run-fdp, dp curve, 10 of 10"
+# Labels that cannot come from inclusion with probability 1/2 are refused, with the counts.
+"$PYTHON" -c "
+print('label,score')
+for i in range(422): print(f'1,{i}')
+for i in range(578): print(f'0,{-i}')" >"$TMP/unbalanced.csv"
+expect_error 1 '422 in and 578 out of 1000 canaries: .* \(.*unbalanced.csv\)' $T "$TMP/unbalanced.csv" -m one-run
+expect_error 1 '422 in and 578 out' $T "$TMP/unbalanced.csv" -m one-run-fdp --delta 1e-5 --guesses 10
+# split and multi-split: seeded, byte-identical for any --threads.
+expect_status 0 $T "$TMP/half.csv" -m one-run --delta 1e-5 --thresholds multi-split --splits 20 --seed 7 --json --threads 1
+cp "$TMP/out" "$TMP/multi1"
+expect_status 0 $T "$TMP/half.csv" -m one-run --delta 1e-5 --thresholds multi-split --splits 20 --seed 7 --json --threads 3
+cmp -s "$TMP/out" "$TMP/multi1" || fail "one-run multi-split differs between --threads 1 and 3"
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["splits"], j["alpha_per_count"], j["canaries"], j["epsilon"] > 3)' <"$TMP/out")" \
+  "20 0.025 500 True" "one-run multi-split: 20 splits at alpha/2, held-out halves of 500"
 expect_error 1 'no rows with label 0' $T "$TMP/no_out.csv" -m one-run
 
 # ---- gdp (Nasr et al. 2023) --------------------------------------------------------
@@ -247,7 +304,16 @@ ROWS
 fi
 expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp
 expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp --delta 0
-expect_error 2 'gdp chooses its threshold with bonferroni or max' $T "$TMP/separated.csv" -m gdp --delta 1e-5 --thresholds split
+for t in split multi-split; do
+  expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 --thresholds $t --seed 2 --threads 2
+  cp "$TMP/out" "$TMP/gdp2"
+  expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 --thresholds $t --seed 2 --threads 1
+  cmp -s "$TMP/out" "$TMP/gdp2" || fail "gdp $t differs between --threads 1 and 2"
+done
+# No rule refutes anything (identical classes): mu 0 and eps 0, never -inf.
+printf 'label,score\n1,1\n1,2\n0,1\n0,2\n' >"$TMP/same.csv"
+expect_status 0 $T "$TMP/same.csv" -m gdp --delta 1e-5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["mu"], j["epsilon"])' <"$TMP/out")" "0.0 0.0" "gdp without evidence"
 expect_error 2 'gdp takes no' $T "$TMP/separated.csv" -m gdp --delta 1e-5 --one-sided
 expect_error 1 'no rows with label 1' $T "$TMP/no_in.csv" -m gdp --delta 1e-5
 

@@ -57,3 +57,16 @@ TEST_CASE("eps_r at n = 100 is capped at log((1 - 3/n) / (2/n)) = log 48.5 short
   }
   CHECK(canife_epsilon(in, out, 0.01).epsilon == doctest::Approx(std::log(48.5)).epsilon(1e-12));
 }
+
+TEST_CASE("per round: delta 1/n of each round unless given") {
+  std::vector<double> in, out;
+  round_scores(in, out);
+  const std::map<double, ScoreSet> rounds{{3, ScoreSet(in, out)}, {7, ScoreSet({2, 3, 4}, {0, 1})}};
+  const auto e = canife_epsilon_per_round(rounds, std::nullopt);
+  REQUIRE(e.size() == 2);
+  // Round 3 has n = 100 scores: delta 0.01, the first case's log 47.5.
+  CHECK(e.at(3).epsilon == doctest::Approx(std::log(47.5)).epsilon(1e-12));
+  CHECK(e.at(7).epsilon == std::numeric_limits<double>::infinity());
+  // delta 0 given: log((1 - 2/50) / (1/50)) = log 48.
+  CHECK(canife_epsilon_per_round(rounds, 0.0).at(3).epsilon == doctest::Approx(std::log(48.0)).epsilon(1e-12));
+}

@@ -45,7 +45,7 @@ TEST_CASE("separated scores: mu = -2 Phi^-1(1 - a^(1/n)), eps on the Gaussian me
   // bound u = 1 - (alpha/2)^(1/1000) (binomial_bounds' closed form at k = 0).
   const double u = 1 - std::pow(0.025, 1e-3);
   const double mu = -2 * boost::math::quantile(boost::math::normal(), u);
-  const GdpAuditEstimate e = gdp_audit(separated(1000), 1e-5, 0.05, ThresholdChoice::fixed, 5);
+  const GdpAuditEstimate e = gdp_audit(separated(1000), 1e-5, 0.05, {ThresholdChoice::fixed, 5});
   CHECK(e.mu == doctest::Approx(mu).epsilon(1e-10));
   CHECK(e.fpr == 0);
   CHECK(e.fnr == 0);
@@ -55,7 +55,7 @@ TEST_CASE("separated scores: mu = -2 Phi^-1(1 - a^(1/n)), eps on the Gaussian me
   CHECK(gdp_delta(e.mu, e.epsilon) == doctest::Approx(1e-5).epsilon(1e-6));
   // Bonferroni over the 2000 distinct scores: each rate at alpha / 2 / 2000; the best
   // rule is the one between the classes, which gives the same closed form.
-  const GdpAuditEstimate b = gdp_audit(separated(1000), 1e-5, 0.05, ThresholdChoice::bonferroni);
+  const GdpAuditEstimate b = gdp_audit(separated(1000), 1e-5, 0.05, {ThresholdChoice::bonferroni});
   const double ub = 1 - std::pow(0.05 / 4000, 1e-3);
   CHECK(b.thresholds_tried == 2000);
   CHECK(b.alpha_per_rate == doctest::Approx(0.05 / 4000).epsilon(1e-15));
@@ -86,13 +86,63 @@ TEST_CASE("the branch and bound finds the best of all thresholds") {
   }
 }
 
-TEST_CASE("no evidence gives 0; bad arguments") {
+TEST_CASE("no evidence: mu = 0 and eps = 0, never -inf") {
+  // Identical classes: every rule has FPR_hi + FNR_hi >= 1, mu_at would be <= 0 or -inf.
   const ScoreSet same({1, 2, 3}, {1, 2, 3});
-  const GdpAuditEstimate e = gdp_audit(same, 1e-5, 0.05, ThresholdChoice::bonferroni);
-  CHECK(e.mu <= 0);
-  CHECK(e.epsilon == 0);
-  CHECK_THROWS_AS(gdp_audit(same, 0, 0.05, ThresholdChoice::max), UsageError);
-  CHECK_THROWS_AS(gdp_audit(same, 1e-5, 1, ThresholdChoice::max), UsageError);
-  CHECK_THROWS_AS(gdp_audit(same, 1e-5, 0.05, ThresholdChoice::split), UsageError);
-  CHECK_THROWS_AS(gdp_audit(ScoreSet({1}, {}), 1e-5, 0.05, ThresholdChoice::max), DataError);
+  for (ThresholdChoice c : {ThresholdChoice::bonferroni, ThresholdChoice::max, ThresholdChoice::uncorrected}) {
+    const GdpAuditEstimate e = gdp_audit(same, 1e-5, 0.05, {c});
+    CHECK(e.mu == 0);
+    CHECK(e.epsilon == 0);
+  }
+  // A fixed rule above every score says in for none: FNR = 1, mu_at = -inf, reported as 0.
+  const GdpAuditEstimate top = gdp_audit(same, 1e-5, 0.05, {ThresholdChoice::fixed, 10});
+  CHECK(top.mu == 0);
+  CHECK(top.fnr_bound == 1);
+  CHECK(top.epsilon == 0);
+}
+
+TEST_CASE("strategies: uncorrected spends alpha on each rate; split and multi-split are seeded") {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> z;
+  std::vector<double> in, out;
+  for (int i = 0; i < 400; ++i) in.push_back(z(rng) + 2);
+  for (int i = 0; i < 400; ++i) out.push_back(z(rng));
+  const ScoreSet s(in, out);
+  const GdpAuditEstimate unc = gdp_audit(s, 1e-5, 0.05, {ThresholdChoice::uncorrected});
+  CHECK(unc.alpha_per_rate == 0.05);
+  CHECK(unc.mu == gdp_audit_sweep(s, 1e-5, 0.05).mu);
+  const GdpAuditEstimate max = gdp_audit(s, 1e-5, 0.05, {ThresholdChoice::max});
+  const GdpAuditEstimate bon = gdp_audit(s, 1e-5, 0.05, {ThresholdChoice::bonferroni});
+  CHECK(bon.mu < max.mu);
+  CHECK(max.mu < unc.mu);
+  // split: the held-out half, at alpha/2 per rate, rule chosen on the other half.
+  ThresholdStrategy split{ThresholdChoice::split};
+  split.seed = 3;
+  const GdpAuditEstimate a = gdp_audit(s, 1e-5, 0.05, split);
+  CHECK(a.n_in == 200);
+  CHECK(a.n_out == 200);
+  CHECK(a.alpha_per_rate == 0.025);
+  CHECK(a.mu == gdp_audit(s, 1e-5, 0.05, split).mu);
+  // multi-split: the median of 11 splits at alpha/4 per rate, the same for any thread count.
+  ThresholdStrategy multi{ThresholdChoice::multi_split};
+  multi.seed = 3;
+  multi.splits = 11;
+  const GdpAuditEstimate m1 = gdp_audit(s, 1e-5, 0.05, multi);
+  multi.threads = 3;
+  const GdpAuditEstimate m3 = gdp_audit(s, 1e-5, 0.05, multi);
+  CHECK(m1.mu == m3.mu);
+  CHECK(m1.splits == 11);
+  CHECK(m1.alpha_per_rate == 0.0125);
+  // Odd count: the median is the lower middle split's own mu, whose rule is reported.
+  CHECK(m1.mu == gdp_mu_from_rates(m1.fpr_bound, m1.fnr_bound));
+  CHECK(m1.mu > 0);
+  CHECK(m1.mu < max.mu);
+}
+
+TEST_CASE("bad arguments") {
+  const ScoreSet same({1, 2, 3}, {1, 2, 3});
+  CHECK_THROWS_AS(gdp_audit(same, 0, 0.05, {ThresholdChoice::max}), UsageError);
+  CHECK_THROWS_AS(gdp_audit(same, 1e-5, 1, {ThresholdChoice::max}), UsageError);
+  CHECK_THROWS_AS(gdp_audit(ScoreSet({1}, {}), 1e-5, 0.05, {ThresholdChoice::max}), DataError);
+  CHECK_THROWS_AS(gdp_audit(ScoreSet({1}, {2}), 1e-5, 0.05, {ThresholdChoice::split}), DataError);
 }

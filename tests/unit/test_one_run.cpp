@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "core/error.hpp"
@@ -22,6 +23,26 @@ double binomial_upper_tail(int r, int v, double q) {
 }
 
 double logistic(double eps) { return 1 / (1 + std::exp(-eps)); }
+
+OneRunOptions at(double delta, double alpha = 0.05, ThresholdChoice choice = ThresholdChoice::bonferroni) {
+  OneRunOptions o;
+  o.delta = delta;
+  o.alpha = alpha;
+  o.strategy.choice = choice;
+  return o;
+}
+
+// m canaries, each in with probability 1/2 (seeded), in scores ~ N(shift, 1), out ~ N(0, 1).
+ScoreSet one_run_game(std::size_t m, double shift, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> z;
+  std::vector<double> in, out;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (rng() & 1) in.push_back(z(rng) + shift);
+    else out.push_back(z(rng));
+  }
+  return ScoreSet(in, out);
+}
 
 }  // namespace
 
@@ -100,26 +121,26 @@ TEST_CASE("no evidence: no guesses, or no better than chance, gives 0") {
 TEST_CASE("fixed guesses on scores: top k+ in, bottom k- out") {
   // in: 1 2 5 6 ; out: 0 3 4 7 -> sorted all: 0o 1i 2i 3o 4o 5i 6i 7o
   const ScoreSet s({1, 2, 5, 6}, {0, 3, 4, 7});
-  const OneRunEstimate top3 = one_run_fixed(s, 3, 0, 0, 0.05);  // 7o 6i 5i
+  const OneRunEstimate top3 = one_run_fixed(s, 3, 0, at(0));  // 7o 6i 5i
   CHECK(top3.canaries == 8);
   CHECK(top3.correct == 2);
   CHECK(*top3.threshold_in == 5);
   CHECK_FALSE(top3.threshold_out);
-  const OneRunEstimate both = one_run_fixed(s, 2, 2, 0, 0.05);  // in: 7o 6i; out: 0o 1i
+  const OneRunEstimate both = one_run_fixed(s, 2, 2, at(0));  // in: 7o 6i; out: 0o 1i
   CHECK(both.correct == 2);
   CHECK(*both.threshold_out == 1);
   CHECK(both.epsilon == one_run_epsilon(8, 4, 2, 0, 0.05));
   // 10 of 10 correct with k+ = k- = 5 on separated scores: the closed form at r = 10.
   const ScoreSet sep({11, 12, 13, 14, 15, 16}, {1, 2, 3, 4, 5, 6});
-  CHECK(one_run_fixed(sep, 5, 5, 0, 0.05).epsilon == doctest::Approx(logit(std::pow(0.05, 0.1))).epsilon(1e-11));
-  CHECK_THROWS_AS(one_run_fixed(s, 5, 4, 0, 0.05), UsageError);
-  CHECK_THROWS_AS(one_run_fixed(s, 0, 0, 0, 0.05), UsageError);
+  CHECK(one_run_fixed(sep, 5, 5, at(0)).epsilon == doctest::Approx(logit(std::pow(0.05, 0.1))).epsilon(1e-11));
+  CHECK_THROWS_AS(one_run_fixed(s, 5, 4, at(0)), UsageError);
+  CHECK_THROWS_AS(one_run_fixed(s, 0, 0, at(0)), UsageError);
   const ScoreSet tied({1, 2, 2}, {0, 3});  // sorted 0 1 2 2 3: the top 2 end inside the tie at 2
-  CHECK_THROWS_AS(one_run_fixed(tied, 2, 0, 0, 0.05), DataError);
-  CHECK_NOTHROW(one_run_fixed(tied, 3, 0, 0, 0.05));
+  CHECK_THROWS_AS(one_run_fixed(tied, 2, 0, at(0)), DataError);
+  CHECK_NOTHROW(one_run_fixed(tied, 3, 0, at(0)));
 }
 
-TEST_CASE("searched guesses: the best count, each at alpha / counts") {
+TEST_CASE("max: the best count over every distinct score, each at alpha") {
   // 20 separated in scores above 20 out scores: the best count is the top 20, all correct.
   std::vector<double> in, out;
   for (int i = 0; i < 20; ++i) {
@@ -127,13 +148,91 @@ TEST_CASE("searched guesses: the best count, each at alpha / counts") {
     out.push_back(i);
   }
   const ScoreSet s(in, out);
-  CHECK(one_run_search_counts(s) == 40);
-  const OneRunEstimate e = one_run_search(s, 0, 0.05 / 40);
+  const OneRunEstimate e = one_run_audit(s, at(0, 0.05, ThresholdChoice::max));
   CHECK(e.guesses_in == 20);
   CHECK(e.correct == 20);
   CHECK(*e.threshold_in == 100);
   CHECK(e.counts_tried == 40);
-  CHECK(e.epsilon == doctest::Approx(logit(std::pow(0.05 / 40, 1.0 / 20))).epsilon(1e-11));
+  CHECK(e.epsilon == doctest::Approx(logit(std::pow(0.05, 1.0 / 20))).epsilon(1e-11));
+}
+
+TEST_CASE("bonferroni: top-k on the grid 10, 20, 50, ... up to m/2, each at alpha / grid size") {
+  CHECK(one_run_guess_grid(1000) == std::vector<std::size_t>{10, 20, 50, 100, 200, 500});
+  CHECK(one_run_guess_grid(10000) == std::vector<std::size_t>{10, 20, 50, 100, 200, 500, 1000, 2000, 5000});
+  CHECK(one_run_guess_grid(200) == std::vector<std::size_t>{10, 20, 50, 100});
+  CHECK(one_run_guess_grid(19) == std::vector<std::size_t>{9});
+  CHECK(one_run_guess_grid(1) == std::vector<std::size_t>{1});
+  // The old default, every distinct score at alpha / m, refutes nothing at m = 1000,
+  // delta = 1e-5 even when the top 100 are all in: the delta term 2 m delta = 0.02 times
+  // the pmf's mean stays above alpha / 1000. The grid pays alpha / 6 and certifies.
+  const ScoreSet s = one_run_game(1000, 4, 1);
+  CHECK(one_run_fixed(s, 100, 0, at(0)).correct == 100);
+  CHECK(one_run_audit(s, at(1e-5, 0.05 / 1000, ThresholdChoice::max)).epsilon == 0);
+  const OneRunEstimate e = one_run_audit(s, at(1e-5));
+  CHECK(e.counts_tried == 6);
+  CHECK(e.alpha_per_count == doctest::Approx(0.05 / 6).epsilon(1e-15));
+  CHECK(e.epsilon > 2);
+  CHECK(e.epsilon == one_run_epsilon(1000, e.guesses_in, e.correct, 1e-5, 0.05 / 6));
+  double best = 0;
+  for (std::size_t k : one_run_guess_grid(1000))
+    best = std::max(best, one_run_fixed(s, k, 0, at(1e-5, 0.05 / 6)).epsilon);
+  CHECK(e.epsilon == best);
+  // A grid cut inside tied scores moves above the tie: 30 scores of 5 (10 in) over 30 below.
+  std::vector<double> in(10, 5.0), out(20, 5.0);
+  for (int i = 0; i < 30; ++i) (i % 2 ? in : out).push_back(i - 40);
+  const OneRunEstimate tied = one_run_audit(ScoreSet(in, out), at(0));
+  CHECK(tied.guesses_in == 0);  // the top 10 and 20 are all inside the tie: nothing above it
+  CHECK(tied.epsilon == 0);
+}
+
+TEST_CASE("split and multi-split: label-blind halves, seeded, the same for any thread count") {
+  const ScoreSet s = one_run_game(1000, 3, 2);
+  OneRunOptions o = at(1e-5, 0.05, ThresholdChoice::split);
+  o.strategy.seed = 4;
+  const OneRunEstimate a = one_run_audit(s, o);
+  CHECK(a.canaries == 500);  // the held-out half
+  CHECK(a.epsilon == one_run_epsilon(500, a.guesses_in, a.correct, 1e-5, 0.05));
+  CHECK(a.epsilon == one_run_audit(s, o).epsilon);
+  o.strategy.choice = ThresholdChoice::multi_split;
+  o.strategy.splits = 9;
+  const OneRunEstimate m1 = one_run_audit(s, o);
+  o.strategy.threads = 4;
+  const OneRunEstimate m4 = one_run_audit(s, o);
+  CHECK(m1.epsilon == m4.epsilon);
+  CHECK(m1.splits == 9);
+  CHECK(m1.alpha_per_count == 0.025);
+  // 9 splits: the median is the lower middle split's own bound.
+  CHECK(m1.epsilon == one_run_epsilon(500, m1.guesses_in, m1.correct, 1e-5, 0.025));
+  CHECK(m1.epsilon > 0);
+  o.strategy.choice = ThresholdChoice::uncorrected;
+  CHECK_THROWS_AS(one_run_audit(s, o), UsageError);
+}
+
+TEST_CASE("f-DP through the same game: one_run_audit with the fdp test") {
+  OneRunOptions o = at(1e-5);
+  o.test = OneRunTest::fdp;
+  const ScoreSet s = one_run_game(1000, 4, 3);
+  const OneRunEstimate top = one_run_fixed(s, 100, 0, o);
+  CHECK(top.epsilon == one_run_fdp_epsilon(1000, 100, top.correct, 1e-5, 0.05, FdpCurve::gaussian));
+  o.strategy = {ThresholdChoice::fixed, *top.threshold_in};
+  CHECK(one_run_audit(s, o).epsilon == top.epsilon);
+  // The grid: the best of its counts at alpha / 6, above one-run's on the same outcomes.
+  o.strategy = {ThresholdChoice::bonferroni};
+  const OneRunEstimate grid = one_run_audit(s, o);
+  CHECK(grid.epsilon == one_run_fdp_epsilon(1000, grid.guesses_in, grid.correct, 1e-5, 0.05 / 6, FdpCurve::gaussian));
+  CHECK(grid.epsilon > one_run_audit(s, at(1e-5)).epsilon);
+}
+
+TEST_CASE("labels: both classes, and a split plausible under inclusion with probability 1/2") {
+  std::vector<double> in(423, 1.0), out(577, 0.0);
+  CHECK_NOTHROW(check_one_run_labels(ScoreSet(in, out)));
+  in.pop_back();
+  out.push_back(0);  // 422 : 578, two-sided p = 9.4e-7
+  CHECK_THROWS_WITH_AS(check_one_run_labels(ScoreSet(in, out)),
+                       doctest::Contains("422 in and 578 out of 1000 canaries"), DataError);
+  CHECK_THROWS_WITH_AS(check_one_run_labels(ScoreSet({}, {1, 2})), doctest::Contains("both labels, got 0 in and 2 out"),
+                       DataError);
+  CHECK_NOTHROW(check_one_run_labels(ScoreSet({1}, {2})));  // m = 2: any split is plausible
 }
 
 TEST_CASE("bad arguments") {

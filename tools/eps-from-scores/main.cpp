@@ -31,8 +31,12 @@ const std::map<std::string, Method> kMethods{{"threshold", Method::threshold},
                                              {"clopper-pearson", Method::clopper_pearson},
                                              {"jeffreys", Method::jeffreys},
                                              {"gauss-fit", Method::gauss_fit}};
-const std::map<std::string, ThresholdChoice> kThresholdChoices{
-    {"bonferroni", ThresholdChoice::bonferroni}, {"max", ThresholdChoice::max}, {"split", ThresholdChoice::split}};
+const std::map<std::string, ThresholdChoice> kThresholdChoices{{"bonferroni", ThresholdChoice::bonferroni},
+                                                               {"max", ThresholdChoice::max},
+                                                               {"uncorrected", ThresholdChoice::uncorrected},
+                                                               {"split", ThresholdChoice::split},
+                                                               {"multi-split", ThresholdChoice::multi_split}};
+const std::map<std::string, FdpCurve> kCurves{{"gaussian", FdpCurve::gaussian}, {"dp", FdpCurve::dp}};
 const std::map<std::string, NullKind> kNullKinds{{"exact", NullKind::exact}, {"gaussian", NullKind::gaussian}};
 
 const char* kExamples =
@@ -47,9 +51,12 @@ const char* kExamples =
     "  eps-from-scores scores.csv --per round --method threshold  # eps per round, delta = 1/n per round\n"
     "  eps-from-scores run/scores.csv --per round --method canife # CANIFE's eps_r with its interval (000)\n"
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n"
-    "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run, best guess count\n"
+    "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run: the best of top 10, 20, 50, ...\n"
     "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, bottom 100 out\n"
-    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound, and eps at delta\n";
+    "  eps-from-scores canaries.csv -m one-run-fdp --delta 1e-5   # the same game against the Gaussian curve (f-DP)\n"
+    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound, and eps at delta\n"
+    "  eps-from-scores scores.csv --thresholds multi-split --seed 1 --threads 2   # median of 100 split bounds\n"
+    "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n";
 
 // --guesses K or K+:K- (whole numbers).
 std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
@@ -79,6 +86,9 @@ int main(int argc, char** argv) {
   std::size_t null_dim = 0;
   double alpha = 0.05, delta = 0, fixed_threshold = 0, fail_above = 0;
   std::uint64_t seed = 0;
+  std::size_t splits = 100;
+  int threads = 1;
+  std::string curve_name = "gaussian";
   bool negate = false, one_sided = false, json = false, report = false, quiet = false;
 
   auto* scores_opt = app.add_option("scores", scores_path, "scores CSV; - or none: stdin");
@@ -104,8 +114,9 @@ int main(int argc, char** argv) {
                                     "each in with probability 1/2; guess in for the top K+ scores, out for the bottom "
                                     "K-; exact binomial test of (eps, delta)) | gdp (Nasr et al. 2023: mu >= Phi^-1(1-FPR) - "
                                     "Phi^-1(FNR) at Clopper-Pearson bounds, then eps at --delta by the Gaussian "
-                                    "mechanism's curve; mu in --json)")
-                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife", "one-run", "gdp"}));
+                                    "mechanism's curve; mu in --json) | one-run-fdp (Mahloujifar, Melis & Chaudhuri "
+                                    "2025: the one-run game tested against a trade-off curve, --curve)")
+                         ->check(CLI::IsMember(kMethods) | CLI::IsMember({"canife", "one-run", "one-run-fdp", "gdp"}));
   app.add_option("--alpha", alpha, "1 - confidence of the bound, split evenly over FPR and FNR")
       ->capture_default_str()
       ->check(dpaudit::cli::open_unit_interval());
@@ -120,20 +131,35 @@ int main(int argc, char** argv) {
                             "in [0,1)", ""));
   auto* thresholds_opt =
       app.add_option("--thresholds", thresholds_name,
-                     "bonferroni: valid over all thresholds (alpha / their number); max: best threshold without "
-                     "correction (the papers' practice; OVER-STATES the confidence); split: choose on a random half, "
-                     "bound on the other")
+                     "bonferroni: valid over all thresholds (alpha / the distinct scores; one-run: alpha / its grid "
+                     "of guess counts 10, 20, 50, ... up to m/2); max: best threshold without correction (OVER-STATES "
+                     "the confidence); uncorrected: 003's eps_lo, max with alpha on EACH rate (NOT a valid bound); "
+                     "split: choose on a random half (--seed), bound on the other; multi-split: the median of "
+                     "--splits split bounds, each at alpha/2 (valid: Meinshausen et al. 2009)")
           ->capture_default_str()
           ->check(CLI::IsMember(kThresholdChoices));
   auto* threshold_opt =
-      app.add_option("--threshold", fixed_threshold, "one fixed threshold T: say in when score >= T (<= with --negate)")
+      app.add_option("--threshold", fixed_threshold,
+                     "one fixed threshold T: say in (one-run: guess in) when score >= T (<= with --negate)")
           ->check(dpaudit::cli::finite());
   std::string guesses_text;
   auto* guesses_opt = app.add_option("--guesses", guesses_text,
-                                     "one-run: K (top K guessed in) or K+:K- (and bottom K- guessed out); default: "
-                                     "the best top-K over every distinct score, with --thresholds bonferroni (alpha / "
-                                     "their number) or max");
-  auto* seed_opt = app.add_option("--seed", seed, "seed of --thresholds split")->capture_default_str();
+                                     "one-run, one-run-fdp: K (top K guessed in) or K+:K- (and bottom K- guessed "
+                                     "out), tested at alpha; default: --thresholds");
+  auto* curve_opt = app.add_option("--curve", curve_name,
+                                   "one-run-fdp: the trade-off curve of the claim: gaussian (the Gaussian mechanism "
+                                   "with that (eps, delta), as jax_privacy) or dp (the (eps, delta)-DP curve alone)")
+                        ->capture_default_str()
+                        ->check(CLI::IsMember(kCurves));
+  auto* seed_opt =
+      app.add_option("--seed", seed, "seed of --thresholds split and multi-split")->capture_default_str();
+  auto* splits_opt = app.add_option("--splits", splits, "--thresholds multi-split: the number of splits")
+                         ->capture_default_str()
+                         ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  app.add_option("--threads", threads, "threads for --thresholds multi-split (0: all cores); output is the same "
+                                       "for any number")
+      ->capture_default_str()
+      ->check(dpaudit::cli::thread_count());
   auto* one_sided_opt = app.add_flag("--one-sided", one_sided, "only the TPR/FPR direction, log((1-delta-FNR)/FPR)");
   auto* per_opt = app.add_option("--per", per, "round: one epsilon per value of the round column")
                       ->check(CLI::IsMember({"round"}));
@@ -153,7 +179,7 @@ int main(int argc, char** argv) {
   null_opt->excludes(decisions_opt);
   per_opt->excludes(in_opt)->excludes(decisions_opt);
   seed_opt->excludes(threshold_opt);
-  guesses_opt->excludes(thresholds_opt);
+  guesses_opt->excludes(thresholds_opt)->excludes(threshold_opt);
 
   return dpaudit::cli::run(app, argc, argv, [&]() -> int {
     const bool have_null = null_dim_opt->count() > 0 || null_opt->count() > 0;
@@ -172,32 +198,51 @@ int main(int argc, char** argv) {
       output.commit();
       return kExitOk;
     };
+    const std::string source = decisions ? decisions_path : in_opt->count() ? in_npy : scores_path;
+    ThresholdStrategy strategy;
+    strategy.choice = threshold_opt->count() ? ThresholdChoice::fixed : kThresholdChoices.at(thresholds_name);
+    strategy.fixed_threshold = negate ? -fixed_threshold : fixed_threshold;
+    strategy.seed = seed;
+    strategy.splits = splits;
+    strategy.threads = threads;
+    const std::string strategy_name = threshold_opt->count() ? "fixed" : thresholds_name;
+    if (splits_opt->count() && strategy.choice != ThresholdChoice::multi_split)
+      throw UsageError("--splits is for --thresholds multi-split");
+    if (curve_opt->count() && method_name != "one-run-fdp") throw UsageError("--curve is for --method one-run-fdp");
     if (method_name == "canife") {
       if (!per_round) throw UsageError("the canife method is per audit round: give --per round", "--method");
       dpaudit::cli::forbid_options({thresholds_opt, threshold_opt, one_sided_opt, null_dim_opt, null_opt, negate_opt,
-                                    json_opt, report_opt, guesses_opt, seed_opt},
+                                    json_opt, report_opt, guesses_opt, seed_opt, splits_opt},
                                    "with --method canife");
       // 000 App. C.1 per round, delta 1/n unless --delta: round,epsilon,eps_lo,eps_hi.
-      std::string text = "round,epsilon,eps_lo,eps_hi\n";
+      const auto rounds = canife_epsilon_per_round(read_scores_csv_by_round(scores_path, {}),
+                                                   delta_opt->count() ? std::optional(delta) : std::nullopt, alpha);
       double reported = 0;
-      for (const auto& [round, scores] : read_scores_csv_by_round(scores_path, {})) {
-        const double n = double(scores.in().size() + scores.out().size());
-        const CanifeEpsilon e = canife_epsilon(scores.in(), scores.out(), delta_opt->count() ? delta : 1 / n, alpha);
-        text += fmt::format("{},{},{},{}\n", format_number(round), format_number(e.epsilon),
-                            format_number(e.epsilon_lower), format_number(e.epsilon_upper));
-        reported = std::max(reported, e.epsilon);
-      }
-      return emit(text, reported, scores_path);
+      for (const auto& [round, e] : rounds) reported = std::max(reported, e.epsilon);
+      return emit(eps_from_scores::canife_csv(rounds), reported, scores_path);
     }
-    if (guesses_opt->count() && method_name != "one-run") throw UsageError("--guesses is for --method one-run");
-    if (method_name == "one-run") {
-      if (per_round || decisions || have_null || threshold_opt->count() || one_sided_opt->count() || seed_opt->count())
-        throw UsageError("one-run takes no --per, --decisions, --null-dim, --null, --threshold, --one-sided or --seed");
-      if (thresholds_name == "split")
-        throw UsageError("one-run searches its guess counts with bonferroni or max, not split", "--thresholds");
+    const bool one_run = method_name == "one-run" || method_name == "one-run-fdp";
+    if (guesses_opt->count() && !one_run) throw UsageError("--guesses is for --method one-run or one-run-fdp");
+    if (one_run) {
+      if (per_round || decisions || have_null || one_sided_opt->count())
+        throw UsageError(method_name + " takes no --per, --decisions, --null-dim, --null or --one-sided");
+      OneRunOptions options;
+      options.test = method_name == "one-run" ? OneRunTest::steinke : OneRunTest::fdp;
+      options.curve = kCurves.at(curve_name);
+      options.delta = delta;
+      options.alpha = alpha;
+      options.strategy = strategy;
+      if (options.test == OneRunTest::fdp && options.curve == FdpCurve::gaussian && delta == 0)
+        throw UsageError("one-run-fdp against the Gaussian curve needs --delta in (0,1) (no Gaussian mechanism is "
+                         "(eps, 0)-DP); --curve dp takes delta 0");
       const ScoreReadOptions read{negate, true, false, 0};
       const ScoreSet scores =
           in_opt->count() ? read_scores_npy(in_npy, out_npy, read) : read_scores_csv(scores_path, read);
+      try {
+        check_one_run_labels(scores);
+      } catch (const DataError& e) {
+        throw DataError(e.what(), source == "-" ? "stdin" : source);
+      }
       RunDescription run;
       run.method_name = method_name;
       run.negated = negate;
@@ -205,20 +250,19 @@ int main(int argc, char** argv) {
       OneRunEstimate e;
       if (guesses_opt->count()) {
         const auto [k_in, k_out] = parse_guesses(guesses_text);
-        e = one_run_fixed(scores, k_in, k_out, delta, alpha);
+        e = one_run_fixed(scores, k_in, k_out, options);
       } else {
-        run.thresholds = thresholds_name;
-        const bool bonferroni = thresholds_name == "bonferroni";
-        e = one_run_search(scores, delta, bonferroni ? alpha / double(one_run_search_counts(scores)) : alpha);
+        run.thresholds = strategy_name;
+        e = one_run_audit(scores, options);
       }
-      const std::string text = json     ? json_line(eps_from_scores::one_run_json(e, delta, run))
-                               : report ? eps_from_scores::one_run_report(e, delta, run)
+      const std::string text = json     ? json_line(eps_from_scores::one_run_json(e, options, run))
+                               : report ? eps_from_scores::one_run_report(e, options, run)
                                         : format_number(e.epsilon) + "\n";
-      return emit(text, e.epsilon, in_opt->count() ? in_npy : scores_path);
+      return emit(text, e.epsilon, source);
     }
     if (method_name == "gdp") {
-      if (per_round || decisions || have_null || one_sided_opt->count() || seed_opt->count())
-        throw UsageError("gdp takes no --per, --decisions, --null-dim, --null, --one-sided or --seed");
+      if (per_round || decisions || have_null || one_sided_opt->count())
+        throw UsageError("gdp takes no --per, --decisions, --null-dim, --null or --one-sided");
       if (delta_opt->count() == 0 || delta == 0)
         throw UsageError("gdp needs --delta in (0,1): mu-GDP is not (eps, 0)-DP for any finite eps");
       const ScoreSet scores = in_opt->count() ? read_scores_npy(in_npy, out_npy, {negate, true, false, 0})
@@ -227,14 +271,12 @@ int main(int argc, char** argv) {
       run.method_name = method_name;
       run.negated = negate;
       run.alpha = alpha;
-      run.thresholds = threshold_opt->count() ? "fixed" : thresholds_name;
-      const GdpAuditEstimate e =
-          gdp_audit(scores, delta, alpha, threshold_opt->count() ? ThresholdChoice::fixed : kThresholdChoices.at(thresholds_name),
-                    negate ? -fixed_threshold : fixed_threshold);
+      run.thresholds = strategy_name;
+      const GdpAuditEstimate e = gdp_audit(scores, delta, alpha, strategy);
       const std::string text = json     ? json_line(eps_from_scores::gdp_json(e, run))
                                : report ? eps_from_scores::gdp_report(e, run)
                                         : format_number(e.epsilon) + "\n";
-      return emit(text, e.epsilon, in_opt->count() ? in_npy : scores_path);
+      return emit(text, e.epsilon, source);
     }
     if (gauss_fit && (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || decisions))
       throw UsageError("gauss-fit takes no --thresholds, --threshold, --one-sided or --decisions");
@@ -249,19 +291,20 @@ int main(int argc, char** argv) {
     options.delta = delta;
     options.alpha = alpha;
     options.sides = one_sided ? Sides::tpr_over_fpr : Sides::both;
-    options.thresholds = threshold_opt->count() ? ThresholdChoice::fixed : kThresholdChoices.at(thresholds_name);
-    options.fixed_threshold = negate ? -fixed_threshold : fixed_threshold;
+    options.thresholds = strategy.choice;
+    options.fixed_threshold = strategy.fixed_threshold;
     options.seed = seed;
+    options.splits = splits;
+    options.threads = threads;
 
     RunDescription run;
     run.method = options.method;
     run.method_name = method_name;
-    if (!gauss_fit && !decisions) run.thresholds = threshold_opt->count() ? "fixed" : thresholds_name;
+    if (!gauss_fit && !decisions) run.thresholds = strategy_name;
     run.one_sided = one_sided;
     run.negated = negate;
     run.alpha = alpha;
 
-    const std::string source = decisions ? decisions_path : in_opt->count() ? in_npy : scores_path;
     const ScoreReadOptions read{negate, !have_null, have_null, null_dim};
     // The null's dimension: --null-dim (which the reader checked a dim column against),
     // else the scores' dim column.

@@ -52,6 +52,7 @@ Json estimate_json(const Result& r, const RunDescription& run) {
       j["decision_rule"] = rule_text(*e.threshold, run);
     }
     j["thresholds_tried"] = e.thresholds_tried;
+    if (e.splits) j["splits"] = e.splits;
     j["fpr"] = e.fpr;
     j["fnr"] = e.fnr;
     j["fpr_bound"] = e.fpr_bound;
@@ -94,6 +95,7 @@ std::string result_report(const Result& r, const RunDescription& run) {
   std::string out;
   std::string method = run.method_name;
   if (!run.thresholds.empty()) method += fmt::format(" ({} over {} thresholds)", run.thresholds, e.thresholds_tried);
+  if (e.splits) method += fmt::format(", median of {} splits", e.splits);
   if (run.null)
     method += fmt::format(", {} cosine null in {} dimensions", run.null->kind == NullKind::exact ? "exact" : "Gaussian",
                           run.null->dim);
@@ -163,10 +165,10 @@ std::string out_rule_text(double threshold, const RunDescription& run) {
 
 }  // namespace
 
-Json one_run_json(const OneRunEstimate& e, double delta, const RunDescription& run) {
+Json one_run_json(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run) {
   Json j = {{"method", run.method_name},
             {"epsilon", json_number(e.epsilon)},
-            {"delta", delta},
+            {"delta", options.delta},
             {"alpha", run.alpha},
             {"canaries", e.canaries},
             {"guesses_in", e.guesses_in},
@@ -175,19 +177,24 @@ Json one_run_json(const OneRunEstimate& e, double delta, const RunDescription& r
             {"counts_tried", e.counts_tried},
             {"alpha_per_count", e.alpha_per_count}};
   if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
+  if (e.splits) j["splits"] = e.splits;
+  if (options.test == OneRunTest::fdp) j["curve"] = options.curve == FdpCurve::gaussian ? "gaussian" : "dp";
   if (run.negated) j["negated"] = true;
   if (e.threshold_in) j["guess_in_rule"] = rule_text(*e.threshold_in, run);
   if (e.threshold_out) j["guess_out_rule"] = out_rule_text(*e.threshold_out, run);
   return j;
 }
 
-std::string one_run_report(const OneRunEstimate& e, double delta, const RunDescription& run) {
+std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run) {
   std::string out;
   std::string method = run.method_name;
+  if (options.test == OneRunTest::fdp)
+    method += options.curve == FdpCurve::gaussian ? ", Gaussian curve" : ", (eps, delta) curve";
   if (!run.thresholds.empty()) method += fmt::format(" ({} over {} guess counts)", run.thresholds, e.counts_tried);
+  if (e.splits) method += fmt::format(", median of {} splits", e.splits);
   report_line(out, "method", method);
   report_line(out, "epsilon", format_number(e.epsilon));
-  report_line(out, "delta", format_number(delta));
+  report_line(out, "delta", format_number(options.delta));
   report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per guess count)", 100 * (1 - run.alpha), e.alpha_per_count));
   report_line(out, "canaries", std::to_string(e.canaries));
   report_line(out, "guesses", fmt::format("{} in, {} out, {} correct", e.guesses_in, e.guesses_out, e.correct));
@@ -205,6 +212,7 @@ Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run) {
             {"thresholds", run.thresholds},
             {"thresholds_tried", e.thresholds_tried},
             {"alpha_per_rate", e.alpha_per_rate},
+            {"splits", e.splits},
             {"fpr", e.fpr},
             {"fnr", e.fnr},
             {"fpr_bound", e.fpr_bound},
@@ -221,15 +229,24 @@ Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run) {
 
 std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run) {
   std::string out;
-  report_line(out, "method", fmt::format("{} ({} over {} thresholds)", run.method_name, run.thresholds, e.thresholds_tried));
+  report_line(out, "method", fmt::format("{} ({} over {} thresholds{})", run.method_name, run.thresholds,
+                                         e.thresholds_tried, e.splits ? fmt::format(", median of {} splits", e.splits) : ""));
   report_line(out, "epsilon", format_number(e.epsilon));
-  report_line(out, "mu", format_number(e.mu));
+  report_line(out, "mu", format_number(e.mu) + (e.mu == 0 ? " (no rule refutes any mu-GDP claim)" : ""));
   report_line(out, "delta", format_number(e.delta));
   report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
   if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
   report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
   report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
   return out;
+}
+
+std::string canife_csv(const std::map<double, CanifeEpsilon>& rounds) {
+  std::string text = "round,epsilon,eps_lo,eps_hi\n";
+  for (const auto& [round, e] : rounds)
+    text += fmt::format("{},{},{},{}\n", format_number(round), format_number(e.epsilon), format_number(e.epsilon_lower),
+                        format_number(e.epsilon_upper));
+  return text;
 }
 
 }  // namespace dpaudit::eps_from_scores

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/json.hpp"
+#include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gdp_audit.hpp"
 #include "stats/one_run.hpp"
@@ -17,7 +18,8 @@ namespace dpaudit::eps_from_scores {
 struct RunDescription {
   Method method = Method::clopper_pearson;
   std::string method_name;  // as given on the command line, e.g. "clopper-pearson"
-  std::string thresholds;  // "bonferroni", "max", "split", "fixed" or "" (gauss-fit, decisions)
+  std::string thresholds;  // "bonferroni", "max", "uncorrected", "split", "multi-split", "fixed" or ""
+                           // (gauss-fit, decisions, one-run's --guesses)
   bool one_sided = false;
   bool negated = false;    // scores were negated: a threshold t is the rule score <= -t
   double alpha = 0;  // shown for the confidence-bound methods only
@@ -38,9 +40,12 @@ std::string per_round_report(const std::map<double, Result>& rounds, const RunDe
 // The default per-round output: CSV `round,epsilon`.
 std::string per_round_csv(const std::map<double, Result>& rounds);
 
-// --method one-run (Steinke, Nasr & Jagielski 2023) at delta.
-Json one_run_json(const OneRunEstimate& e, double delta, const RunDescription& run);
-std::string one_run_report(const OneRunEstimate& e, double delta, const RunDescription& run);
+// --method one-run (Steinke, Nasr & Jagielski 2023) and one-run-fdp (Mahloujifar et al. 2025).
+Json one_run_json(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run);
+std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run);
+
+// --method canife: CSV round,epsilon,eps_lo,eps_hi.
+std::string canife_csv(const std::map<double, CanifeEpsilon>& rounds);
 
 // --method gdp (Nasr et al. 2023).
 Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run);

@@ -1,0 +1,83 @@
+// How a thresholded estimator (threshold, clopper-pearson, jeffreys, gdp, one-run,
+// one-run-fdp) picks its decision rule, and what its confidence statement covers.
+//
+//   bonferroni   the best rule of a family fixed before the data is seen, each rule
+//                tested at alpha / (size of the family): valid at level alpha for the rule
+//                chosen (union bound). The family: every distinct score for the rate-based
+//                methods (its size depends only on the scores, not on the labels), a fixed
+//                grid of guess counts for one-run (one_run.hpp).
+//   max          the best rule over all, each at alpha: the papers' practice; over-states
+//                the confidence (the choice is not paid for).
+//   uncorrected  003's eps_lo (003 Sec. 5.1): the best rule, alpha spent on EACH bounded
+//                rate (not split between FPR and FNR) and no correction for the choice.
+//                Not a valid 1 - alpha bound; offered to compare with 003's numbers.
+//   split        a seeded uniformly random half of each class chooses the rule (max on
+//                it), the other half bounds it at alpha: valid, the held-out half being
+//                independent of the choice.
+//   multi_split  B seeded splits, each bound at alpha / 2, and their median (jax_privacy's
+//                MultiSplit). Valid by Meinshausen, Meier & Buehlmann 2009 ("p-values for
+//                high-dimensional regression", JASA), Thm 3.1 with gamma = 1/2: for valid
+//                p-values p_1..p_B (dependent or not), 2 * median(p_i) is a valid p-value,
+//                by Markov's inequality on the fraction of p_i <= alpha/2. Each split's
+//                bound e_i is the largest eps it refutes at alpha/2, so an eps is refuted
+//                by the combined test when at least half of the e_i reach it, i.e. for
+//                every eps up to the ceil(B/2)-th largest e_i; the median (for even B the
+//                mean of the two middle values) never exceeds that, so it is sound.
+//   fixed        one given threshold, at alpha.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "stats/scores.hpp"
+
+namespace dpaudit {
+
+enum class ThresholdChoice { bonferroni, max, uncorrected, split, multi_split, fixed };
+
+struct ThresholdStrategy {
+  ThresholdChoice choice = ThresholdChoice::bonferroni;
+  double fixed_threshold = 0;  // fixed: the rule "in when score >= this"
+  std::uint64_t seed = 0;      // split, multi_split
+  std::size_t splits = 100;    // multi_split: how many (jax_privacy's default)
+  int threads = 1;             // multi_split: splits run in parallel (0: all cores)
+};
+
+// How the scores are halved.
+enum class SplitKind {
+  per_class,     // half of each class (the rate-based methods: each rate is a binomial of its class)
+  in_only,       // half of the in scores, out scores ignored (an analytic null stands for them)
+  label_blind,   // half of all canaries whatever their labels (one-run: the held-out canaries'
+                 // labels stay independent fair coins, which a per-class split would not keep)
+};
+
+// A uniformly random half (the first floor(n/2) of a Fisher-Yates shuffle of the sorted
+// scores, in then out; label_blind: of all scores, in before out) and the rest:
+// {choose, hold}. DataError unless the halves can have 1 score of each class needed
+// (per_class: 2 in and 2 out; in_only: 2 in; label_blind: 4 scores).
+std::pair<ScoreSet, ScoreSet> split_in_half(const ScoreSet& scores, std::mt19937_64& rng,
+                                            SplitKind kind = SplitKind::per_class);
+
+// The multi-split combination: bound(choose, hold) on split i = 0..splits-1, split i
+// drawn with std::mt19937_64 seeded by std::seed_seq{seed, i} (as 32-bit halves; both
+// are fully specified by the C++ standard, so the splits are the same everywhere), on
+// `threads` threads (0: all cores; the result does not depend on them); every bound, in
+// split order.
+std::vector<double> bounds_over_splits(const ScoreSet& scores, std::uint64_t seed, std::size_t splits, int threads,
+                                       SplitKind kind,
+                                       const std::function<double(const ScoreSet& choose, const ScoreSet& hold)>& bound);
+
+// Split i of bounds_over_splits.
+std::pair<ScoreSet, ScoreSet> split_number(const ScoreSet& scores, std::uint64_t seed, std::uint64_t i, SplitKind kind);
+
+// The index of the lower middle bound (sorted position (n-1)/2; the first of equal ones).
+std::size_t lower_middle(const std::vector<double>& bounds);
+
+// The median of the bounds (the mean of the two middle ones for an even count; +inf
+// counts as the largest). UsageError for none.
+double median_bound(std::vector<double> bounds);
+
+}  // namespace dpaudit
