@@ -26,10 +26,12 @@
 // is then, to first order, the sum of the influences of the group's m_kg scores, so
 // sums of U^2 and U^3 over groups estimate those over scores (cumulants of independent
 // terms add) and a keeps its meaning. Cost: G + G statistic calls on ~n scores instead
-// of n_in + n_out; the price is Monte Carlo noise in a of about 0.65/(total groups)
-// (for Gaussian influences), far below the a ~ skewness/(6 sqrt(n)) it estimates
-// matters for at the default G = 1000 (an error of 0.001 in a moves a 97.5% endpoint's
-// level by about 0.0002). A class of at most G scores gets the exact delete-1 jackknife.
+// of n_in + n_out; the price is Monte Carlo noise in a, of sd sqrt(15)/6/(total
+// groups) = 0.65/(total groups) for Gaussian influences and somewhat more for heavier
+// tails (gauss-fit's eps_est on 10^4 scores: sd 0.0004 at 2 x 1000 groups over 20
+// seeds, about a delete-1 a of -0.0010; bench/eps_from_scores.md). That is harmless:
+// an error of 0.001 in a moves a 97.5% endpoint's level by about 0.0002. A class of
+// at most G scores gets the exact delete-1 jackknife.
 //
 // Randomness: replicate b reads Philox stream b under key derive_seed(seed, "bootst"),
 // the jackknife groups stream 0/1 (in/out) under derive_seed(seed, "jackkn"), so every

@@ -302,8 +302,9 @@ TEST_CASE("gauss-fit's eps_est bootstrapped (003 Alg. 3)") {
   CHECK(ci.lower.at_extreme);  // q' = 0.0008: between the two lowest of 1000 replicates
   CHECK_FALSE(ci.upper.at_extreme);
   // The grouped jackknife (100 groups per class) estimates the same a as delete-1
-  // (1000 per class) up to its Monte Carlo noise, sd ~ 0.65 / 200 groups = 0.0033:
-  // tolerance 4 sds.
+  // (1000 per class) up to its Monte Carlo noise: sd 0.65 / 200 groups = 0.0033 for
+  // Gaussian influences, ~25% more for gauss-fit's (bench/eps_from_scores.md).
+  // Tolerance 0.0132: over 3 of the larger sds.
   o.jackknife_groups = 100;
   const BootstrapDistribution grouped = bootstrap(s, eps_est, o);
   CHECK(grouped.jackknife_groups_in == 100);
