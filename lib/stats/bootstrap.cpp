@@ -151,7 +151,8 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
                                   side == &in ? "in" : "out"));
 
   BootstrapDistribution d;
-  d.estimate = evaluate(statistic, scores, "the scores");
+  d.estimate = statistic(scores);  // its own errors pass unchanged: they are not the bootstrap's
+  if (std::isnan(d.estimate)) throw DataError("the bootstrapped statistic is NaN on the scores themselves");
 
   // Replicates: stream b holds 2 words per draw, the in draws first.
   const std::uint64_t key = derive_seed(options.seed, kReplicatePurpose);
@@ -218,6 +219,7 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
 
 BcaEndpoint bca_endpoint(const BootstrapDistribution& d, double q) {
   if (!(q > 0 && q < 1)) throw UsageError(fmt::format("a BCa endpoint's level must be in (0,1), got {}", q));
+  if (d.sorted.empty()) throw UsageError("bca_endpoint: no bootstrap replicates");
   if (!std::isfinite(d.z0))
     throw DataError(fmt::format("the BCa interval is undefined: every one of the {} bootstrap replicates lies {} the "
                                 "estimate {} (z0 = {}inf)",

@@ -81,8 +81,9 @@ struct BootstrapDistribution {
 // The statistic, B stratified replicates and the jackknife, in parallel over
 // replicates and over jackknife deletions. UsageError for B < 2, G < 2, or no in
 // scores; DataError for a class with a single score (the jackknife must delete one),
-// and for a statistic that is NaN (on the scores, a replicate or a deletion) or
-// throws a DataError/UsageError.
+// for a statistic that is NaN (on the scores, a replicate or a deletion), and for one
+// that throws a DataError/UsageError on a replicate or a deletion (on the scores
+// themselves its errors pass unchanged).
 BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& statistic,
                                 const BootstrapOptions& options);
 

@@ -235,6 +235,8 @@ TEST_CASE("degenerate cases") {
       return 1.0;
     };
     CHECK_THROWS_WITH_AS(bootstrap(s, throws_on_deletion, o), doctest::Contains("jackknife deletion"), DataError);
+    // On the scores themselves, the statistic's own error passes unchanged.
+    CHECK_THROWS_AS(bootstrap(s, [](const ScoreSet&) -> double { throw UsageError("bad option"); }, o), UsageError);
   }
   SUBCASE("bad options and inputs") {
     const ScoreSet s({1, 2, 3}, {0, 1});
