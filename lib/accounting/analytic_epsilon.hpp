@@ -17,8 +17,7 @@
 namespace dpaudit {
 
 struct AnalyticEpsilon {
-  // Absent for sampling without replacement (the PLD accountant covers Poisson sampling)
-  // and where the PLD is beyond double's reach (sigma ~1e-100); pld_note says why.
+  // Absent where the PLD is beyond double's reach (sigma ~1e-100); pld_note says why.
   std::optional<PldInterval> pld;
   std::string pld_note;
   RdpResult rdp;

@@ -15,4 +15,8 @@ void check_event(const AccountingEvent& e) {
   if (e.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", e.steps));
 }
 
+double noise_over_sensitivity(const AccountingEvent& e) {
+  return e.sampling == Sampling::without_replacement ? e.sigma / 2 : e.sigma;
+}
+
 }  // namespace dpaudit

@@ -21,4 +21,13 @@ struct AccountingEvent {
 // Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, NaN or Inf.
 void check_event(const AccountingEvent& e);
 
+// The noise standard deviation of one step over its L2 sensitivity: the sigma at which
+// every accountant evaluates its sensitivity-1 formulas. sigma is relative to the clip
+// norm C (each record's contribution has norm <= C), so adding or removing a record
+// (Poisson sampling) moves the sum by at most C: sigma; replacing one record by another
+// (without replacement) moves it by at most 2C: sigma / 2, the replace-one Gaussian at
+// sensitivity 2. (dp_accounting's noise multiplier for replace-one is relative to that
+// sensitivity: its sigma is half of ours.)
+double noise_over_sensitivity(const AccountingEvent& e);
+
 }  // namespace dpaudit

@@ -18,13 +18,14 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // mu^2 of one step of an event (exact at q = 1, the CLT's per-step term otherwise).
+// sigma is the noise over the sensitivity (without replacement, half the event's).
 double mu_squared_per_step(const AccountingEvent& e) {
-  const double inv_var = 1 / (e.sigma * e.sigma);
+  const double sigma = noise_over_sensitivity(e), inv_var = 1 / (sigma * sigma);
   if (e.q == 1) return inv_var;
   if (e.sampling == Sampling::poisson) return e.q * e.q * std::expm1(inv_var);
   const boost::math::normal n;
   return 2 * e.q * e.q *
-         (std::exp(inv_var) * boost::math::cdf(n, 1.5 / e.sigma) + 3 * boost::math::cdf(n, -0.5 / e.sigma) - 2);
+         (std::exp(inv_var) * boost::math::cdf(n, 1.5 / sigma) + 3 * boost::math::cdf(n, -0.5 / sigma) - 2);
 }
 
 }  // namespace

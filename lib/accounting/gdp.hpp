@@ -3,7 +3,9 @@
 // telling N(0,1) from N(mu,1). The Gaussian mechanism with L2 sensitivity 1 and noise
 // sigma is exactly (1/sigma)-GDP (their Thm 2.7), and mu_i-GDP mechanisms compose to
 // sqrt(sum mu_i^2)-GDP (their Cor. 3.3), so a full-batch run (q = 1) of T_i steps at
-// sigma_i is exactly mu-GDP with mu^2 = sum T_i / sigma_i^2.
+// sigma_i is exactly mu-GDP with mu^2 = sum T_i / sigma_i^2. Every sigma here is the
+// noise over the sensitivity: without replacement (replace-one), half the event's sigma
+// (lib/accounting/event.hpp).
 //
 // With subsampling there is no closed form; the central limit theorem of Bu, Dong,
 // Long & Su 2020 ("Deep learning with Gaussian differential privacy", HDSR; Dong, Roth &

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -25,10 +26,28 @@ constexpr double kOutsideMass = 1e-16;
 constexpr double kTruncatedMass = 1e-17;
 
 struct Segment {
-  double sigma, q;
-  long long steps;  // summed over the events with this (sigma, q)
-  double loss_sd;   // standard deviation of one step's privacy loss (remove)
+  double sigma, q;  // sigma: the noise over the sensitivity (noise_over_sensitivity)
+  bool replace_one;  // sampled without replacement: one pair for both directions
+  long long steps;   // summed over the events with these (sigma, q, sampling)
+  double loss_sd;    // standard deviation of one step's privacy loss (remove)
 };
+
+// The pair of one step of a segment in a direction. Poisson sampling: the remove or the
+// add pair (pld_gaussian.hpp). Without replacement, replace-one neighbours (Zhu, Dong &
+// Wang 2022, Thm 11; the tight pair of Balle, Barthe & Gaboardi 2018's coupling): with
+// P1 = N(2, s^2), P0 = N(0, s^2) the Gaussian mechanism at sensitivity 2 (s = sigma, the
+// clip norm 1), the pair ((1-q) P0 + q P1, P0) dominates both orders of every pair of
+// neighbours. By their advanced joint convexity, H_a((1-q) m0 + q m1 || (1-q) m0 + q m1')
+// = q H_a'((m1 || (1-b) m0 + b m1') <= q H_a'(P1 || P0) = H_a((1-q) P0 + q P1 || P0) for
+// a = e^eps >= 1, a' = 1 + (a-1)/q, b = a'/a <= 1, since m1 (the batch with the record)
+// against m0 (without it) and against m1' (with its replacement) are replace-one
+// neighbours of the Gaussian mechanism. It is attained (the other records at -e, the
+// record e against -e), and the reverse order (P0, (1-q) P0 + q P1), the add pair, is
+// below it by the same inequality: the worse of the two directions is this one, which is
+// the remove pair at sigma/2 in units of the sensitivity (noise_over_sensitivity).
+GaussianPair step_pair(const Segment& s, Adjacency direction) {
+  return {s.sigma, s.q, s.replace_one ? Adjacency::remove : direction};
+}
 
 // The largest h with sum_i T_i min(h^2/6, h s_i/2) <= rho sum_i T_i s_i^2 (both sides
 // increase in h: bisection on log h, from the h where every term is h^2/6).
@@ -71,27 +90,29 @@ void trim(PldPmf& p) {
 
 PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options) {
   if (events.empty()) throw UsageError("no accounting events");
-  std::map<std::pair<double, double>, long long> steps_of;
+  // (sigma over the sensitivity, q, replace-one) -> steps; q = 1 is the Gaussian mechanism
+  // at that sigma under either sampling.
+  std::map<std::tuple<double, double, bool>, long long> steps_of;
   double total_steps = 0;
-  bool subsampled = false;
+  bool add_differs = false;  // some Poisson segment with q < 1: the add direction differs
   for (const AccountingEvent& e : events) {
     check_event(e);
-    if (e.sampling != Sampling::poisson)
-      throw UsageError("the PLD accountant supports Poisson sampling only (without replacement: use RDP)");
-    long long& t = steps_of[{e.sigma, e.q}];
+    const bool replace_one = e.sampling == Sampling::without_replacement && e.q < 1;
+    long long& t = steps_of[{noise_over_sensitivity(e), e.q, replace_one}];
     if (e.steps > std::numeric_limits<long long>::max() - t)
       throw UsageError("the steps of all events add up beyond 2^63 - 1");
     t += e.steps;
     total_steps += static_cast<double>(e.steps);
-    subsampled = subsampled || e.q < 1;
+    add_differs = add_differs || (e.q < 1 && !replace_one);
   }
   std::vector<Segment> segments;
   for (const auto& [key, steps] : steps_of) {
-    const double variance = privacy_loss_moments({key.first, key.second, Adjacency::remove}).variance;
-    segments.push_back({key.first, key.second, steps, std::sqrt(variance)});
+    const auto [sigma, q, replace_one] = key;
+    const double variance = privacy_loss_moments({sigma, q, Adjacency::remove}).variance;
+    segments.push_back({sigma, q, replace_one, steps, std::sqrt(variance)});
   }
   std::vector<Adjacency> adjacencies{Adjacency::remove};
-  if (subsampled) adjacencies.push_back(Adjacency::add);  // q = 1: the two coincide
+  if (add_differs) adjacencies.push_back(Adjacency::add);
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
   h_ = lattice_spacing_for(segments, options.relative_variance_error);
@@ -104,7 +125,7 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     parallel_blocks(estimates * segments.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t k = begin; k < end; ++k) {
         const std::size_t c = k / segments.size(), i = k % segments.size();
-        const GaussianPair pair{segments[i].sigma, segments[i].q, adjacencies[c / 2]};
+        const GaussianPair pair = step_pair(segments[i], adjacencies[c / 2]);
         steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h_, tail) : optimistic_pld(pair, h_, tail);
       }
     });
@@ -172,11 +193,13 @@ PldInterval PldAccountant::delta(double eps) const {
   return r;
 }
 
-double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options) {
-  check_event({1, q, steps});
+double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options,
+                             Sampling sampling) {
+  check_event({1, q, steps, sampling});
   check_delta(delta);
-  return smallest_sigma([&](double sigma) { return PldAccountant({{sigma, q, steps}}, options).epsilon(delta).upper; },
-                        eps, 1e-5);
+  return smallest_sigma(
+      [&](double sigma) { return PldAccountant({{sigma, q, steps, sampling}}, options).epsilon(delta).upper; }, eps,
+      1e-5);
 }
 
 }  // namespace dpaudit

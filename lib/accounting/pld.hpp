@@ -1,5 +1,7 @@
 // Privacy-loss-distribution (PLD) accountant for DP-SGD-style runs: heterogeneous
-// segments of the Gaussian mechanism on Poisson subsamples (lib/accounting/event.hpp),
+// segments of the Gaussian mechanism on Poisson subsamples or on fixed-size batches drawn
+// without replacement (replace-one neighbours; lib/accounting/event.hpp, pld.cpp's
+// step_pair),
 // composed exactly up to a discretisation whose error is bounded on both sides
 // (Koskela, Jalko & Honkela 2020; Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022;
 // the method of Google's dp_accounting and Microsoft's prv_accountant). Every answer is
@@ -9,6 +11,8 @@
 //   lower: merged outcomes (a dominated pair), composed likewise, the same terms taken off.
 // Both adjacency directions (add and remove one record) are composed separately and the
 // worse is reported: delta(eps) = max of the two deltas, eps(delta) = max of the two eps.
+// Without replacement one pair dominates both orders of replace-one neighbours (the remove
+// pair at half the sigma): it is composed in both.
 //
 // The lattice spacing h is chosen from the events, not fixed: both discretisations move
 // the composed privacy loss's variance by about sum_i T_i min(h^2/6, h s_i/2) (s_i the
@@ -44,8 +48,7 @@ struct PldInterval {
 
 class PldAccountant {
  public:
-  // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf,
-  // and for sampling without replacement (not supported by this accountant).
+  // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf.
   explicit PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options = {});
 
   // eps for a target delta in (0,1): upper may be +inf (a loss of +inf has probability
@@ -69,6 +72,7 @@ class PldAccountant {
 // The smallest noise multiplier whose `steps` steps at rate q have PLD upper bound
 // eps(delta) <= eps: bisection on log sigma to 1e-5 relative, between 1e-4 and 1e6
 // (UsageError outside, as rdp_sigma_for_epsilon).
-double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options = {});
+double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options = {},
+                             Sampling sampling = Sampling::poisson);
 
 }  // namespace dpaudit

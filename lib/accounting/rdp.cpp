@@ -358,7 +358,7 @@ std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
   std::vector<double> curves(distinct.size() * n_orders);
   parallel_blocks(distinct.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
     for (std::size_t i = begin; i < end; ++i) {
-      const SampledGaussian g(distinct[i].sigma, distinct[i].q);
+      const SampledGaussian g(noise_over_sensitivity(distinct[i]), distinct[i].q);
       for (std::size_t o = 0; o < n_orders; ++o)
         curves[i * n_orders + o] = rdp_unchecked(g, binomials[o], distinct[i].sampling);
     }

@@ -19,7 +19,9 @@ using RdpEvent = AccountingEvent;
 // 1.1, 1.2, ..., 10.9, 11, 12, ..., 63, 128, 256, 512, 1024.
 std::vector<double> default_rdp_orders();
 
-// RDP of one step at order alpha > 1 (alpha/(2 sigma^2) when q = 1).
+// RDP of one step at order alpha > 1 (alpha/(2 sigma^2) when q = 1), sigma the noise over
+// the L2 sensitivity (an event's noise_over_sensitivity: half its sigma without
+// replacement).
 double subsampled_gaussian_rdp(double sigma, double q, double alpha,
                                Sampling sampling = Sampling::poisson);
 

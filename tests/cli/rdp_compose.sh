@@ -20,9 +20,10 @@ expect_near "$("$PYTHON" -c "import json; print(json.load(open('$TMP/out'))['eps
   "$(py "1000*0.00058407033552025108 + math.log(7/8) - (math.log(1e-5) + math.log(8))/7")" 1e-9r "subsampled RDP, order 8"
 expect_eq "$("$PYTHON" -c "import json; j=json.load(open('$TMP/out')); print(j['order'], j['delta'], j['steps'])")" "8.0 1e-05 1000" "JSON fields"
 
-# without replacement, order 8: [golden] RDP 0.0020421531238429167 per step (Wang, Balle &
-# Kasiviswanathan 2019, Thm 9, evaluated in mpmath)
-expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --orders 8 --sampling without-replacement
+# without replacement, order 8: [golden] RDP 0.0020421531238429167 per step at 1.1 per unit
+# sensitivity (Wang, Balle & Kasiviswanathan 2019, Thm 9, evaluated in mpmath); replace-one
+# moves the sum by twice the clip norm, so that is --sigma 2.2
+expect_status 0 rdp-compose --sigma 2.2 --q 0.01 --steps 1000 --delta 1e-5 --orders 8 --sampling without-replacement
 expect_near "$(cat "$TMP/out")" \
   "$(py "1000*0.0020421531238429167 + math.log(7/8) - (math.log(1e-5) + math.log(8))/7")" 1e-9r "without replacement, order 8"
 
@@ -177,13 +178,21 @@ expect_status 0 rdp-compose --accountant pld --sigma "$pld_sigma" --q 0.01 --ste
 "$PYTHON" -c "import sys; sys.exit(0 if 0.999 < $(cat "$TMP/out") <= 1 else 1)" || fail "PLD --eps 1: sigma $pld_sigma gives $(cat "$TMP/out")"
 expect_status 0 rdp-compose --eps 1 --q 0.01 --steps 1000 --delta 1e-5
 "$PYTHON" -c "import sys; sys.exit(0 if $pld_sigma < $(cat "$TMP/out") else 1)" || fail "PLD sigma $pld_sigma not below RDP's"
-# without replacement: no PLD here; the bound printed is RDP's (Thm 27), said on stderr and in the JSON
-expect_status 0 rdp-compose --accountant pld --sigma 8.816 --q 0.01279 --steps 8 --delta 8.04e-8 --sampling without-replacement --json
-expect_eq "$(jget "j['pld'], j['headline'], j['eps'] == j['rdp']['eps']")" "None rdp True" "without replacement: RDP"
-grep -q "note: no PLD accountant for sampling without replacement" "$TMP/err" || fail "no note on stderr for the missing PLD"
-# [golden] issue 13 (dp_accounting's RDP, orders up to 256): 0.0478
-expect_status 0 rdp-compose --sigma 8.816 --q 0.01279 --steps 8 --delta 8.04e-8 --sampling without-replacement --orders 128,200,256
+# without replacement: the PLD of replace-one neighbours, below RDP's Thm 27, the headline.
+# [golden] issue 13 (dp_accounting's RDP, orders up to 256): 0.0478 at its noise multiplier
+# 8.816, which is over the replace-one sensitivity (twice the clip norm): --sigma 17.632
+expect_status 0 rdp-compose --sigma 17.632 --q 0.01279 --steps 8 --delta 8.04e-8 --sampling without-replacement --orders 128,200,256
 expect_near "$(cat "$TMP/out")" 0.0478 5e-5 "without replacement, Thm 27"
+rdp_wor=$(cat "$TMP/out")
+expect_status 0 rdp-compose --accountant pld --sigma 17.632 --q 0.01279 --steps 8 --delta 8.04e-8 --sampling without-replacement --orders 128,200,256 --json
+expect_eq "$(jget "j['headline'], j['pld']['lower'] <= j['pld']['upper'] == j['eps'] < $rdp_wor")" "pld True" "without replacement: PLD below RDP"
+[ -s "$TMP/err" ] && fail "note on a without-replacement PLD: $(cat "$TMP/err")"
+# q = 1: the Gaussian mechanism at sensitivity 2, i.e. at sigma/2: eps-gauss2 at 2/2/sqrt(100)
+expect_status 0 eps-gauss2 --gaussian-mechanism --sigma 0.1 --delta 1e-6
+exact_wor=$(cat "$TMP/out")
+expect_status 0 rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6 --sampling without-replacement --json
+"$PYTHON" -c "import json,sys; j=json.load(open('$TMP/out')); sys.exit(0 if j['pld']['lower'] <= $exact_wor <= j['pld']['upper'] else 1)" \
+  || fail "without replacement, q = 1: the PLD interval does not contain $exact_wor"
 # a PLD beyond double's reach: RDP's bound, with a note
 expect_status 0 rdp-compose --accountant pld --sigma 1e-100 --q 0.5 --steps 10 --delta 1e-5
 expect_eq "$(cat "$TMP/out")" "5.5e+200" "sigma 1e-100: RDP's bound"

@@ -23,8 +23,10 @@ TEST_CASE("full batch: exact, mu^2 = sum T_i / sigma_i^2 (Dong, Roth & Su 2022, 
   const PldInterval pld = PldAccountant({{2.0, 1.0, 10}, {4.0, 1.0, 40}, {1.0, 1.0, 1}}).epsilon(1e-6);
   CHECK(pld.lower <= gdp_epsilon(g.mu, 1e-6));
   CHECK(pld.upper >= gdp_epsilon(g.mu, 1e-6));
-  // without replacement too: q = 1 is the Gaussian mechanism either way
-  CHECK(gdp_mu({{2.0, 1.0, 10, Sampling::without_replacement}}).exact);
+  // without replacement too: q = 1 is the Gaussian mechanism at sensitivity 2, mu = 2 sqrt(T) / sigma
+  const GdpMu w = gdp_mu({{2.0, 1.0, 10, Sampling::without_replacement}});
+  CHECK(w.exact);
+  CHECK(close(w.mu, std::sqrt(10.0), 1e-15));
 }
 
 TEST_CASE("the CLT for subsampling (Bu, Dong, Long & Su 2020)") {
@@ -34,7 +36,8 @@ TEST_CASE("the CLT for subsampling (Bu, Dong, Long & Su 2020)") {
   CHECK(close(p.mu, 0.35849454581545706, 1e-14));                  // [golden]
   CHECK(close(gdp_epsilon(p.mu, 1e-5), 1.3774291008101913, 1e-9));  // [golden]
   // without replacement: mu = sqrt(2) q sqrt(T (e^(1/sigma^2) Phi(1.5/sigma) + 3 Phi(-0.5/sigma) - 2))
-  const GdpMu u = gdp_mu({{1.1, 0.01, 1000, Sampling::without_replacement}});
+  // at sigma = 1.1 over the sensitivity: the event's sigma is over the clip norm, 2 x 1.1
+  const GdpMu u = gdp_mu({{2.2, 0.01, 1000, Sampling::without_replacement}});
   CHECK(close(u.mu, 0.46087585153837859, 1e-13));                  // [golden]
   CHECK(close(gdp_epsilon(u.mu, 1e-5), 1.8199975058956373, 1e-9));  // [golden]
   // segments add in mu^2

@@ -56,11 +56,14 @@ TEST_CASE("sampling without replacement: Wang, Balle & Kasiviswanathan 2019") {
   CHECK(close(subsampled_gaussian_rdp(0.5, 0.001, 12, wor), 16.527280348434027, 1e-12));
   // q = 1 is the Gaussian mechanism either way
   CHECK(subsampled_gaussian_rdp(1.3, 1, 5, wor) == subsampled_gaussian_rdp(1.3, 1, 5));
-  // segments of the two kinds compose, each with its own bound
+  // segments of the two kinds compose, each with its own bound; an event's sigma is over the
+  // clip norm, and replace-one doubles the sensitivity: the per-step bound is read at sigma/2
   const std::vector<double> orders = {4};
   const auto mixed = composed_rdp({{1.0, 0.01, 10}, {1.0, 0.01, 5, wor}}, orders);
-  CHECK(close(mixed[0], 10 * subsampled_gaussian_rdp(1.0, 0.01, 4) + 5 * subsampled_gaussian_rdp(1.0, 0.01, 4, wor),
+  CHECK(close(mixed[0], 10 * subsampled_gaussian_rdp(1.0, 0.01, 4) + 5 * subsampled_gaussian_rdp(0.5, 0.01, 4, wor),
               1e-14));
+  // q = 1 without replacement: the Gaussian mechanism at sensitivity 2, alpha 4 / (2 sigma^2)
+  CHECK(close(composed_rdp({{1.3, 1, 1, wor}}, {5})[0], 5 * 4 / (2 * 1.3 * 1.3), 1e-14));
   const double sigma = rdp_sigma_for_epsilon(2.0, 0.01, 1000, 1e-5, default_rdp_orders(), wor);
   CHECK(rdp_epsilon({{sigma, 0.01, 1000, wor}}, 1e-5).epsilon <= 2.0);
   CHECK(rdp_epsilon({{sigma * (1 - 1e-6), 0.01, 1000, wor}}, 1e-5).epsilon > 2.0);
@@ -76,14 +79,16 @@ TEST_CASE("without replacement: Thm 27, the strengthened bound (Wang, Balle & Ka
   CHECK(close(subsampled_gaussian_rdp(3, 0.2, 5, wor), 0.049613138813249239, 1e-12));
   CHECK(close(subsampled_gaussian_rdp(3, 0.2, 40, wor), 0.66617372763593492, 1e-12));
   // [golden] issue 13, dp_accounting's RDP accountant (Thm 27 up to order 256, Thm 9's
-  // terms above): sigma 8.816, q 0.01279, 8 steps, delta 8.04e-8 gives 0.0478 (Thm 9: 0.1347)
+  // terms above): sigma 8.816, q 0.01279, 8 steps, delta 8.04e-8 gives 0.0478 (Thm 9: 0.1347).
+  // dp_accounting's noise multiplier is over the replace-one sensitivity, an event's over
+  // the clip norm (half the sensitivity): the same run is the event at sigma 2 x 8.816.
   std::vector<double> up_to_256;
   for (double a : default_rdp_orders())
     if (a <= 256) up_to_256.push_back(a);
-  const RdpResult dp = rdp_epsilon({{8.816, 0.01279, 8, wor}}, 8.04e-8, up_to_256);
+  const RdpResult dp = rdp_epsilon({{2 * 8.816, 0.01279, 8, wor}}, 8.04e-8, up_to_256);
   CHECK(std::abs(dp.epsilon - 0.0478) < 5e-5);
   // at order 512 the code keeps Thm 27's terms up to j = 257: lower still
-  CHECK(rdp_epsilon({{8.816, 0.01279, 8, wor}}, 8.04e-8).epsilon < dp.epsilon);
+  CHECK(rdp_epsilon({{2 * 8.816, 0.01279, 8, wor}}, 8.04e-8).epsilon < dp.epsilon);
 }
 
 TEST_CASE("long runs keep 1e-12: A - 1 is summed, not A") {

@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
       "  pld: the privacy-loss distribution, an interval that contains the true eps (Doroshenko et al.\n"
       "    2022), printed as the smallest sound upper bound of PLD and RDP;\n"
       "  gdp: Gaussian DP, exact for Q = 1, otherwise the CLT of Bu et al. 2020 (an approximation).\n"
-      "Supported: Poisson subsampling, and a fixed batch without replacement (--sampling; an upper\n"
-      "bound). Prints eps alone, or with --eps the smallest noise multiplier meeting it.",
+      "Supported: Poisson subsampling, and a fixed batch without replacement (--sampling; replace-one\n"
+      "neighbours). Prints eps alone, or with --eps the smallest noise multiplier meeting it.",
       "rdp-compose"};
   dpaudit::cli::setup(app, kExamples);
 
@@ -163,8 +163,9 @@ int main(int argc, char** argv) {
                                     "512, 1024: the defaults of dp_accounting and Opacus)")
                          ->check(valid_orders());
   auto* sampling_opt = app.add_option("--sampling", sampling_name,
-                 "poisson: each record joins a step with probability Q; without-replacement: a fixed batch "
-                 "of Q*N records (replace-one bound of Wang, Balle & Kasiviswanathan 2019)")
+                 "poisson: each record joins a step with probability Q (add/remove-one neighbours); "
+                 "without-replacement: a fixed batch of Q*N records (replace-one neighbours: a step's sum moves "
+                 "by up to twice the clip norm, so every accountant reads SIGMA/2 per unit sensitivity)")
       ->capture_default_str()
       ->check(CLI::IsMember({"poisson", "without-replacement"}));
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when eps > X (inf: never)")
@@ -227,14 +228,9 @@ int main(int argc, char** argv) {
       const std::string mode = "with --eps";
       cli::forbid_options({sigma_opt, events_opt, fail_opt}, mode);
       cli::require_options({q_opt, steps_opt}, mode);
-      // The accountant whose bound the noise multiplier meets: the PLD needs Poisson sampling.
-      std::string by = accountant;
-      if (by == "pld" && sampling == Sampling::without_replacement && q < 1) {
-        cli::note(app, "no PLD accountant for sampling without replacement; calibrating on RDP");
-        by = "rdp";
-      }
+      const std::string& by = accountant;  // the accountant whose bound the noise multiplier meets
       if (by == "gdp" && q < 1) cli::note(app, "GDP's CLT is an approximation, not a bound: the noise it gives may be too small");
-      const double s = by == "pld"   ? pld_sigma_for_epsilon(eps, q, steps, delta)
+      const double s = by == "pld"   ? pld_sigma_for_epsilon(eps, q, steps, delta, {}, sampling)
                        : by == "gdp" ? gdp_sigma_for_epsilon(eps, q, steps, delta, sampling)
                                      : rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
       out.stream() << (json ? json_line({{"sigma", s}, {"eps", eps}, {"q", q}, {"steps", steps}, {"delta", delta},
