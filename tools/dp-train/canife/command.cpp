@@ -1,5 +1,5 @@
-// `dp-train canife`: 000's crafted canaries and per-round empirical privacy, at sample
-// level (canife/run.hpp). Declares the options and prints the run's eps_hat.
+// `dp-train canife`: 000's crafted canaries and per-round empirical privacy, at sample or
+// user level (canife/run.hpp). Declares the options and prints the run's eps_hat.
 #include <iostream>
 #include <memory>
 
@@ -15,7 +15,8 @@ namespace {
 
 struct CanifeOptions {
   CanifeConfig config;
-  std::string loss = "cov", init = "random";
+  std::string level = "sample", loss = "cov", init = "random";
+  std::size_t clients_per_round = 100;
   bool json = false;
 };
 
@@ -23,26 +24,52 @@ std::function<int()> declare_canife(CLI::App& sub) {
   auto o = std::make_shared<CanifeOptions>();
   CanifeConfig& c = o->config;
   sub.description(
-      "CANIFE (000, Maddock et al.): DP-SGD with every client one example (DP-FedSGD at sample level); every "
-      "--audit-every rounds a rogue client crafts one input whose gradient is nearly orthogonal to the others' "
-      "(Alg. 1), inserts it in every other of n mock rounds and scores them; eps_r per audit and Alg. 2's eps_hat "
-      "for the run. Writes scores.csv, audits.csv, canaries.npy and run.json into --out; prints eps_hat.");
+      "CANIFE (000, Maddock et al.): DP-SGD with every client one example (--level sample) or DP-FedAvg over "
+      "fedavg's clients (--level user); every --audit-every rounds a rogue client crafts one input whose update is "
+      "nearly orthogonal to the others' (Alg. 1), inserts it in every other of n mock rounds and scores them; eps_r "
+      "per audit and Alg. 2's eps_hat for the run. Writes scores.csv, audits.csv, canaries.npy and run.json into "
+      "--out; prints eps_hat.");
   sub.footer(
       "\nEXAMPLES:\n"
       "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # 003 Sec. 5.4's setting\n"
       "  eps-from-scores run/scores.csv --per round --method canife              # eps_r per audit\n"
       "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 \\\n"
       "      --noise-multiplier 1 --out toy/ --json\n"
+      "  dp-train canife --level user --clients 3000 --partition label-skew --clients-per-round 100 --rounds 300 \\\n"
+      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out user/   # 000 Fig. 4's setting\n"
+      "  eps-from-scores user/scores.csv --per round --method canife | rdp-compose --empirical - --q 0.0333333 \\\n"
+      "      --rounds 300 --round-delta 0.01 --delta 1e-5 --sigma-if-inf \"$(jq .noise_multiplier user/run.json)\"\n"
       "  (see dp-train(1), section CANIFE)\n");
+  sub.add_option("--level", o->level, "sample (each client one example) | user (fedavg's clients)")
+      ->capture_default_str();
   sub.add_option("--task", c.task, "fashion-mnist | synthetic")->capture_default_str();
   sub.add_option("--data", c.data_dir, "folder of the Fashion-MNIST gzip IDX files");
   sub.add_option("--model", c.model, "mlp | logreg")->capture_default_str();
   sub.add_option("--hidden", c.hidden, "mlp hidden width")->capture_default_str()
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
-  sub.add_option("--q", c.q, "Poisson rate of a client (one example) per round")->capture_default_str();
+  auto* q = sub.add_option("--q", c.q, "Poisson rate of a client (sample level: one example) per round")
+                ->capture_default_str();
+  // user level: fedavg's clients
+  auto* clients = sub.add_option("--clients", c.user.clients, "user level: number of clients")->capture_default_str();
+  auto* per_round = sub.add_option("--clients-per-round", o->clients_per_round,
+                                   "user level: expected clients per round, q = M / clients (unless --q)")
+                        ->capture_default_str();
+  per_round->excludes(q);
+  auto* partition =
+      sub.add_option("--partition", c.user.partition, "user level: iid | label-skew")->capture_default_str();
+  auto* alpha = sub.add_option("--alpha", c.user.alpha, "user level: Dirichlet concentration of label-skew")
+                    ->capture_default_str()->check(cli::positive());
+  auto* local_epochs = sub.add_option("--local-epochs", c.user.local_epochs, "user level: local epochs per update")
+                           ->capture_default_str();
+  auto* local_batch = sub.add_option("--local-batch", c.user.local_batch, "user level: local minibatch size")
+                          ->capture_default_str();
+  auto* client_lr = sub.add_option("--client-lr", c.user.client_lr, "user level: client SGD learning rate")
+                        ->capture_default_str()->check(cli::positive());
+  auto* server_lr = sub.add_option("--server-lr", c.user.server_lr, "user level: server learning rate")
+                        ->capture_default_str()->check(cli::positive());
   sub.add_option("--rounds", c.rounds, "rounds (default: one epoch, ceil(1/q))");
-  sub.add_option("--lr", c.lr, "learning rate of the averaged update")->capture_default_str()
-      ->check(cli::non_negative());
+  auto* lr = sub.add_option("--lr", c.lr, "sample level: learning rate of the averaged update")->capture_default_str()
+                 ->check(cli::non_negative());
   sub.add_option("--clip", c.clip, "clip norm C of each client's update")->capture_default_str()
       ->check(cli::positive());
   auto* noise = sub.add_option("--noise-multiplier", c.noise_multiplier, "z: noise N(0, (z C)^2 I) on each round's sum")
@@ -73,9 +100,22 @@ std::function<int()> declare_canife(CLI::App& sub) {
   sub.add_flag("--force", c.force, "replace a non-empty --out");
   sub.add_flag("--json", o->json, "print run.json on stdout instead of eps_hat");
   sub.add_flag("--quiet,-q", c.quiet, "no progress on stderr");
-  return [o, noise, eps] {
+  const std::vector<CLI::Option*> user_only{clients, per_round, partition, alpha, local_epochs, local_batch,
+                                            client_lr, server_lr};
+  return [o, noise, eps, q, lr, user_only] {
     if (!noise->count() && !eps->count())
       throw UsageError("give the noise: --noise-multiplier Z or --eps E (calibrated for the whole run)");
+    CanifeConfig& c = o->config;
+    c.level = parse_canife_level(o->level);
+    if (c.level == CanifeLevel::sample) {
+      cli::forbid_options(user_only, "with --level sample");
+    } else {
+      cli::forbid_options({lr}, "with --level user");
+      if (o->clients_per_round == 0 || o->clients_per_round > c.user.clients)
+        throw UsageError("clients per round must lie in [1, " + std::to_string(c.user.clients) + "], the clients",
+                         "--clients-per-round");
+      if (!q->count()) c.q = static_cast<double>(o->clients_per_round) / static_cast<double>(c.user.clients);
+    }
     o->config.craft.loss = parse_canary_loss(o->loss);
     o->config.init = parse_canary_init(o->init);
     const Json run = run_canife(o->config);

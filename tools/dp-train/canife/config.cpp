@@ -6,6 +6,12 @@
 
 namespace dpaudit::dp_train {
 
+CanifeLevel parse_canife_level(const std::string& name) {
+  if (name == "sample") return CanifeLevel::sample;
+  if (name == "user") return CanifeLevel::user;
+  throw UsageError("unknown level '" + name + "' (sample or user)", "--level");
+}
+
 CanaryInit parse_canary_init(const std::string& name) {
   if (name == "random") return CanaryInit::random;
   if (name == "sample") return CanaryInit::sample;
@@ -28,28 +34,43 @@ void CanifeConfig::validate() const {
   if (design_pool == 0) throw UsageError("the design pool is empty", "--design-pool");
   if (craft.steps == 0) throw UsageError("crafting needs at least one design step", "--design-steps");
   if (out.empty()) throw UsageError("give the output folder", "--out");
+  if (level == CanifeLevel::user) {
+    if (user.local_epochs == 0) throw UsageError("need at least one local epoch", "--local-epochs");
+    if (user.local_batch == 0) throw UsageError("local batch size must be at least 1", "--local-batch");
+  }
 }
 
 Json CanifeConfig::to_json() const {
-  return {{"task", task},
-          {"model", model},
-          {"hidden", hidden},
-          {"level", "sample"},
-          {"q", json_number(q)},
-          {"rounds", total_rounds()},
-          {"lr", json_number(lr)},
-          {"clip", json_number(clip)},
-          {"delta", json_number(delta)},
-          {"audit_every", audit_every},
-          {"audit_rounds", audit_rounds},
-          {"design_pool", design_pool},
-          {"design_steps", craft.steps},
-          {"design_lr", json_number(craft.lr)},
-          {"design_minibatch", craft.minibatch},
-          {"loss", craft.loss == CanaryLoss::cov ? "cov" : "mean"},
-          {"norm_constant", json_number(craft.norm_constant)},
-          {"init", init == CanaryInit::random ? "random" : "sample"},
-          {"seed", seed}};
+  Json j = {{"task", task},
+            {"model", model},
+            {"hidden", hidden},
+            {"level", level == CanifeLevel::sample ? "sample" : "user"},
+            {"q", json_number(q)},
+            {"rounds", total_rounds()},
+            {"clip", json_number(clip)},
+            {"delta", json_number(delta)},
+            {"audit_every", audit_every},
+            {"audit_rounds", audit_rounds},
+            {"design_pool", design_pool},
+            {"design_steps", craft.steps},
+            {"design_lr", json_number(craft.lr)},
+            {"design_minibatch", craft.minibatch},
+            {"loss", craft.loss == CanaryLoss::cov ? "cov" : "mean"},
+            {"norm_constant", json_number(craft.norm_constant)},
+            {"init", init == CanaryInit::random ? "random" : "sample"},
+            {"seed", seed}};
+  if (level == CanifeLevel::sample) {
+    j["lr"] = json_number(lr);
+  } else {
+    j["clients"] = user.clients;
+    j["partition"] = user.partition;
+    if (user.partition == "label-skew") j["alpha"] = json_number(user.alpha);
+    j["local_epochs"] = user.local_epochs;
+    j["local_batch"] = user.local_batch;
+    j["client_lr"] = json_number(user.client_lr);
+    j["server_lr"] = json_number(user.server_lr);
+  }
+  return j;
 }
 
 }  // namespace dpaudit::dp_train

@@ -1,6 +1,7 @@
-// Configuration of `dp-train canife` (000, CANIFE) at sample level: every client holds
+// Configuration of `dp-train canife` (000, CANIFE). At sample level every client holds
 // one example, so a round of DP-FedSGD is a DP-SGD step over Poisson lots (003 Sec. 5.4's
-// setting). No LibTorch here.
+// setting); at user level the clients are fedavg's (a partition of the training set, local
+// SGD, each update clipped, Gaussian noise on the sum: 000 Sec. 3.1). No LibTorch here.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,19 +12,36 @@
 
 namespace dpaudit::dp_train {
 
+enum class CanifeLevel { sample, user };
+CanifeLevel parse_canife_level(const std::string& name);  // "sample" | "user", UsageError naming --level
+
 enum class CanaryInit { random, sample };
 CanaryInit parse_canary_init(const std::string& name);  // "random" | "sample", UsageError naming --init
 
+// The clients of --level user (fedavg's options of the same names).
+struct UserLevelConfig {
+  std::size_t clients = 3000;
+  std::string partition = "iid";  // iid | label-skew (Dirichlet alpha per class)
+  double alpha = 0.5;
+  std::size_t local_epochs = 1;
+  std::size_t local_batch = 16;
+  double client_lr = 0.1;
+  double server_lr = 1;
+};
+
 struct CanifeConfig {
+  CanifeLevel level = CanifeLevel::sample;
+  UserLevelConfig user;
   // data and model
   std::string task = "fashion-mnist";
   std::string data_dir;
   std::string model = "mlp";
   std::int64_t hidden = 128;  // 003 Sec. 5.4: 784-128-10
-  // training: Poisson lots at rate q over the training set, `rounds` steps
+  // training: Poisson lots at rate q over the training set (user level: over the
+  // clients), `rounds` steps
   double q = 128.0 / 60000;
   std::size_t rounds = 0;  // 0: one epoch, ceil(1 / q)
-  double lr = 1;
+  double lr = 1;           // sample level: learning rate of the averaged update
   double clip = 1;
   double noise_multiplier = 0;  // z; 0 with eps > 0: calibrated for the whole run
   double eps = 0;
@@ -52,5 +70,14 @@ constexpr std::uint64_t kCanifeTrainStream = std::uint64_t{48} << 40;
 constexpr std::uint64_t kCanifePoolStream = std::uint64_t{49} << 40;
 constexpr std::uint64_t kCanifeCraftStream = std::uint64_t{50} << 40;  // + the audit's round
 constexpr std::uint64_t kCanifeMockStream = std::uint64_t{51} << 40;   // + round * n + mock round
+// User level: each training round's participants and noise (+ round); the local
+// minibatch orders (fedavg/client.hpp adds round * clients + client) of training rounds,
+// of mock rounds (their round: audit round * n + mock round), of the design clients and
+// of the canary client (their round: the audit's).
+constexpr std::uint64_t kCanifeUserRoundStream = std::uint64_t{52} << 40;
+constexpr std::uint64_t kCanifeUserBatchStream = std::uint64_t{53} << 40;
+constexpr std::uint64_t kCanifeMockBatchStream = std::uint64_t{54} << 40;
+constexpr std::uint64_t kCanifeDesignBatchStream = std::uint64_t{55} << 40;
+constexpr std::uint64_t kCanifeCanaryBatchStream = std::uint64_t{56} << 40;
 
 }  // namespace dpaudit::dp_train

@@ -1,0 +1,199 @@
+// `dp-train canife --level user` (canife/levels.hpp): DP-FedAvg over fedavg's clients and
+// 000's audits with a rogue client that holds only the crafted example. Local training
+// is fedavg's (fedavg/client.hpp) for the real, the mock and the canary clients alike;
+// the server is lib's (mechanisms/fedavg_server.hpp, no momentum).
+#include <algorithm>
+#include <cmath>
+
+#include <torch/nn/modules/container/sequential.h>
+
+#include "canife/levels.hpp"
+#include "core/error.hpp"
+#include "data.hpp"
+#include "fedavg/client.hpp"
+#include "mechanisms/fedavg_server.hpp"
+#include "models.hpp"
+#include "sgd/trainer.hpp"
+
+namespace dpaudit::dp_train {
+
+namespace {
+
+torch::Tensor to_float_tensor(const std::vector<double>& v) {
+  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kDouble)
+      .to(torch::kFloat);
+}
+
+// The noisy sum of a round's clipped updates, u_1 + ... + u_m + N(0, (z C)^2 I)
+// (000 Sec. 3.1), and the count m; noise from `rng` after whatever it drew before.
+struct NoisySum {
+  std::vector<double> sum;
+  std::size_t count;
+};
+NoisySum noisy_sum(std::size_t d, const std::vector<ClientUpdate>& updates, const std::vector<double>* canary,
+                   double noise_std, PhiloxStream& rng) {
+  UpdateSum sum(d);
+  for (const ClientUpdate& u : updates) sum.add(u.update.data());
+  if (canary) sum.add(canary->data());
+  // release() divides by max(m, 1) (003 Alg. 3 line 9); the audit wants the sum itself.
+  NoisySum r{sum.release(noise_std, rng), sum.count()};
+  const double m = static_cast<double>(std::max<std::size_t>(r.count, 1));
+  for (double& v : r.sum) v *= m;
+  return r;
+}
+
+// The mock clients of Alg. 1 (000 Sec. 3.3, A.3 of the spec): the test split cut into
+// clients the way the training set is (same partition, the same mean size), M of them
+// drawn once, uniformly without replacement.
+ClientIndices design_clients(const CanifeConfig& c, const TrainTest& data, PartitionKind kind) {
+  const double per_client = static_cast<double>(data.train.size()) / static_cast<double>(c.user.clients);
+  const auto same_size = static_cast<std::size_t>(std::llround(static_cast<double>(data.test.size()) / per_client));
+  const std::size_t population = std::min(data.test.size(), std::max(c.design_pool, same_size));
+  const ClientIndices all = partition_clients(data.test, population, kind, c.user.alpha, c.seed);
+  std::vector<std::size_t> order(population);
+  for (std::size_t i = 0; i < population; ++i) order[i] = i;
+  PhiloxStream rng(c.seed, kCanifePoolStream);
+  shuffle_prefix(order, c.design_pool, rng);
+  ClientIndices pool;
+  for (std::size_t i = 0; i < c.design_pool; ++i) pool.push_back(all[order[i]]);
+  return pool;
+}
+
+std::vector<std::size_t> first_ids(std::size_t n) {
+  std::vector<std::size_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = i;
+  return ids;
+}
+
+class UserAuditor {
+ public:
+  UserAuditor(const CanifeConfig& c, const TrainTest& data, const torch::nn::Sequential& model,
+              ClientTrainer& clients, const ClientIndices& client_ids, PartitionKind kind, double sigma)
+      : c_(c), data_(data), model_(model), clients_(clients), population_(client_ids.size()),
+        widths_(dense_widths(c, data.train)), pool_(design_clients(c, data, kind)),
+        local_{c.user.local_epochs, c.user.local_batch, c.user.client_lr},
+        design_(model, data.test, pool_, local_, c.threads), sigma_(sigma) {}
+
+  // The audit of theta (000 Sec. 3.4), and the norm of the canary client's clipped update.
+  Audit audit(std::size_t round, const std::vector<double>& theta, double& canary_update_norm) {
+    Audit a;
+    a.round = round;
+    const auto start = std::chrono::steady_clock::now();
+    const torch::Tensor global = to_float_tensor(theta);
+    const std::vector<float> theta_f(theta.begin(), theta.end());
+    const std::size_t d = theta.size();
+    // Design updates: every mock client's local update from theta, clipped to C.
+    const std::vector<ClientUpdate> design =
+        design_.train(global, c_.clip, first_ids(pool_.size()), round, c_.seed, kCanifeDesignBatchStream);
+    std::vector<float> updates(pool_.size() * d);
+    for (std::size_t i = 0; i < design.size(); ++i)
+      std::copy(design[i].update.begin(), design[i].update.end(), updates.begin() + static_cast<std::ptrdiff_t>(i * d));
+    PhiloxStream rng(c_.seed, kCanifeCraftStream + round);
+    const CanaryStart x0 = initial_canary(c_.init, data_.test, first_design_example(), rng);
+    CraftOptions o = c_.craft;
+    if (o.minibatch == 0)  // the expected clients per round
+      o.minibatch = std::max<std::size_t>(1, std::llround(c_.q * static_cast<double>(population_)));
+    const CanaryCrafter crafter(widths_, theta_f, updates, pool_.size());
+    a.canary = crafter.craft(x0.x, x0.label, o, rng);
+    // The canary client: the crafted example alone, trained like any client (000's code
+    // replaces a client's data by it and forces one local epoch).
+    Dataset one{data_.train.example_shape, a.canary.x, {a.canary.label}, data_.train.num_classes};
+    const ClientIndices holder(1, std::vector<std::size_t>{0});
+    ClientTrainer canary_trainer(model_, one, holder, local_, 1);
+    const std::vector<double> canary =
+        canary_trainer.train(global, c_.clip, holder[0], round, c_.seed, kCanifeCanaryBatchStream)[0].update;
+    canary_update_norm = l2_norm(canary.data(), d);
+    if (!(canary_update_norm > 0))
+      throw DataError("the canary client's update is zero at round " + std::to_string(round) +
+                      " (its gradient vanishes at the model)");
+    a.design_seconds = seconds_since(start);
+    // n mock rounds: fresh clients and noise, the canary client in the odd ones.
+    const std::size_t n = c_.audit_rounds;
+    std::vector<std::size_t> lot;
+    for (std::size_t k = 0; k < n; ++k) {
+      PhiloxStream mock(c_.seed, kCanifeMockStream + round * n + k);
+      draw_poisson_lot(population_, c_.q, mock, lot);
+      const std::vector<ClientUpdate> u =
+          clients_.train(global, c_.clip, lot, round * n + k, c_.seed, kCanifeMockBatchStream);
+      const NoisySum s = noisy_sum(d, u, k % 2 ? &canary : nullptr, sigma_ * c_.clip, mock);
+      a.scores.push_back(canary_score(s.sum, canary, canary_update_norm, c_.clip));
+    }
+    a.mock_seconds = seconds_since(start) - a.design_seconds;
+    estimate_epsilon(a);
+    return a;
+  }
+
+ private:
+  // --init sample: the first example of the first mock client that has one.
+  std::size_t first_design_example() const {
+    for (const auto& client : pool_)
+      if (!client.empty()) return client[0];
+    throw DataError("every mock client of the design pool is empty (try a larger --alpha or --design-pool)");
+  }
+
+  const CanifeConfig& c_;
+  const TrainTest& data_;
+  const torch::nn::Sequential& model_;
+  ClientTrainer& clients_;
+  std::size_t population_;
+  std::vector<std::int64_t> widths_;
+  ClientIndices pool_;
+  LocalTraining local_;
+  ClientTrainer design_;
+  double sigma_;
+};
+
+}  // namespace
+
+LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma, cli::Progress& progress) {
+  const PartitionKind kind = parse_partition(c.user.partition);
+  const ClientIndices client_ids = partition_clients(data.train, c.user.clients, kind, c.user.alpha, c.seed);
+  torch::nn::Sequential model = make_model(model_config(c.model, data.train, c.hidden), c.seed);
+  std::vector<double> theta;
+  {
+    const torch::Tensor flat = flatten_parameters(*model).to(torch::kDouble).contiguous();
+    theta.assign(flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel());
+  }
+  const std::size_t d = theta.size();
+  ClientTrainer clients(model, data.train, client_ids, {c.user.local_epochs, c.user.local_batch, c.user.client_lr},
+                        c.threads);
+  UserAuditor auditor(c, data, model, clients, client_ids, kind, sigma);
+  ServerOptimizer server(d, c.user.server_lr, 0.0);
+  LevelRun run;
+  Json update_norms = Json::array();
+  std::vector<std::size_t> lot;
+  for (std::size_t t = 0; t < c.total_rounds(); ++t) {
+    if (t % c.audit_every == 0) {
+      double norm = 0;
+      run.audits.push_back(auditor.audit(t, theta, norm));
+      assign_parameters(*model, to_float_tensor(theta));
+      run.audits.back().test_accuracy = evaluate(model, data.test).accuracy;
+      update_norms.push_back(json_number(norm));
+      progress.update(run.audits.size());
+    }
+    // One round of DP-FedAvg: Poisson participants, their clipped local updates, noise on
+    // the sum, the mean applied by the server (003 Alg. 2 without momentum).
+    PhiloxStream rng(c.seed, kCanifeUserRoundStream + t);
+    draw_poisson_lot(client_ids.size(), c.q, rng, lot);
+    const std::vector<ClientUpdate> u =
+        clients.train(to_float_tensor(theta), c.clip, lot, t, c.seed, kCanifeUserBatchStream);
+    UpdateSum sum(d);
+    for (const ClientUpdate& x : u) sum.add(x.update.data());
+    server.step(sum.release(sigma * c.clip, rng), theta.data());
+    for (double v : theta)
+      if (!std::isfinite(v))
+        throw DataError("training diverged: the model is not finite after round " + std::to_string(t + 1) +
+                            " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
+                        c.out);
+  }
+  assign_parameters(*model, to_float_tensor(theta));
+  run.parameters = d;
+  run.test_accuracy = evaluate(model, data.test).accuracy;
+  const PartitionSummary summary = summarize_partition(data.train, client_ids);
+  run.extra["partition_summary"] = {{"empty_clients", summary.empty_clients},
+                                    {"mean_classes_per_client", summary.mean_classes_per_client}};
+  run.extra["canary_update_norms"] = update_norms;
+  return run;
+}
+
+}  // namespace dpaudit::dp_train
