@@ -17,12 +17,11 @@ void setup(CLI::App& app, const std::string& examples) {
   app.get_formatter()->column_width(34);
 }
 
-namespace {
-
 // CLI11 reads integers with strtoull/strtoll in base 0 and no range check: '-1' became
 // 2^64 - 1 for an unsigned option, '99999999999999999999' the largest value, '010'
 // octal 8. Integer options take decimal digits only (a '-' for signed ones), in range.
-// Added with check(), after each option's own validators, whose messages come first.
+// run() adds it to every integer option, after the option's own validators; an option
+// with a range gives it first (see tool.hpp) so a '-1' is not reported as out of range.
 CLI::Validator whole_number(bool is_signed) {
   return CLI::Validator(
       [is_signed](const std::string& s) -> std::string {
@@ -41,6 +40,8 @@ CLI::Validator whole_number(bool is_signed) {
       },
       "");
 }
+
+namespace {
 
 void check_whole_numbers(CLI::App& app) {
   for (CLI::Option* o : app.get_options({})) {

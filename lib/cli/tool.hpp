@@ -34,5 +34,9 @@ CLI::Validator finite();              // not NaN or Inf
 CLI::Validator epsilon();             // an epsilon: x >= 0, or inf (e.g. --fail-above inf: never fail)
 CLI::Validator cosine_dimension();    // --null-dim: a whole number d >= 2
 CLI::Validator thread_count();        // --threads: a whole number in [0, 1024]
+// Decimal digits only (a leading '-' when is_signed), no leading zero, within the type's
+// range. run() adds it to every integer option after its own validators; an option with a
+// CLI::Range checks it first, so '-1' reads as "not a whole number", not "out of range".
+CLI::Validator whole_number(bool is_signed);
 
 }  // namespace dpaudit::cli

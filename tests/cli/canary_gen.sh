@@ -70,4 +70,17 @@ expect_error 1 '^canary-gen: error: count 4294967296 x dim 4294967296 is too man
   canary-gen --count 4294967296 --dim 4294967296 --npy -o "$TMP/wrap.npy"
 [ -e "$TMP/wrap.npy" ] && fail "partial output left by --count x --dim too large"
 
+# --help states the real limits (2^32 canaries, dimension 2^40), and the options enforce them.
+expect_status 0 canary-gen --help
+grep -q -- "--count UINT:UINT in \[1 - 4294967296\]" "$TMP/out" || fail "--help does not show --count's limit 2^32"
+grep -q -- "--dim UINT:UINT in \[1 - 1099511627776\]" "$TMP/out" || fail "--help does not show --dim's limit 2^40"
+expect_error 2 "--count: Value 4294967297 not in range 1 to 4294967296" canary-gen --count 4294967297 --dim 3
+
+# A dummy canary too small for f4 (1e-50 / sqrt(10) is below f4's least subnormal 1.4e-45)
+# would be written as zeros: refused, nothing written; f8 keeps it.
+expect_error 1 "value 3.16[0-9e.-]+ at index 0 underflows to 0 in f4 \(use f8\)" \
+  canary-gen --kind dummy --dim 10 --clip 1e-50 --npy --dtype f4 -o "$TMP/tiny.npy"
+[ -e "$TMP/tiny.npy" ] && fail "partial output left by an f4 underflow"
+expect_status 0 canary-gen --kind dummy --dim 10 --clip 1e-50 --npy -o "$TMP/tiny.npy"
+
 finish

@@ -1,7 +1,7 @@
 // canary-gen: prints a canary spec (JSON), or writes the canaries as an NPY matrix.
 // Canary j is a pure function of (seed, first_index + j): lib/canary/canary_spec.hpp.
 #include <algorithm>
-#include <limits>
+#include <cstdint>
 #include <string>
 
 #include <fmt/format.h>
@@ -31,10 +31,13 @@ int main(int argc, char** argv) {
   spec.count = 1;
   bool npy = false;
   int threads = 0;
-  const auto at_least_one = CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max());
   app.add_option("--kind", kind, "sphere | dummy")->capture_default_str()->check(CLI::IsMember({"sphere", "dummy"}));
-  app.add_option("--count", spec.count, "number K of canaries")->capture_default_str()->check(at_least_one);
-  app.add_option("--dim", spec.dim, "dimension D of each canary")->required()->check(at_least_one);
+  app.add_option("--count", spec.count, "number K of canaries")->capture_default_str()->check(cli::whole_number(false))
+      ->check(CLI::Range(std::uint64_t{1}, kMaxCanaryCount));
+  app.add_option("--dim", spec.dim, "dimension D of each canary (count x dim at most 2^50)")
+      ->required()
+      ->check(cli::whole_number(false))
+      ->check(CLI::Range(std::uint64_t{1}, kMaxCanaryDim));
   app.add_option("--seed", spec.seed, "seed (sphere)")->capture_default_str();
   app.add_option("--first-index", spec.first_index,
                  "canary j is drawn from stream first_index + j: disjoint ranges give independent sets")
