@@ -43,3 +43,13 @@ for m in threshold jeffreys; do
 done
 run "--null-dim 101770 gauss-fit --delta 1e-6 (exact null)" "$cosines" --null-dim 101770 --delta 1e-6
 run "--null-dim 101770 -m jeffreys --json (exact null)" "$cosines" --null-dim 101770 -m jeffreys --json
+# The one-run and GDP estimators (issue 14): target 1 s on one core at 10^6 scores.
+run "one-run --delta 1e-5 (bonferroni grid, 16 counts)" "$scores" -m one-run --delta 1e-5
+run "one-run --delta 1e-5 --thresholds max (10^6 counts)" "$scores" -m one-run --delta 1e-5 --thresholds max
+run "one-run --delta 1e-5 --guesses 1000:1000" "$scores" -m one-run --delta 1e-5 --guesses 1000:1000
+run "one-run-fdp --delta 1e-5 (bonferroni grid)" "$scores" -m one-run-fdp --delta 1e-5
+run "one-run-fdp --delta 1e-5 --curve dp (bonferroni grid)" "$scores" -m one-run-fdp --delta 1e-5 --curve dp
+run "gdp --delta 1e-5 (bonferroni)" "$scores" -m gdp --delta 1e-5
+run "gdp --delta 1e-5 --thresholds split" "$scores" -m gdp --delta 1e-5 --thresholds split
+run "clopper-pearson --thresholds multi-split --splits 20 --threads 1" "$scores" --thresholds multi-split --splits 20 --threads 1
+run "clopper-pearson --thresholds multi-split --splits 20 --threads 2" "$scores" --thresholds multi-split --splits 20 --threads 2

@@ -163,22 +163,35 @@ OneRunEstimate best_threshold(const ScoreSet& s, const OneRunOptions& o, double 
   best.counts_tried = sweep.points.size();
   best.alpha_per_count = alpha;
   const std::size_t m = best.canaries;
-  for (const OperatingPoint& p : sweep.points) {
+  // A count can only beat `floor` if it refutes it. For the binomial test, a precision
+  // v/r at most q(floor) gives P[W >= v] >= 1/2 (v is at most the median of W ~ Bin(r, q)),
+  // which no alpha < 1/2 rejects: ruled out without a Beta function; then the cheap
+  // delta = 0 p-value (p grows with delta).
+  const auto refutes = [&](std::size_t r, std::size_t v, double floor) {
+    if (v == 0) return false;
+    if (o.test == OneRunTest::fdp) return floor == 0 || one_run_fdp_refutes(m, r, v, floor, o.delta, alpha, o.curve);
+    if (alpha < 0.5 && double(v) <= double(r) / (1 + std::exp(-floor))) return false;
+    return p_value(m, r, v, floor, 0) <= alpha && p_value(m, r, v, floor, o.delta) <= alpha;
+  };
+  double floor = 0;
+  const auto visit = [&](const OperatingPoint& p, bool record) {
     const std::size_t r = p.true_positives + p.false_positives, v = p.true_positives;
-    if (v == 0) continue;
-    // To beat the best so far the count must refute it. For the binomial test, a
-    // precision v/r at most q(best) gives P[W >= v] >= 1/2 (v is at most the median of
-    // W ~ Bin(r, q)), which no alpha < 1/2 rejects: skipped without a Beta function.
-    if (o.test == OneRunTest::steinke && alpha < 0.5 && double(v) <= double(r) / (1 + std::exp(-best.epsilon)))
-      continue;
-    const double eps = one_run_outcome_epsilon(o, m, r, v, alpha, best.epsilon);
-    if (eps > best.epsilon || !best.threshold_in) {
+    if (!refutes(r, v, floor)) return;
+    // Each count's bound from scratch, so it is a function of (m, r, v) alone.
+    const double eps = one_run_outcome_epsilon(o, m, r, v, alpha);
+    floor = std::max(floor, eps);
+    if (record && (eps > best.epsilon || !best.threshold_in)) {
       best.epsilon = eps;
       best.guesses_in = r;
       best.correct = v;
       best.threshold_in = p.threshold;
     }
-  }
+  };
+  // A good floor early rules most counts out with one comparison: first the counts at
+  // geometrically spaced positions (about 20 per factor 10), then every count in order.
+  const std::size_t n = sweep.points.size();
+  for (double i = 0; i < double(n); i = std::max(i + 1, std::floor(i * 1.12))) visit(sweep.points[std::size_t(i)], false);
+  for (const OperatingPoint& p : sweep.points) visit(p, true);
   return best;
 }
 
