@@ -95,6 +95,13 @@ TEST_CASE("golden: jax_privacy's _epsilon_one_run at explicit guess counts") {
   }
 }
 
+TEST_CASE("alpha = 1/2, delta 0: the raw estimate logit(v/r)") {
+  // P[Binomial(r, q) >= v] = 1/2 puts v at the median of the binomial, r q within 1 of v:
+  // the bound is the plug-in logit(v / r) up to O(1/r) (derivative 1/(q(1-q)) = 6.25 here).
+  CHECK(one_run_epsilon(20000, 10000, 8000, 0, 0.5) == doctest::Approx(logit(0.8)).epsilon(1e-3));
+  CHECK(std::abs(one_run_epsilon(20000, 10000, 8000, 0, 0.5) - logit(0.8)) < 6.25 / 10000);
+}
+
 TEST_CASE("the delta term: 2 m delta times the largest mean of the pmf just below v") {
   // r = v = 10, m = 1000, delta 1e-5, eps = 1: W ~ Bin(10, q); the running means of
   // P[W = 9], P[W = 8], ... peak where the next term falls below the mean; brute force:
