@@ -171,6 +171,15 @@ expect_error 1 "label 'yes' is not 0 or 1 \(.*bad_guess.csv, row 3, column 'gues
 printf 'label,score\n1,1\n1,1\n0,0\n0,2\n' >"$TMP/flat.csv"
 expect_error 1 'all in scores are equal' $T "$TMP/flat.csv" -m gauss-fit --delta 1e-5
 
+# ---- 003's eps_lo as 003 computes it (--thresholds uncorrected; issue 15) -------------
+# 1000 seen above 1000 unseen: Jeffreys at alpha = 0.05 on EACH rate, no correction for the
+# threshold: log((1 - u) / u), u = Beta(1/2, 1000.5)'s 0.95 quantile = 6.2544, 003's ceiling
+# 6.25 (Table 4) / 6.240 (Table 3); our valid bound on the same scores is 4.65.
+expect_status 0 $T "$TMP/separated.csv" -m jeffreys --thresholds uncorrected
+expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'from scipy.stats import beta; import math; u = beta.ppf(0.95, 0.5, 1000.5); print(math.log((1 - u) / u))')" 1e-9 "003's eps_lo ceiling"
+expect_status 0 $T "$TMP/separated.csv" -m jeffreys
+expect_near "$(cat "$TMP/out")" 4.65 0.01 "the valid Jeffreys bound on the same scores"
+
 # ---- one-run (Steinke, Nasr & Jagielski 2023) ------------------------------------
 # 10 of 10 correct at delta 0: P[Binomial(10, q) >= 10] = q^10 = 0.05, eps = logit(0.05^0.1).
 expect_status 0 $T "$TMP/separated.csv" -m one-run --guesses 10
