@@ -178,6 +178,7 @@ set -eu
 export PATH="{bin_dir}:$PATH"
 canary-gen --kind sphere --count 100 --dim 3000 --seed 7 > canaries.json
 canary-gen --kind sphere --count 100 --dim 3000 --seed 7 --first-index 100 > unseen.json
+cp canaries.json seen.json
 dp-train sum --dim 3000 --clients 0 --canaries canaries.json --noise 0.541 --seed 1 -o release.npy
 dp-train sum --dim 3000 --clients 0 --canaries canaries.json --noise 0.541 --seed 2 -o final.npy
 dp-train sum --dim 3000 --clients 0 --noise 0.01 --seed 3 -o init.npy
