@@ -54,10 +54,10 @@ double p_value(std::size_t m, std::size_t r, std::size_t v, double eps, double d
   return std::min(1.0, beta + 2 * double(m) * delta * max_mean);
 }
 
-// Largest eps with p(eps) <= alpha, given p(lo) <= alpha: bracket by doubling, then
+// Largest eps with p(eps) <= alpha, given p(0) <= alpha: bracket by doubling, then
 // bisect to 1e-12 relative; returns the lower end, where p <= alpha holds.
-double largest_rejected(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha, double lo) {
-  double hi = std::max(1.0, 2 * lo);
+double largest_rejected(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha) {
+  double lo = 0, hi = 1;
   // p -> 1 as eps -> inf (q -> 1 and v <= r), so the doubling stops (by eps ~ 750
   // 1 - q underflows to 0 and p = 1).
   while (p_value(m, r, v, hi, delta) <= alpha) {
@@ -81,20 +81,18 @@ double one_run_p_value(std::size_t m, std::size_t r, std::size_t v, double eps, 
 }
 
 double one_run_epsilon(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha) {
-  check_outcome(m, r, v);
-  check_delta_alpha(delta, alpha);
-  if (p_value(m, r, v, 0, delta) > alpha) return 0;
-  return largest_rejected(m, r, v, delta, alpha, 0);
+  OneRunOptions o;
+  o.delta = delta;
+  return one_run_outcome_epsilon(o, m, r, v, alpha);
 }
 
-double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_t r, std::size_t v, double alpha,
-                               double eps_lo) {
-  if (o.test == OneRunTest::fdp) return one_run_fdp_epsilon(m, r, v, o.delta, alpha, o.curve, eps_lo);
+double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_t r, std::size_t v, double alpha) {
+  if (o.test == OneRunTest::fdp) return one_run_fdp_epsilon(m, r, v, o.delta, alpha, o.curve);
   check_outcome(m, r, v);
   check_delta_alpha(o.delta, alpha);
   // p grows with delta, so the cheap delta = 0 test rules most outcomes out.
-  if (p_value(m, r, v, eps_lo, 0) > alpha || p_value(m, r, v, eps_lo, o.delta) > alpha) return eps_lo;
-  return largest_rejected(m, r, v, o.delta, alpha, eps_lo);
+  if (p_value(m, r, v, 0, 0) > alpha || p_value(m, r, v, 0, o.delta) > alpha) return 0;
+  return largest_rejected(m, r, v, o.delta, alpha);
 }
 
 std::vector<std::size_t> one_run_guess_grid(std::size_t m) {

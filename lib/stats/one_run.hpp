@@ -77,10 +77,9 @@ struct OneRunEstimate {
                                  // splits; the guesses are those of the lower middle split
 };
 
-// The largest eps the outcome refutes at level alpha under options' test (at least
-// eps_lo; eps_lo when not even eps_lo is refuted).
-double one_run_outcome_epsilon(const OneRunOptions& options, std::size_t m, std::size_t r, std::size_t v, double alpha,
-                               double eps_lo = 0);
+// The largest eps the outcome refutes at level alpha under options' test (options.alpha
+// is not used: searches test each count at their own level); 0 when eps = 0 is not refuted.
+double one_run_outcome_epsilon(const OneRunOptions& options, std::size_t m, std::size_t r, std::size_t v, double alpha);
 
 // The Bonferroni grid of guess counts for m canaries (see the header).
 std::vector<std::size_t> one_run_guess_grid(std::size_t m);
