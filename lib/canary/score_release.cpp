@@ -45,7 +45,7 @@ CanaryScores score_canaries(const ScoreRequest& r) {
   sets.push_back(CanarySet::open(r.canaries));
   if (!r.unseen.empty()) sets.push_back(CanarySet::open(r.unseen));
   if (sets.size() == 2 && sets[0].shares_canaries_with(sets[1]) && r.note)
-    r.note("--canaries and --unseen share canaries: those are scored as both inserted and not");
+    r.note(CanarySet::kSharedNote);
   std::vector<CanaryScorer> scorers;  // each refers to its set, which stays in place
   scorers.reserve(sets.size());
   for (const auto& set : sets) scorers.emplace_back(set, r.threads, r.cache_bytes);

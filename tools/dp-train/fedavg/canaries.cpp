@@ -39,7 +39,7 @@ CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) {
   seen_ = open_or_make(c.canaries, "--canaries", c.num_canaries, c.canary_seed, 0, dim, made_seen_json_);
   unseen_ = open_or_make(c.unseen, "--unseen", c.num_unseen, c.canary_seed, c.num_canaries, dim, made_unseen_json_);
   if (seen_ && unseen_ && seen_->shares_canaries_with(*unseen_) && !c.quiet)
-    std::cerr << "dp-train: note: --canaries and --unseen share canaries: those are scored as both inserted and not\n";
+    std::cerr << "dp-train: note: " << CanarySet::kSharedNote << "\n";
   // Both sets are cached, or neither: the budget is for the whole k x D matrix.
   const double bytes = static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(double);
   const std::size_t cache = bytes <= c.canary_memory_mb * 1024 * 1024 ? static_cast<std::size_t>(bytes) + 1 : 0;
