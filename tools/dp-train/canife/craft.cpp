@@ -5,11 +5,10 @@
 
 #include <Eigen/Core>
 #include <torch/autograd.h>
-#include <torch/nn/functional/activation.h>
-#include <torch/nn/functional/loss.h>
 
 #include "core/error.hpp"
 #include "data.hpp"
+#include "differentiable_model.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -19,52 +18,14 @@ CanaryLoss parse_canary_loss(const std::string& name) {
   throw UsageError("unknown loss '" + name + "' (cov or mean)", "--loss");
 }
 
-namespace {
-
-// Linear layers with ReLU between them over the flat parameters, in dp-train's order
-// (per layer the weight, out x in, then the bias): differentiable in theta and x.
-torch::Tensor dense_forward(const std::vector<std::int64_t>& widths, const torch::Tensor& theta,
-                            const torch::Tensor& x) {
-  torch::Tensor a = x.reshape({x.size(0), -1});
-  std::int64_t offset = 0;
-  for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
-    const std::int64_t in = widths[l], out = widths[l + 1];
-    const torch::Tensor weight = theta.slice(0, offset, offset + out * in).view({out, in});
-    offset += out * in;
-    const torch::Tensor bias = theta.slice(0, offset, offset + out);
-    offset += out;
-    a = torch::linear(a, weight, bias);
-    if (l + 2 < widths.size()) a = torch::relu(a);
-  }
-  return a;
-}
-
-torch::Tensor as_tensor(const std::vector<float>& v) {
-  return torch::from_blob(const_cast<float*>(v.data()), {static_cast<std::int64_t>(v.size())}).clone();
-}
-
-std::vector<float> as_vector(const torch::Tensor& t) {
-  const torch::Tensor c = t.detach().contiguous();
-  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-}
-
-// The example's loss at theta, with the graph kept for a second derivative.
-torch::Tensor example_loss(const std::vector<std::int64_t>& widths, const torch::Tensor& theta,
-                           const torch::Tensor& x, std::int64_t label) {
-  return torch::nn::functional::cross_entropy(dense_forward(widths, theta, x.view({1, -1})),
-                                              torch::full({1}, label, torch::kLong));
-}
-
-}  // namespace
-
 CanaryCrafter::CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta,
                              const std::vector<float>& pool, std::size_t pool_size)
     : widths_(std::move(widths)), theta_(theta), pool_(pool), pool_size_(pool_size) {}
 
 std::vector<float> CanaryCrafter::gradient(const std::vector<float>& x, std::int64_t label) const {
-  const torch::Tensor theta = as_tensor(theta_).requires_grad_(true);
-  const torch::Tensor loss = example_loss(widths_, theta, as_tensor(x), label);
-  return as_vector(torch::autograd::grad({loss}, {theta})[0]);
+  const torch::Tensor theta = to_tensor(theta_).requires_grad_(true);
+  const torch::Tensor loss = dense_example_loss(widths_, theta, to_tensor(x), label);
+  return to_vector(torch::autograd::grad({loss}, {theta})[0]);
 }
 
 // L and dL/dg for the design updates `batch` (see craft.hpp): with n = ||g||, a_i =
@@ -116,14 +77,14 @@ double CanaryCrafter::loss(const std::vector<float>& x, std::int64_t label, cons
 
 CanaryCrafter::Evaluation CanaryCrafter::evaluate(const std::vector<float>& x, std::int64_t label,
                                                   const std::vector<std::size_t>& batch, const CraftOptions& o) const {
-  const torch::Tensor theta = as_tensor(theta_).requires_grad_(true);
-  const torch::Tensor z = as_tensor(x).requires_grad_(true);
-  const torch::Tensor g = torch::autograd::grad({example_loss(widths_, theta, z, label)}, {theta}, {},
+  const torch::Tensor theta = to_tensor(theta_).requires_grad_(true);
+  const torch::Tensor z = to_tensor(x).requires_grad_(true);
+  const torch::Tensor g = torch::autograd::grad({dense_example_loss(widths_, theta, z, label)}, {theta}, {},
                                                 /*retain_graph=*/true, /*create_graph=*/true)[0];
-  const Objective obj = objective(as_vector(g), batch, o);
+  const Objective obj = objective(to_vector(g), batch, o);
   // dL/dz = (dg/dz)^T dL/dg: the gradient of <g, v> with v = dL/dg held fixed.
   const torch::Tensor v = torch::tensor(obj.dg, torch::kDouble).to(torch::kFloat);
-  return {obj.value, as_vector(torch::autograd::grad({(g * v).sum()}, {z})[0])};
+  return {obj.value, to_vector(torch::autograd::grad({(g * v).sum()}, {z})[0])};
 }
 
 CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, const CraftOptions& o,

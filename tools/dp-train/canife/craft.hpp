@@ -7,9 +7,10 @@
 //   mean: L(z) = d <mean_B u_i, C g / ||g||>^2          + d max(C_n - ||g||, 0)^2
 // (000 App. D's Loss 2 and Loss 1, with the squared hinge that keeps ||g|| near the norm
 // constant C_n). dL/dz needs the gradient of g with respect to z, a double backward:
-// g comes from LibTorch autograd on a differentiable forward pass over dp-train's flat
-// parameters (the same layers, parameters and order as sgd/dense_per_example, which the
-// tests check), and dL/dz = (dg/dz)^T v with v = dL/dg computed in closed form.
+// g comes from LibTorch autograd on the differentiable forward pass over dp-train's flat
+// parameters (differentiable_model.hpp: the same layers, parameters and order as
+// sgd/dense_per_example, which the tests check), and dL/dz = (dg/dz)^T v with v = dL/dg
+// computed in closed form.
 #pragma once
 #include <cstddef>
 #include <cstdint>
