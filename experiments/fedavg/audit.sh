@@ -4,27 +4,43 @@
 # model (seen canaries vs the exact cosine null of 003 Thm 3.1) and on all iterates
 # (max-over-rounds cosines of seen vs unseen canaries), test accuracy, dim and delta.
 # eps_est: Gaussian fit (003 Sec. 3.2); eps_lo: Jeffreys 95% bound, Bonferroni over
-# thresholds (eps-from-scores defaults), at the run's delta.
+# thresholds (eps-from-scores defaults), at the run's delta; eps_lo_*_max: 003's eps_lo, a
+# 95% Jeffreys bound on each error rate (--alpha 0.1, split evenly) at the best threshold
+# without a correction for choosing it (--thresholds max).
+# anderson_final: the Anderson-Darling statistic of the final-model seen cosines (003 App. B).
 set -euo pipefail
 RUN=$1
 PYTHON=${PYTHON:-/usr/bin/python3}
 field() { "$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d' + sys.argv[2]))" "$RUN/run.json" "$1"; }
 dim=$(field "['dim']")
 delta=$(field "['delta']")
-est_final=$(eps-from-scores -q "$RUN/scores_final.csv" --null-dim "$dim" --method gauss-fit --delta "$delta")
-lo_final=$(eps-from-scores -q "$RUN/scores_final.csv" --null-dim "$dim" --method jeffreys --delta "$delta")
-est_all=$(eps-from-scores -q "$RUN/scores_all.csv" --method gauss-fit --delta "$delta")
-lo_all=$(eps-from-scores -q "$RUN/scores_all.csv" --method jeffreys --delta "$delta")
-"$PYTHON" - "$RUN/run.json" "$est_final" "$lo_final" "$est_all" "$lo_all" <<'PY'
+final=(-q "$RUN/scores_final.csv" --null-dim "$dim" --delta "$delta")
+eps-from-scores "${final[@]}" --method gauss-fit --json >"$RUN/fit_final.json"
+lo_final=$(eps-from-scores "${final[@]}" --method jeffreys)
+lo_final_max=$(eps-from-scores "${final[@]}" --method jeffreys --thresholds max --alpha 0.1)
+all=(-q "$RUN/scores_all.csv" --delta "$delta")
+if [ "$(field "['unseen_canaries']")" -gt 0 ]; then
+  est_all=$(eps-from-scores "${all[@]}" --method gauss-fit)
+  lo_all=$(eps-from-scores "${all[@]}" --method jeffreys)
+  lo_all_max=$(eps-from-scores "${all[@]}" --method jeffreys --thresholds max --alpha 0.1)
+else
+  est_all=nan lo_all=nan lo_all_max=nan  # no unseen canaries: no all-iterates audit (003 Alg. 3)
+fi
+"$PYTHON" - "$RUN/run.json" "$RUN/fit_final.json" "$lo_final" "$lo_final_max" "$est_all" "$lo_all" "$lo_all_max" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-est_final, lo_final, est_all, lo_all = sys.argv[2:6]
+fit = json.load(open(sys.argv[2]))
+lo_final, lo_final_max, est_all, lo_all, lo_all_max = sys.argv[3:8]
 print(json.dumps({
     "noise_multiplier": run["config"]["noise_multiplier"],
     "canary_repeats": run["config"]["canary_repeats"],
+    "adaptive_clip": run["config"].get("adaptive_clip", False),
+    "seed": run["config"]["seed"],
     "analytic_eps": run["analytic_epsilon"]["eps_run"],
-    "eps_est_final": est_final, "eps_lo_final": lo_final,
-    "eps_est_all": est_all, "eps_lo_all": lo_all,
+    "eps_est_final": fit["epsilon"], "eps_lo_final": lo_final, "eps_lo_final_max": lo_final_max,
+    "eps_est_all": est_all, "eps_lo_all": lo_all, "eps_lo_all_max": lo_all_max,
+    "anderson_final": fit["summary"]["in"]["anderson_darling"], "seen": fit["n_in"],
+    "final_clip": run["final_clip"],
     "test_accuracy": run["test_accuracy"], "dim": run["dim"], "delta": run["delta"],
     "wall_seconds": run["wall_seconds"]}))
 PY
