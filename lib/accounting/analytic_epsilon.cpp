@@ -13,6 +13,7 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
   try {
     PldOptions options;
     options.threads = threads;
+    options.roundoff_delta = 1e-4 * delta;
     out.pld = PldAccountant(events, options).epsilon(delta);
   } catch (const DataError& e) {
     out.pld_note = std::string("no PLD: ") + e.what() + "; the bound is RDP's";

@@ -73,6 +73,12 @@ double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
   return lo;
 }
 
+// The number of lattice points with a positive loss.
+double positive_points(const PldPmf& p) {
+  const long long from = std::max(0LL, 1 - p.first);  // loss (first + i) h > 0
+  return static_cast<double>(std::max(0LL, static_cast<long long>(p.mass.size()) - from));
+}
+
 // Drops the zero masses at both ends.
 void trim(PldPmf& p) {
   const auto nonzero = [](double m) { return m != 0; };
@@ -149,21 +155,21 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     for (CompositionPlan& plan : plans) plan.hi = plan.lo + static_cast<long long>(needed) - 1;
     std::vector<ComposedPld> composed(estimates);
     parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t c = begin; c < end; ++c) composed[c] = compose_plds(factors[c], plans[c]);
+      for (std::size_t c = begin; c < end; ++c)
+        composed[c] = compose_plds(factors[c], plans[c], options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
     });
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
-      Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1])};
+      Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};
       points_ = std::max(points_, d.pessimistic.pld.mass.size());
-      // Upper: the folded-back and beyond-window mass to +inf, the roundoff on every
-      // positive loss (only those enter delta(eps) for eps >= 0). Lower: the roundoff
-      // off every point; the outside mass is taken off each delta when it is read.
+      // For eps >= 0, delta(eps) = sum_j mass_j w_j with 0 <= w_j <= 1 and w_j = 0 at losses
+      // <= 0, so the roundoff (an l2 bound) moves it by at most roundoff sqrt(#losses > 0).
+      // Upper: that and the folded-back and beyond-window mass to +inf. Lower: both are
+      // taken off each delta when it is read.
       PldPmf& up = d.pessimistic.pld;
-      up.inf_mass += d.pessimistic.outside_mass;
-      for (std::size_t i = 0; i < up.mass.size(); ++i)
-        if (up.loss(i) > 0) up.mass[i] += d.pessimistic.roundoff;
+      up.inf_mass += d.pessimistic.outside_mass + d.pessimistic.roundoff * std::sqrt(positive_points(up));
       trim(up);
       PldPmf& down = d.optimistic.pld;
-      for (double& m : down.mass) m = std::max(0.0, m - d.optimistic.roundoff);
+      d.lower_slack = d.optimistic.outside_mass + d.optimistic.roundoff * std::sqrt(positive_points(down));
       trim(down);
       directions_.push_back(std::move(d));
     }
@@ -176,8 +182,8 @@ PldInterval PldAccountant::epsilon(double delta) const {
   PldInterval r{0, 0};
   for (const Direction& d : directions_) {
     r.upper = std::max(r.upper, pld_epsilon(d.pessimistic.pld, delta));
-    // delta_lower(eps) = delta_optimistic(eps) - outside <= delta  <=>  delta_optimistic(eps) <= delta + outside
-    const double target = delta + d.optimistic.outside_mass;
+    // delta_lower(eps) = delta_optimistic(eps) - slack <= delta  <=>  delta_optimistic(eps) <= delta + slack
+    const double target = delta + d.lower_slack;
     r.lower = std::max(r.lower, target < 1 ? pld_epsilon(d.optimistic.pld, target) : 0.0);
   }
   return r;
@@ -188,7 +194,7 @@ PldInterval PldAccountant::delta(double eps) const {
   PldInterval r{0, 0};
   for (const Direction& d : directions_) {
     r.upper = std::max(r.upper, std::min(1.0, pld_delta(d.pessimistic.pld, eps)));
-    r.lower = std::max(r.lower, pld_delta(d.optimistic.pld, eps) - d.optimistic.outside_mass);
+    r.lower = std::max(r.lower, pld_delta(d.optimistic.pld, eps) - d.lower_slack);
   }
   return r;
 }
@@ -197,9 +203,10 @@ double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta
                              Sampling sampling) {
   check_event({1, q, steps, sampling});
   check_delta(delta);
+  PldOptions o = options;
+  o.roundoff_delta = std::max(o.roundoff_delta, 1e-4 * delta);
   return smallest_sigma(
-      [&](double sigma) { return PldAccountant({{sigma, q, steps, sampling}}, options).epsilon(delta).upper; }, eps,
-      1e-5);
+      [&](double sigma) { return PldAccountant({{sigma, q, steps, sampling}}, o).epsilon(delta).upper; }, eps, 1e-5);
 }
 
 }  // namespace dpaudit

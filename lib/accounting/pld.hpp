@@ -7,7 +7,8 @@
 // the method of Google's dp_accounting and Microsoft's prv_accountant). Every answer is
 // an interval [lower, upper] that contains the true value of the mechanism:
 //   upper: "connect the dots" (a dominating pair), composed by FFT; the Chernoff bound
-//          on the mass the FFT window folds back and the FFT's roundoff are added;
+//          on the mass the FFT window folds back and a proven bound on the FFT's roundoff
+//          (pld_compose.hpp) are added;
 //   lower: merged outcomes (a dominated pair), composed likewise, the same terms taken off.
 // Both adjacency directions (add and remove one record) are composed separately and the
 // worse is reported: delta(eps) = max of the two deltas, eps(delta) = max of the two eps.
@@ -38,6 +39,11 @@ struct PldOptions {
   // Threads over the one-step PLDs and the (up to four) compositions; 0 = all cores. The
   // result does not depend on it; the peak memory grows with it (a window per composition).
   int threads = 1;
+  // The FFT's roundoff moves every delta by at most a proven bound (pld_compose.hpp),
+  // added to the upper end and taken off the lower one; a composition whose bound in double
+  // arithmetic exceeds this is computed again in long double (5x the time, 2^-11 the bound).
+  // Callers that know their delta set about 1e-4 of it (analytic_epsilon, calibration).
+  double roundoff_delta = 1e-12;
 };
 
 // An interval that contains the true value.
@@ -63,6 +69,7 @@ class PldAccountant {
  private:
   struct Direction {
     ComposedPld pessimistic, optimistic;
+    double lower_slack;  // taken off the optimistic delta: outside mass and roundoff
   };
   std::vector<Direction> directions_;  // remove, then add when some q < 1
   double h_ = 0;
@@ -71,7 +78,7 @@ class PldAccountant {
 
 // The smallest noise multiplier whose `steps` steps at rate q have PLD upper bound
 // eps(delta) <= eps: bisection on log sigma to 1e-5 relative, between 1e-4 and 1e6
-// (UsageError outside, as rdp_sigma_for_epsilon).
+// (UsageError outside, as rdp_sigma_for_epsilon); the roundoff may take up to 1e-4 of delta.
 double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options = {},
                              Sampling sampling = Sampling::poisson);
 

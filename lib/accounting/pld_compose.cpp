@@ -101,28 +101,84 @@ void check_factors(const std::vector<PldFactor>& factors) {
   }
 }
 
-// The smallest n >= want that is a multiple of 4 (Eigen's kissfft takes its real-input
-// shortcut, a complex FFT of n/2, only then) and has no prime factor above 5.
+// The smallest power of two n >= max(want, 4): the radix-2 sizes the roundoff bound below
+// holds for (Eigen's kissfft splits them into radix-4 and radix-2 butterflies).
 std::size_t fft_size(std::size_t want) {
-  std::size_t best = std::numeric_limits<std::size_t>::max();
-  for (std::size_t p2 = 4; p2 < 2 * want + 4; p2 *= 2)
-    for (std::size_t p3 = p2; p3 < 2 * want + 4; p3 *= 3)
-      for (std::size_t p5 = p3; p5 < 2 * want + 4; p5 *= 5)
-        if (p5 >= want) best = std::min(best, p5);
-  return best;
+  std::size_t n = 4;
+  while (n < want) n *= 2;
+  return n;
 }
+
+// The roundoff bound, on ||computed - exact||_2 over the window (exact: the cyclic
+// convolution in exact arithmetic of the exact factors). Model: Higham, "Accuracy and
+// Stability of Numerical Algorithms", 2nd ed. 2002, Sec. 24.1, Thm 24.2 and its proof: a
+// radix-2 FFT of size 2^t is t levels y <- A_k y, each computed as (A_k + dA_k) y with
+// |dA_k| <= eta |A_k| elementwise, so that
+//   ||fl(F x) - F x||_2 <= gamma_F ||F x||_2,  gamma_F = t eta / (1 - t eta),
+//   eta = mu + gamma_4 (sqrt 2 + mu),  gamma_k = k u / (1 - k u),  u = 2^-53,
+// mu the error of the computed twiddle factors; and componentwise (every entry of
+// |A_t|...|A_1| is 1: one path from each input to each output, through weights of modulus
+// 1) |fl(F x)_k - (F x)_k| <= ((1 + eta)^t - 1) ||x||_1. A radix-4 butterfly is two radix-2
+// levels. The real transforms of size n are a complex one of n/2 (t - 1 levels, twiddles
+// from cos and sin of octant-reduced angles: mu = 4u) and a split level (twiddles
+// exp(-i pi (k/n' + 1/2)), angles up to 3 pi/2 rounded three times: mu = 16u) whose rows
+// have weights of moduli summing to at most sqrt 2:
+//   phi = sqrt(2) ((1 + eta_4u)^(t-1) (1 + eta_16u) - 1),
+// and normwise, with a factor 2 of slack, gamma_F = 2 (t + 1) eta_16u / (1 - (t + 1) eta_16u).
+// The scaling by 1/n is exact (n a power of two), and ||F x||_2 = sqrt(n) ||x||_2 over all
+// n frequencies (Parseval).
+// A complex product is rounded by at most sqrt(2) gamma_2 relative (Higham, Lemma 3.5).
+// For a factor x (computed masses within e of the exact ones in l2) composed m times, X^
+// its computed transform and X the exact one of the exact factor:
+//   ||X^ - X||_2 <= dX = gamma_F sqrt(n) ||x||_2 + sqrt(n) ||e||_2,
+//   |X^_k - X_k| <= a = phi ||x||_1 + ||e||_1 at every k,
+//   |z^_k - X_k^m| <= m B_k^(m-1) |X^_k - X_k| + rho_m |X^_k|^m + F,  B_k = max(|X^_k|, |X_k|),
+// z^ the computed power (2 ceil(log2(m+1)) products: rho_m = (1 + sqrt(2) gamma_2)^that - 1),
+// F = 1e-140 for the values below 1e-145 set to 0 (flush, power). In l2 over k, the
+// smaller of two routes: m max_k B_k^(m-1) dX (B_k <= M = ||x||_1 + ||e||_1), or
+// m a sqrt(sum_k B_k^(2(m-1))), where B_k^(m-1) <= e |X^_k|^m / |X^_k| when |X^_k| >= m a
+// (then B_k <= |X^_k| (1 + 1/m)) and <= (m + 1) a otherwise (once that is <= 1): the
+// second route is the tighter for long compositions, whose powers vanish but near k = 0.
+// The product of the factors' powers errs by at most G sum_i ||D_i||_2 (telescoping;
+// G = prod_i max(1, M_i^m_i, max_k |z^_ik|)), plus rho_F |Z^_k| for its own products; the
+// inverse transform adds gamma_F ||Z^||_2 / sqrt(n) and divides the rest by sqrt(n):
+//   roundoff = (G sum_i ||D_i||_2 + (rho_F + gamma_F) ||Z^||_2 + flushes) / sqrt(n).
+// The error grows linearly with the counts m (and so does the true one near k = 0: the
+// transform's relative error, raised to the power m): about 1e-13 m ||x||_2 for one step.
+struct FftErrorModel {
+  // u: the unit roundoff of the arithmetic (2^-53 double, 2^-64 x87 long double)
+  FftErrorModel(std::size_t n, double u) {
+    const double gamma4 = 4 * u / (1 - 4 * u);
+    auto eta = [&](double mu) { return mu + gamma4 * (std::sqrt(2.0) + mu); };
+    const double t = std::log2(static_cast<double>(n));
+    gamma = 2 * (t + 1) * eta(16 * u) / (1 - (t + 1) * eta(16 * u));
+    phi = std::sqrt(2.0) * std::expm1((t - 1) * std::log1p(eta(4 * u)) + std::log1p(eta(16 * u)));
+    product = std::sqrt(2.0) * 2 * u / (1 - 2 * u);
+  }
+  // rho for k rounded complex products in a row
+  double products(double k) const { return std::expm1(k * std::log1p(product)); }
+  double gamma;    // the transforms' normwise constant gamma_F
+  double phi;      // their componentwise constant
+  double product;  // one complex product: sqrt(2) gamma_2
+  static constexpr double kFlush = 1e-140;
+};
+
+// Products in the power by repeated squaring of a count m: at most 2 ceil(log2(m + 1)).
+double power_products(long long m) { return 2 * std::ceil(std::log2(static_cast<double>(m) + 1)); }
 
 // Values below 1e-290 in magnitude are 0 here: their share of a total mass of 1 is
 // beyond double's reach, and denormals would slow every later product.
-std::complex<double> flush(std::complex<double> z) { return std::norm(z) < 1e-290 ? 0.0 : z; }
+template <typename Real>
+std::complex<Real> flush(std::complex<Real> z) { return std::norm(z) < Real(1e-290) ? Real(0) : z; }
 
 // z^n for |z| <= 1 by repeated squaring: 2 log2(n) products, each rounded once (about
 // 1e-14 relative at n = 1e9; exp(n log z) would carry n times the rounding of log z).
 // Where |z|^(2n) is below 1e-290 anyway (most frequencies of a long composition) it is 0
 // at the cost of one log.
-std::complex<double> power(std::complex<double> z, long long n) {
-  if (static_cast<double>(n) * std::log(std::norm(z)) < -667.8) return 0.0;
-  std::complex<double> result = 1.0;
+template <typename Real>
+std::complex<Real> power(std::complex<Real> z, long long n) {
+  if (static_cast<double>(n) * std::log(static_cast<double>(std::norm(z))) < -667.8) return Real(0);
+  std::complex<Real> result = Real(1);
   while (n > 0) {
     if (n & 1) result = flush(result * z);
     n >>= 1;
@@ -178,48 +234,108 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
   return {static_cast<long long>(lo), static_cast<long long>(hi), above + below};
 }
 
-ComposedPld compose_plds(const std::vector<PldFactor>& factors, const CompositionPlan& plan) {
-  check_factors(factors);
+namespace {
+
+// The composition in the arithmetic Real (double or long double), with its roundoff bound.
+template <typename Real>
+ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionPlan& plan) {
   const std::size_t n = fft_size(plan.points());
   // One FFT object per thread keeps the plans (twiddle factors) of the last size used:
   // the compositions of an accountant share a size, and calibration repeats them.
-  thread_local Eigen::FFT<double> fft;
+  thread_local Eigen::FFT<Real> fft;
   thread_local std::size_t planned = 0;
   if (planned != n) {
     fft.impl().clear();
     planned = n;
   }
-  fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
-  std::vector<double> buffer(n);
-  std::vector<std::complex<double>> product(n / 2 + 1, 1.0), spectrum;
+  fft.SetFlag(Eigen::FFT<Real>::HalfSpectrum);
+  std::vector<Real> buffer(n);
+  std::vector<std::complex<Real>> product(n / 2 + 1, Real(1)), spectrum;
   double log_finite = 0;  // log of the probability that no step has loss +inf
+  // The roundoff bound (above): sum_i ||D_i||_2, the growth G, and the products per frequency.
+  const double unit = std::numeric_limits<Real>::epsilon() / 2;
+  const FftErrorModel model(n, unit);
+  const double root_n = std::sqrt(static_cast<double>(n));
+  double error_sum = 0, growth = 1, products = 0;
+  // the half spectrum: frequency k stands for itself and n - k, but at 0 and n/2
+  auto weight = [&](std::size_t k) { return k == 0 || k == n / 2 ? 1.0 : 2.0; };
   for (const PldFactor& f : factors) {
     std::fill(buffer.begin(), buffer.end(), 0.0);
     const PldPmf& p = *f.pld;
     for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size(); ++i, j = j + 1 == n ? 0 : j + 1)
       buffer[j] += p.mass[i];
     fft.fwd(spectrum, buffer);
-    for (std::size_t k = 0; k < product.size(); ++k)
-      if (product[k] != 0.0) product[k] = flush(product[k] * power(spectrum[k], f.count));
+    // ||x||_1 and ||x||_2 of the input (masses >= 0), each rounded by at most (n + folds) u
+    // relative: a factor longer than n is folded onto the window, each fold one more rounding
+    const double folds = std::ceil(static_cast<double>(p.mass.size()) / static_cast<double>(n));
+    const double slack = 1 + std::ldexp(static_cast<double>(n) + folds, -51);
+    double mass = 0, square = 0;
+    for (Real m : buffer) {
+      mass += static_cast<double>(m);
+      square += static_cast<double>(m * m);
+    }
+    mass *= slack;
+    const double norm = std::sqrt(square) * slack;
+    const double e1 = std::sqrt(static_cast<double>(p.mass.size())) * f.error_l2;  // ||e||_1
+    const double dx = model.gamma * root_n * norm + root_n * f.error_l2;
+    const double a = model.phi * mass + e1, bound = mass + e1;
+    const double m = static_cast<double>(f.count);
+    const double rho = model.products(power_products(f.count));
+    double b_sum = 0, z_sum = 0, largest = 0;  // sum_k B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
+    for (std::size_t k = 0; k < product.size(); ++k) {
+      const std::complex<Real> z = power(spectrum[k], f.count);
+      const double x_abs = static_cast<double>(std::abs(spectrum[k])), z_abs = static_cast<double>(std::abs(z));
+      const double powered = (z_abs + FftErrorModel::kFlush) / (1 - rho);  // >= |X^_k|^m
+      if (f.count > 1) {
+        const double b_power = x_abs > 0 && x_abs >= m * a ? std::exp(1.0) * powered / x_abs
+                               : (m + 1) * a <= 1       ? (m + 1) * a
+                                                        : std::pow(std::max(1.0, bound), m - 1);
+        b_sum += weight(k) * b_power * b_power;
+      }
+      z_sum += weight(k) * powered * powered;
+      largest = std::max(largest, z_abs);
+      if (product[k] != Real(0)) product[k] = flush(product[k] * z);
+    }
+    double d = dx;  // m = 1
+    if (f.count > 1)
+      d = std::min(m * std::pow(std::max(1.0, bound), m - 1) * dx, m * a * std::sqrt(b_sum)) +
+          rho * std::sqrt(z_sum) + root_n * FftErrorModel::kFlush;
+    error_sum += d;
+    growth *= std::max({1.0, largest, std::pow(bound, m)});
+    products += 1;
     log_finite += static_cast<double>(f.count) * std::log1p(-p.inf_mass);
   }
+  double product_square = 0;  // ||Z^||_2^2 over all n frequencies
+  for (std::size_t k = 0; k < product.size(); ++k) product_square += weight(k) * static_cast<double>(std::norm(product[k]));
+  const double rho_f = model.products(products);
+  const double spectral_error = growth * error_sum + (rho_f / (1 - rho_f) + model.gamma) * std::sqrt(product_square) +
+                                root_n * (products + 1) * FftErrorModel::kFlush * growth;
   fft.inv(buffer, product, static_cast<Eigen::Index>(n));
 
   ComposedPld out{};
   out.pld.h = factors.front().pld->h;
   out.pld.first = plan.lo;
   out.pld.mass.resize(n);
-  double most_negative = 0, largest = 0;
+  double rounded = 0;  // ||c||_2^2, for the rounding of a long double result to double
   for (std::size_t j = 0, at = index_mod(plan.lo, n); j < n; ++j, at = at + 1 == n ? 0 : at + 1) {
-    const double m = buffer[at];
+    const double m = static_cast<double>(buffer[at]);  // rounded to double: 2^-53 relative
     if (!std::isfinite(m)) throw DataError("the FFT of the privacy-loss distribution is not finite");
-    most_negative = std::min(most_negative, m);
-    largest = std::max(largest, m);
     out.pld.mass[j] = std::max(0.0, m);
+    rounded += m * m;
   }
   out.pld.inf_mass = -std::expm1(log_finite);
   out.outside_mass = plan.outside_mass;
-  out.roundoff = std::max(-most_negative, std::ldexp(std::log2(static_cast<double>(n)) * largest, -52));
+  out.roundoff = spectral_error / root_n + (sizeof(Real) > sizeof(double) ? std::ldexp(std::sqrt(rounded), -52) : 0.0);
+  if (!std::isfinite(out.roundoff)) throw DataError("the FFT's roundoff bound is not finite");
+  return out;
+}
+
+}  // namespace
+
+ComposedPld compose_plds(const std::vector<PldFactor>& factors, const CompositionPlan& plan, double max_roundoff) {
+  check_factors(factors);
+  ComposedPld out = compose_in<double>(factors, plan);
+  if (out.roundoff > max_roundoff) out = compose_in<long double>(factors, plan);
   return out;
 }
 

@@ -5,6 +5,7 @@
 // then one inverse transform, on a window chosen by a Chernoff bound.
 #pragma once
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "accounting/pld_pmf.hpp"
@@ -14,6 +15,9 @@ namespace dpaudit {
 struct PldFactor {
   const PldPmf* pld;  // one step; every factor on the same lattice spacing
   long long count;    // how many times it is composed, >= 1
+  // A bound on the l2 norm of (mass - exact mass) when the masses are themselves a computed
+  // composition (0 for a one-step PLD, whose masses are taken as exact).
+  double error_l2 = 0;
 };
 
 // The window of a composition: the lattice indices [lo, hi] outside which the composed
@@ -36,12 +40,19 @@ struct ComposedPld {
   // it, so the window's masses are too high by at most this much in total, and the mass
   // beyond it is at most this.
   double outside_mass;
-  // Roundoff of the FFT per lattice point: the largest magnitude among the points that
-  // came out negative (their true value is >= 0, so this is the noise floor), at least
-  // 2^-52 log2(size) times the largest mass. An estimate, not a proven bound.
+  // A proven bound on the roundoff: ||computed masses - exact masses||_2 <= roundoff,
+  // exact meaning the cyclic convolution in exact arithmetic of the exact factors
+  // (pld_compose.cpp, "The roundoff bound"). Negative results are set to 0, which only
+  // brings them closer. For delta(eps) = sum_j mass_j w_j with 0 <= w_j <= 1 and w_j = 0
+  // at losses <= eps, the error is at most roundoff sqrt(#points with loss > eps)
+  // (Cauchy-Schwarz).
   double roundoff;
 };
 
-ComposedPld compose_plds(const std::vector<PldFactor>& factors, const CompositionPlan& plan);
+// Computed in double; where the roundoff bound comes out above max_roundoff, again in
+// x87 long double (80 bits: a unit roundoff 2^-11 of double's, and the bound with it; the
+// transforms take about 5 times as long).
+ComposedPld compose_plds(const std::vector<PldFactor>& factors, const CompositionPlan& plan,
+                         double max_roundoff = std::numeric_limits<double>::infinity());
 
 }  // namespace dpaudit

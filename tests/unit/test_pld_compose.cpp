@@ -34,12 +34,39 @@ TEST_CASE("n-fold composition of a two-point PLD is binomial") {
   CHECK(plan.lo >= -40);
   CHECK(plan.hi <= 80);
   const ComposedPld c = compose_plds(f, plan);
-  for (int k = 0; k <= 40; ++k) {
-    const double want = binomial(40, k, 0.7);
-    CHECK(std::abs(at(c, -40 + 3 * k) - want) <= 1e-12 * want + c.roundoff);  // the roundoff estimate covers it
+  double error = 0;  // l2 distance from the binomial (its own rounding: 1e-15 relative)
+  for (long long k = c.pld.first; k < c.pld.first + static_cast<long long>(c.pld.mass.size()); ++k) {
+    const long long j = k + 40;
+    const double want = j >= 0 && j % 3 == 0 && j / 3 <= 40 ? binomial(40, static_cast<int>(j / 3), 0.7) : 0.0;
+    CHECK(std::abs(at(c, k) - want) <= 1e-12 * want + c.roundoff);
+    error += (at(c, k) - want) * (at(c, k) - want);
   }
-  CHECK(std::abs(at(c, -39)) < 1e-15);  // not reachable
-  CHECK(c.roundoff < 1e-14);
+  CHECK(std::sqrt(error) <= c.roundoff);  // the proven bound covers the error
+  CHECK(c.roundoff < 1e-12);              // and is not far above it: 40 x ~1e-14
+}
+
+TEST_CASE("the roundoff bound is the formula of pld_compose.cpp") {
+  // One point mass at 0 on a window of 1024: its transform is exactly 1 at every
+  // frequency (every butterfly adds 0), so with m = 1 the bound is, per unit sqrt(n),
+  //   G gamma_F ||x||_2 + rho_F / (1 - rho_F) + gamma_F + 2 F G,
+  // gamma_F = 2 (t + 1) eta / (1 - (t + 1) eta), eta = 16u + gamma_4 (sqrt 2 + 16u), t = 10,
+  // rho_F = sqrt(2) gamma_2 (one product), F = 1e-140, and ||x||_1 = ||x||_2 = G = 1 up to
+  // the (n + 1) 2^-51 allowed for their sums.
+  const PldPmf point{0.5, 0, {1.0}, 0};
+  const ComposedPld c = compose_plds({{&point, 1}}, CompositionPlan{0, 1023, 0});
+  REQUIRE(c.pld.mass.size() == 1024);
+  CHECK(close(c.pld.mass[0], 1.0, 1e-15));
+  const double u = std::ldexp(1.0, -53), gamma4 = 4 * u / (1 - 4 * u);
+  const double eta = 16 * u + gamma4 * (std::sqrt(2.0) + 16 * u), gamma_f = 2 * 11 * eta / (1 - 11 * eta);
+  const double rho_f = std::sqrt(2.0) * 2 * u / (1 - 2 * u), slack = 1 + 1025 * std::ldexp(1.0, -51);
+  const double want = slack * gamma_f * slack + rho_f / (1 - rho_f) + gamma_f + 2e-140 * slack;
+  CHECK(close(c.roundoff, want, 1e-12));
+  CHECK(c.roundoff < 2e-13);
+  // in long double (asked for with a bound below the double one) every constant shrinks
+  // by 2^-11, and the result's rounding to double adds 2^-52 ||c||_2
+  const ComposedPld l = compose_plds({{&point, 1}}, CompositionPlan{0, 1023, 0}, 1e-20);
+  CHECK(close(l.roundoff, std::ldexp(1.0, -11) * (want - 2e-140 * slack) + std::ldexp(1.0, -52), 0.01));
+  CHECK(close(l.pld.mass[0], 1.0, 1e-15));
 }
 
 TEST_CASE("heterogeneous factors: the direct convolution, and +inf mass composes") {
@@ -57,6 +84,7 @@ TEST_CASE("heterogeneous factors: the direct convolution, and +inf mass composes
       for (int jj = 0; jj < 3; ++jj)
         if (i + j - jj >= 0 && i + j - jj < 7) want += aa[static_cast<std::size_t>(i + j - jj)] * b.mass[static_cast<std::size_t>(jj)];
       CHECK(std::abs(at(c, -4 + i + j) - want) < 1e-15);
+      CHECK(std::abs(at(c, -4 + i + j) - want) <= c.roundoff);
     }
   // P(no step is +inf) = 0.75
   CHECK(close(c.pld.inf_mass, 0.25, 1e-15));
