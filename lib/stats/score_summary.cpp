@@ -2,11 +2,12 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "stats/anderson_darling.hpp"
 #include "stats/auroc.hpp"
 #include "stats/gaussian_fit.hpp"
-#include "stats/roc.hpp"
 
 namespace dpaudit {
 namespace {
@@ -21,7 +22,8 @@ SideSummary summarize_side(const std::vector<double>& sorted) {
 
 }  // namespace
 
-ScoreSummary summarize_scores(const ScoreSet& scores, const std::optional<CosineNull>& null) {
+ScoreSummary summarize_scores(const ScoreSet& scores, const std::optional<CosineNull>& null,
+                              const std::vector<double>& fpr_targets, double alpha) {
   if (scores.in().empty()) throw UsageError("summarize_scores: no in scores");
   ScoreSummary summary;
   summary.in = summarize_side(scores.in());
@@ -37,15 +39,17 @@ ScoreSummary summarize_scores(const ScoreSet& scores, const std::optional<Cosine
       return log_pdf_at_mode + (null->kind == NullKind::exact ? (d - 3) / 2 * std::log1p(-t * t) : -d * t * t / 2);
     };
     summary.auroc = auroc_against(scores.in(), null_log_cdf, null_log_pdf);
-    for (std::size_t i = 0; i < kSummaryFprs.size(); ++i)
-      summary.tpr_at_fpr[i] = tpr_at_fpr_against(scores.in(), null_log_sf, kSummaryFprs[i], -1, 1);
+    for (double f : fpr_targets) {
+      if (!(f >= 0 && f <= 1)) throw UsageError(fmt::format("a false-positive rate target must be in [0,1], got {}", f));
+      summary.tpr_at_fpr.push_back({f, tpr_at_fpr_against(scores.in(), null_log_sf, f, -1, 1)});
+    }
     return summary;
   }
   if (scores.out().empty()) throw UsageError("summarize_scores: no out scores");
   summary.out = summarize_side(scores.out());
-  const RocSweep sweep = roc_sweep(scores.in(), scores.out());
-  summary.auroc = auroc(sweep);
-  for (std::size_t i = 0; i < kSummaryFprs.size(); ++i) summary.tpr_at_fpr[i] = tpr_at_fpr(sweep, kSummaryFprs[i]);
+  summary.attack = attack_metrics(scores, fpr_targets, alpha);
+  summary.auroc = summary.attack->auroc;
+  summary.tpr_at_fpr = summary.attack->tpr_at_fpr;
   return summary;
 }
 

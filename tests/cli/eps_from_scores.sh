@@ -339,4 +339,106 @@ expect_error 2 'error: .*--in.*excludes|error: .*scores.*excludes' $T "$TMP/sepa
 expect_error 2 '--in needs --out' $T --in "$TMP/in.npy"
 expect_error 2 'error: .*--fail-above' $T "$TMP/separated.csv" --fail-above -1
 
+# ---- --bootstrap (BCa interval of a point estimate) -----------------------------
+# 400 in ~ N(1,1) and 400 out ~ N(0,1) (numpy seed 5).
+"$PYTHON" - "$TMP/normal.csv" <<'PY'
+import sys
+import numpy as np
+r = np.random.default_rng(5)
+with open(sys.argv[1], "w") as f:
+    f.write("label,score\n")
+    f.writelines(f"1,{x!r}\n" for x in r.normal(1, 1, 400))
+    f.writelines(f"0,{x!r}\n" for x in r.normal(0, 1, 400))
+PY
+# Byte-identical for any --threads (one Philox stream per replicate).
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --threads 1 --json
+cp "$TMP/out" "$TMP/boot1"
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --threads 2 --json
+cmp -s "$TMP/out" "$TMP/boot1" || fail "--bootstrap differs between --threads 1 and 2"
+# The interval brackets the estimate here (the estimate itself unchanged by --bootstrap),
+# and the JSON says what it is: 200 replicates, 95%, delete-1 jackknife (400 <= 1000 scores).
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); o=a.pop("bootstrap"); print(a == b, o["method"], o["replicates"], o["confidence"], o["jackknife_groups"], o["seed"], o["lower"] < a["epsilon"] < o["upper"], o["accelerated"])' "$TMP/boot1" "$TMP/out")" \
+  "True BCa 200 0.95 {'in': 400, 'out': 400} 4 True True" "gauss-fit --bootstrap JSON"
+# Another seed, other replicates; --jackknife-groups 10 groups each class into 10.
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 5 --jackknife-groups 10 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a["lower"] != b["lower"], b["jackknife_groups"])' "$TMP/boot1" "$TMP/out")" \
+  "True {'in': 10, 'out': 10}" "--seed and --jackknife-groups"
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --report
+grep -Eq '^bootstrap +95% BCa \[[0-9.]+, [0-9.]+\] \(B 200, z0 -?[0-9.]+, a -?[0-9.]+\)$' "$TMP/out" ||
+  fail "--report has no bootstrap line: $(grep bootstrap "$TMP/out")"
+# Separated scores: the threshold estimate is inf on the scores, every replicate and every
+# jackknife deletion, so the interval is [inf, inf] and a is 0 (BC percentile), with a note.
+expect_status 0 $T "$TMP/separated.csv" -m threshold --bootstrap 50 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; o=json.load(sys.stdin)["bootstrap"]; print(o["lower"], o["upper"], o["z0"], o["accelerated"])' <"$TMP/out")" \
+  "inf inf 0.0 False" "threshold --bootstrap on separated scores"
+grep -q 'note: a jackknife value is inf: a = 0' "$TMP/err" || fail "no note on the unaccelerated interval: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" -m threshold --bootstrap 50 --json -q
+[ -s "$TMP/err" ] && fail "--quiet printed a note: $(cat "$TMP/err")"
+# With the cosine null only the in scores are resampled (the label-0 row is ignored).
+printf 'label,score\n1,0.1\n1,0.3\n1,0.2\n1,0.25\n1,0.15\n0,0.05\n' >"$TMP/cosines5.csv"
+expect_status 0 $T "$TMP/cosines5.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
+expect_eq "$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["bootstrap"]["jackknife_groups"])' <"$TMP/out")" \
+  "{'in': 5, 'out': 0}" "--bootstrap against the null"
+# Two in scores: some resample repeats one score, and gauss-fit cannot fit it (bad data, named).
+expect_error 1 'gauss-fit needs scores that vary \(bootstrap replicate [0-9]+ of 20\)' \
+  $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
+# Refusals: a bound, a game, per round, a split, no --json/--report, B < 2, G without B.
+for m in clopper-pearson jeffreys one-run one-run-fdp gdp; do
+  expect_error 2 "--bootstrap is for point estimates \(gauss-fit, threshold\); $m already gives a confidence bound" \
+    $T "$TMP/separated.csv" -m $m --delta 1e-5 --bootstrap 20 --json
+done
+expect_error 2 '--bootstrap cannot be used with --decisions' $T --decisions "$TMP/decisions.csv" -m threshold --bootstrap 20 --json
+expect_error 2 '--bootstrap is for one estimate: not with --per round' $T "$TMP/hand.csv" --per round -m threshold --bootstrap 20 --json
+for t in split multi-split; do
+  expect_error 2 '--bootstrap cannot resample a --thresholds split' $T "$TMP/separated.csv" -m threshold --thresholds $t --bootstrap 20 --json
+done
+expect_error 2 '--bootstrap adds to --json and --report' $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 20
+expect_error 2 '--bootstrap' $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 1 --json
+expect_error 2 '--jackknife-groups requires --bootstrap' $T "$TMP/normal.csv" --jackknife-groups 10 --json
+expect_error 2 '--seed has nothing to seed' $T "$TMP/normal.csv" --threshold 0.5 --seed 3
+expect_status 0 $T "$TMP/normal.csv" -m threshold --threshold 0.5 --seed 3 --bootstrap 20 --json -q
+
+# ---- --tpr-at and the attack metrics ----------------------------------------------
+# test_attack_metrics' hand example: in {0.4, 0.8, 0.9}, out {0.1, 0.4, 0.7}. FPR <= 0.34
+# allows one false positive, but the rule 0.7 adds no in: TPR 2/3; the hull AUROC 8/9;
+# the best accuracy 5/6 at score >= 0.8, its bound 1 - the 1 - 0.05/6 quantile of
+# Beta(2, 5) = 0.2830760220048413 (tests/golden/attack_metrics.py, scipy).
+printf 'label,score\n1,0.4\n1,0.8\n1,0.9\n0,0.1\n0,0.4\n0,0.7\n' >"$TMP/metrics.csv"
+expect_status 0 $T "$TMP/metrics.csv" --tpr-at 0.34 --json
+"$PYTHON" - "$TMP/out" <<'PY' || fail "attack metrics of the hand example"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["tpr_at_fpr"] == {"0.34": 2 / 3}, s["tpr_at_fpr"]
+assert abs(s["auroc"] - 7.5 / 9) < 1e-12 and abs(s["auroc_convex_hull"] - 8 / 9) < 1e-12
+a = s["max_accuracy"]
+assert abs(a["value"] - 5 / 6) < 1e-12 and a["threshold"] == 0.8 and a["decision_rule"] == "in when score >= 0.8", a
+assert abs(a["lower_bound"] - 0.2830760220048413) < 1e-12, a
+assert abs(s["max_balanced_accuracy"]["lower_bound"] - 0.09933031825938082) < 1e-12
+assert s["accuracy_rules"] == 6 and s["accuracy_alpha"] == 0.05
+PY
+# The default targets keep today's keys; --negate reports the rule in the input's units.
+expect_status 0 $T "$TMP/metrics.csv" --json
+expect_eq "$("$PYTHON" -c 'import json,sys; print(sorted(json.load(sys.stdin)["summary"]["tpr_at_fpr"]))' <"$TMP/out")" \
+  "['0.001', '0.01', '0.1']" "default --tpr-at"
+sed 's/,\([0-9]\)/,-\1/' "$TMP/metrics.csv" >"$TMP/metrics_neg.csv"
+expect_status 0 $T "$TMP/metrics_neg.csv" --negate --json
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(sys.stdin)["summary"]["max_accuracy"]; print(a["threshold"], a["decision_rule"])' <"$TMP/out")" \
+  "-0.8 in when score <= -0.8" "max accuracy rule with --negate"
+expect_status 0 $T "$TMP/metrics.csv" --tpr-at 0,0.34 --report
+grep -Eq '^TPR at FPR 34% +0.666667$' "$TMP/out" || fail "--report TPR at 34%: $(grep TPR "$TMP/out")"
+grep -Eq '^max accuracy +0.833333 \(>= 0.283076 at 95% over 6 rules\), in when score >= 0.8$' "$TMP/out" ||
+  fail "--report max accuracy: $(grep accuracy "$TMP/out")"
+grep -Eq '^AUROC \(convex hull\) +0.888889$' "$TMP/out" || fail "--report hull AUROC"
+# Against the null: TPR at the targets, no accuracies (no sampled outs).
+expect_status 0 $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 --tpr-at 0.5 --json -q
+expect_eq "$("$PYTHON" -c 'import json,sys; s=json.load(sys.stdin)["summary"]; print(list(s["tpr_at_fpr"]), "max_accuracy" in s)' <"$TMP/out")" \
+  "['0.5'] False" "--tpr-at against the null"
+expect_error 2 "'2' is not a false-positive rate in \[0,1\] \(in .2.\) \(--tpr-at\)" $T "$TMP/metrics.csv" --tpr-at 2 --json
+expect_error 2 "'' is not a false-positive rate in \[0,1\] \(in .0.1,,0.2.\) \(--tpr-at\)" $T "$TMP/metrics.csv" --tpr-at 0.1,,0.2 --json
+expect_error 2 '0.1 is listed twice' $T "$TMP/metrics.csv" --tpr-at 0.1,0.1 --json
+expect_error 2 '--tpr-at adds to --json and --report' $T "$TMP/metrics.csv" --tpr-at 0.1
+expect_error 2 '--tpr-at cannot be used with --method one-run' $T "$TMP/metrics.csv" -m one-run --tpr-at 0.1 --json
+expect_error 2 '--tpr-at cannot be used with --decisions' $T --decisions "$TMP/decisions.csv" --tpr-at 0.1 --json
+
 finish

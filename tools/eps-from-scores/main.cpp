@@ -4,7 +4,9 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include "core/error.hpp"
 #include "io/format.hpp"
 #include "output.hpp"
+#include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gdp_audit.hpp"
@@ -56,7 +59,9 @@ const char* kExamples =
     "  eps-from-scores canaries.csv -m one-run-fdp --delta 1e-5   # the same game against the Gaussian curve (f-DP)\n"
     "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound, and eps at delta\n"
     "  eps-from-scores scores.csv --thresholds multi-split --seed 1 --threads 2   # median of 100 split bounds\n"
-    "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n";
+    "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n"
+    "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% BCa\n"
+    "  eps-from-scores scores.csv --tpr-at 0.0001,0.001 --report  # TPR at FPR 0.01% and 0.1%, accuracies\n";
 
 // --guesses K or K+:K- (whole numbers).
 std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
@@ -68,6 +73,51 @@ std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) return {whole(text), 0};
   return {whole(text.substr(0, colon)), whole(text.substr(colon + 1))};
+}
+
+// --tpr-at: comma-separated false-positive rates in [0,1], every item present ("0.1,,1"
+// is an error, not two targets) and none repeated (each is a JSON key).
+std::vector<double> parse_fpr_targets(const std::string& list) {
+  std::vector<double> targets;
+  std::string item;
+  std::istringstream items(list + ",");
+  while (std::getline(items, item, ',')) {
+    const auto v = parse_finite(item);
+    if (!v || !(*v >= 0 && *v <= 1))
+      throw UsageError(fmt::format("'{}' is not a false-positive rate in [0,1] (in '{}')", item, list), "--tpr-at");
+    if (std::find(targets.begin(), targets.end(), *v) != targets.end())
+      throw UsageError(fmt::format("{} is listed twice", item), "--tpr-at");
+    targets.push_back(*v);
+  }
+  return targets;
+}
+
+// --bootstrap: the BCa interval of a point estimate (gauss-fit, threshold), each
+// replicate re-running the estimator on resampled scores. With a null only the in
+// scores are resampled (the out side is the null; label-0 rows are ignored).
+eps_from_scores::BootstrapResult bootstrap_estimate(const ScoreSet& scores, const EstimatorOptions& options,
+                                                    const BootstrapOptions& boot) {
+  const ScoreSet sample = options.null ? ScoreSet(scores.in(), {}, scores.dim()) : scores;
+  eps_from_scores::BootstrapResult r;
+  r.distribution = bootstrap(sample, [&](const ScoreSet& s) { return estimate_epsilon(s, options).epsilon; }, boot);
+  r.interval = bca_interval(r.distribution, options.alpha);
+  r.alpha = options.alpha;
+  r.seed = boot.seed;
+  return r;
+}
+
+// The stderr notes of a BCa interval: an end that B, not the data, limits; no acceleration.
+std::vector<std::string> bootstrap_notes(const eps_from_scores::BootstrapResult& r) {
+  std::vector<std::string> notes;
+  const std::size_t b = r.distribution.replicates.size();
+  for (const auto& [name, end] : {std::pair{"lower", r.interval.lower}, std::pair{"upper", r.interval.upper}})
+    if (end.at_extreme)
+      notes.push_back(fmt::format("the BCa {} end reads the {:.2g}% quantile of {} replicates, at or between the two "
+                                  "outermost: B limits it; a larger --bootstrap (e.g. {}) steadies it",
+                                  name, 100 * end.level, b, 10 * b));
+  if (!r.distribution.accelerated)
+    notes.push_back("a jackknife value is inf: a = 0 (the bias-corrected percentile interval)");
+  return notes;
 }
 
 }  // namespace
@@ -89,6 +139,8 @@ int main(int argc, char** argv) {
   std::size_t splits = 100;
   int threads = 1;
   std::string curve_name = "gaussian";
+  std::size_t bootstrap_replicates = 0, jackknife_groups = 1000;
+  std::string tpr_list = "0.001,0.01,0.1";  // kSummaryFprs
   bool negate = false, one_sided = false, json = false, report = false, quiet = false;
 
   auto* scores_opt = app.add_option("scores", scores_path, "scores CSV; - or none: stdin");
@@ -152,14 +204,29 @@ int main(int argc, char** argv) {
                         ->capture_default_str()
                         ->check(CLI::IsMember(kCurves));
   auto* seed_opt =
-      app.add_option("--seed", seed, "seed of --thresholds split and multi-split")->capture_default_str();
+      app.add_option("--seed", seed, "seed of --thresholds split and multi-split, and of --bootstrap")
+          ->capture_default_str();
   auto* splits_opt = app.add_option("--splits", splits, "--thresholds multi-split: the number of splits")
                          ->capture_default_str()
                          ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
-  app.add_option("--threads", threads, "threads for --thresholds multi-split (0: all cores); output is the same "
-                                       "for any number")
+  app.add_option("--threads", threads, "threads for --thresholds multi-split and --bootstrap (0: all cores); "
+                                       "output is the same for any number")
       ->capture_default_str()
       ->check(dpaudit::cli::thread_count());
+  auto* bootstrap_opt =
+      app.add_option("--bootstrap", bootstrap_replicates,
+                     "B: a two-sided 1 - alpha BCa bootstrap interval (Efron 1987) of the point estimate (gauss-fit, "
+                     "threshold) from B stratified resamples, in --json and --report; seeded by --seed")
+          ->check(CLI::Range(std::size_t{2}, std::size_t{10000000}));
+  auto* groups_opt = app.add_option("--jackknife-groups", jackknife_groups,
+                                    "--bootstrap: a class of more than G scores is jackknifed (BCa's acceleration) by "
+                                    "deleting G random groups, not single scores")
+                         ->capture_default_str()
+                         ->check(CLI::Range(std::size_t{2}, std::size_t{100000000}));
+  auto* tpr_opt = app.add_option("--tpr-at", tpr_list,
+                                 "comma-separated FPRs in [0,1] at which --json and --report give the TPR (the best "
+                                 "deterministic rule with FPR <= each)")
+                      ->capture_default_str();
   auto* one_sided_opt = app.add_flag("--one-sided", one_sided, "only the TPR/FPR direction, log((1-delta-FNR)/FPR)");
   auto* per_opt = app.add_option("--per", per, "round: one epsilon per value of the round column")
                       ->check(CLI::IsMember({"round"}));
@@ -178,7 +245,7 @@ int main(int argc, char** argv) {
   null_dim_opt->excludes(decisions_opt);
   null_opt->excludes(decisions_opt);
   per_opt->excludes(in_opt)->excludes(decisions_opt);
-  seed_opt->excludes(threshold_opt);
+  groups_opt->needs(bootstrap_opt);
   guesses_opt->excludes(thresholds_opt)->excludes(threshold_opt);
 
   return dpaudit::cli::run(app, argc, argv, [&]() -> int {
@@ -209,10 +276,22 @@ int main(int argc, char** argv) {
     if (splits_opt->count() && strategy.choice != ThresholdChoice::multi_split)
       throw UsageError("--splits is for --thresholds multi-split");
     if (curve_opt->count() && method_name != "one-run-fdp") throw UsageError("--curve is for --method one-run-fdp");
+    if (seed_opt->count() && threshold_opt->count() && !bootstrap_opt->count())
+      throw UsageError("--seed has nothing to seed with one fixed --threshold (it seeds splits and --bootstrap)");
+    const std::vector<double> tpr_targets = parse_fpr_targets(tpr_list);
+    const bool bootstrapped = bootstrap_opt->count() > 0;
+    if (bootstrapped && method_name != "gauss-fit" && method_name != "threshold")
+      throw UsageError(fmt::format("--bootstrap is for point estimates (gauss-fit, threshold); {} already gives a "
+                                   "confidence bound",
+                                   method_name));
+    if ((bootstrapped || tpr_opt->count()) && !json && !report)
+      throw UsageError(fmt::format("{} adds to --json and --report: give one", bootstrapped ? "--bootstrap" : "--tpr-at"));
+    if (method_name == "one-run" || method_name == "one-run-fdp" || method_name == "gdp")
+      dpaudit::cli::forbid_options({tpr_opt}, "with --method " + method_name + " (no score summary)");
     if (method_name == "canife") {
       if (!per_round) throw UsageError("the canife method is per audit round: give --per round", "--method");
       dpaudit::cli::forbid_options({thresholds_opt, threshold_opt, one_sided_opt, null_dim_opt, null_opt, negate_opt,
-                                    json_opt, report_opt, guesses_opt, seed_opt, splits_opt},
+                                    json_opt, report_opt, guesses_opt, seed_opt, splits_opt, tpr_opt},
                                    "with --method canife");
       // 000 App. C.1 per round, delta 1/n unless --delta: round,epsilon,eps_lo,eps_hi.
       const auto rounds = canife_epsilon_per_round(read_scores_csv_by_round(scores_path, {}),
@@ -285,6 +364,11 @@ int main(int argc, char** argv) {
     if (decisions && (thresholds_opt->count() || threshold_opt->count() || negate))
       throw UsageError("--decisions is one decision rule: no --thresholds, --threshold or --negate");
     if (in_opt->count() && out_npy.empty() && !have_null) throw UsageError("--in needs --out (or --null-dim)");
+    if (decisions) dpaudit::cli::forbid_options({bootstrap_opt, tpr_opt}, "with --decisions (one decision rule, no scores)");
+    if (bootstrapped && per_round) throw UsageError("--bootstrap is for one estimate: not with --per round");
+    if (bootstrapped && (strategy.choice == ThresholdChoice::split || strategy.choice == ThresholdChoice::multi_split))
+      throw UsageError("--bootstrap cannot resample a --thresholds split or multi-split estimate (each replicate "
+                       "would reuse the seed's split): the threshold method's max is the point estimate");
 
     EstimatorOptions options;
     options.method = kMethods.at(method_name);
@@ -319,7 +403,7 @@ int main(int argc, char** argv) {
     };
     const bool details = json || report;
     const auto summary_of = [&](const ScoreSet& scores) {
-      return details ? std::optional(summarize_scores(scores, options.null)) : std::nullopt;
+      return details ? std::optional(summarize_scores(scores, options.null, tpr_targets, alpha)) : std::nullopt;
     };
     const auto note_ignored = [&](std::size_t n) {
       if (have_null && n > 0 && !quiet)
@@ -334,7 +418,7 @@ int main(int argc, char** argv) {
       for (const auto& [round, s] : rounds) ignored += s.out().size();
       std::map<double, Result> results;
       for (const auto& [round, e] : estimate_epsilon_per_round(rounds, options, delta_opt->count() == 0)) {
-        results.emplace(round, Result{e, summary_of(rounds.at(round))});
+        results.emplace(round, Result{e, summary_of(rounds.at(round)), std::nullopt});
         reported = std::max(reported, e.epsilon);
       }
       note_ignored(ignored);  // after the estimate: an error is then the only line on stderr
@@ -351,7 +435,12 @@ int main(int argc, char** argv) {
         set_null(scores.dim());
         result.estimate = estimate_epsilon(scores, options);
         result.summary = summary_of(scores);
-        note_ignored(scores.out().size());  // after the estimate: an error is then the only line on stderr
+        if (bootstrapped)
+          result.bootstrap = bootstrap_estimate(scores, options, {bootstrap_replicates, seed, threads, jackknife_groups});
+        // After the estimate: an error is then the only line on stderr.
+        note_ignored(scores.out().size());
+        if (result.bootstrap && !quiet)
+          for (const std::string& n : bootstrap_notes(*result.bootstrap)) dpaudit::cli::note(app, n);
       }
       reported = result.estimate.epsilon;
       text = json     ? json_line(eps_from_scores::result_json(result, run))

@@ -1,6 +1,7 @@
 #include "output.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -32,12 +33,51 @@ Json side_json(const SideSummary& s, const RunDescription& run) {
   return j;
 }
 
+// A best-accuracy rule; threshold +inf is "all out".
+std::string accuracy_rule_text(const BestAccuracy& a, const RunDescription& run) {
+  return std::isinf(a.threshold) ? "all out" : "in when " + rule_text(a.threshold, run);
+}
+
+Json accuracy_json(const BestAccuracy& a, const RunDescription& run) {
+  return {{"value", a.value},
+          {"threshold", json_number(input_units(a.threshold, run))},
+          {"decision_rule", accuracy_rule_text(a, run)},
+          {"lower_bound", a.lower_bound}};
+}
+
 Json summary_json(const ScoreSummary& s, const RunDescription& run) {
   Json tpr = Json::object();
-  for (std::size_t i = 0; i < kSummaryFprs.size(); ++i) tpr[format_number(kSummaryFprs[i])] = s.tpr_at_fpr[i];
+  for (const TprAtFpr& t : s.tpr_at_fpr) tpr[format_number(t.max_fpr)] = t.tpr;
   Json j = {{"auroc", s.auroc}, {"tpr_at_fpr", tpr}, {"in", side_json(s.in, run)}};
   if (s.out) j["out"] = side_json(*s.out, run);
+  if (s.attack) {
+    j["auroc_convex_hull"] = s.attack->auroc_convex_hull;
+    j["max_accuracy"] = accuracy_json(s.attack->accuracy, run);
+    j["max_balanced_accuracy"] = accuracy_json(s.attack->balanced_accuracy, run);
+    j["accuracy_rules"] = s.attack->rules;
+    j["accuracy_alpha"] = s.attack->alpha;
+  }
   return j;
+}
+
+Json bootstrap_json(const BootstrapResult& b) {
+  const BootstrapDistribution& d = b.distribution;
+  const BcaInterval& ci = b.interval;
+  return {{"method", "BCa"},
+          {"replicates", d.replicates.size()},
+          {"confidence", 1 - b.alpha},
+          {"lower", json_number(ci.lower.value)},
+          {"upper", json_number(ci.upper.value)},
+          {"lower_level", ci.lower.level},
+          {"upper_level", ci.upper.level},
+          {"lower_at_extreme", ci.lower.at_extreme},
+          {"upper_at_extreme", ci.upper.at_extreme},
+          {"z0", d.z0},
+          {"acceleration", d.acceleration},
+          {"accelerated", d.accelerated},
+          {"standard_error", json_number(d.standard_error)},
+          {"jackknife_groups", {{"in", d.jackknife_groups_in}, {"out", d.jackknife_groups_out}}},
+          {"seed", b.seed}};
 }
 
 Json estimate_json(const Result& r, const RunDescription& run) {
@@ -60,6 +100,7 @@ Json estimate_json(const Result& r, const RunDescription& run) {
     if (has_confidence(run)) j["alpha_per_rate"] = e.alpha_per_rate;
   }
   if (r.summary) j["summary"] = summary_json(*r.summary, run);
+  if (r.bootstrap) j["bootstrap"] = bootstrap_json(*r.bootstrap);
   return j;
 }
 
@@ -113,11 +154,28 @@ std::string result_report(const Result& r, const RunDescription& run) {
     report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
     report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
   }
+  if (r.bootstrap) {
+    const BootstrapResult& b = *r.bootstrap;
+    report_line(out, "bootstrap",
+                fmt::format("{:g}% BCa [{:.6g}, {:.6g}] (B {}, z0 {:.3f}, a {:.4f}{})", 100 * (1 - b.alpha),
+                            b.interval.lower.value, b.interval.upper.value, b.distribution.replicates.size(),
+                            b.distribution.z0, b.distribution.acceleration,
+                            b.distribution.accelerated ? "" : ", not accelerated"));
+  }
   if (r.summary) {
     const ScoreSummary& s = *r.summary;
     report_line(out, "AUROC", fmt::format("{:.6g}", s.auroc));
-    for (std::size_t i = 0; i < kSummaryFprs.size(); ++i)
-      report_line(out, fmt::format("TPR at FPR {:g}%", 100 * kSummaryFprs[i]), fmt::format("{:.6g}", s.tpr_at_fpr[i]));
+    if (s.attack) report_line(out, "AUROC (convex hull)", fmt::format("{:.6g}", s.attack->auroc_convex_hull));
+    for (const TprAtFpr& t : s.tpr_at_fpr)
+      report_line(out, fmt::format("TPR at FPR {:g}%", 100 * t.max_fpr), fmt::format("{:.6g}", t.tpr));
+    if (s.attack) {
+      const auto accuracy_text = [&](const BestAccuracy& a) {
+        return fmt::format("{:.6g} (>= {:.6g} at {:g}% over {} rules), {}", a.value, a.lower_bound,
+                           100 * (1 - s.attack->alpha), s.attack->rules, accuracy_rule_text(a, run));
+      };
+      report_line(out, "max accuracy", accuracy_text(s.attack->accuracy));
+      report_line(out, "max balanced accuracy", accuracy_text(s.attack->balanced_accuracy));
+    }
     report_line(out, "in scores", side_text(s.in, run));
     if (s.out) report_line(out, "out scores", side_text(*s.out, run));
   }

@@ -1,11 +1,13 @@
 // How eps-from-scores prints an estimate: the number alone, one JSON object, or a
 // short table (--report). Thresholds are shown in the input's own units.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 
 #include "io/json.hpp"
+#include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gdp_audit.hpp"
@@ -26,10 +28,19 @@ struct RunDescription {
   std::optional<CosineNull> null;
 };
 
-// One estimate with its summary (none for decisions).
+// --bootstrap: the BCa interval of the point estimate.
+struct BootstrapResult {
+  BootstrapDistribution distribution;
+  BcaInterval interval;
+  double alpha = 0;  // two-sided 1 - alpha
+  std::uint64_t seed = 0;
+};
+
+// One estimate with its summary (none for decisions) and its bootstrap interval.
 struct Result {
   EpsilonEstimate estimate;
   std::optional<ScoreSummary> summary;
+  std::optional<BootstrapResult> bootstrap;
 };
 
 Json result_json(const Result& result, const RunDescription& run);
