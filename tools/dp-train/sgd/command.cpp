@@ -21,6 +21,7 @@ namespace {
 struct SgdOptions {
   SgdConfig config;
   std::string threat = "api", sampling = "poisson", fault = "none", engine = "train", score = "llr";
+  std::string reduce = "max", craft_sign = "descent";
   std::string trial_range, out = "-";
   std::size_t evaluate = 5;
   bool json = false;
@@ -59,9 +60,22 @@ Json estimates(const std::vector<double>& scores, double delta) {
   return j;
 }
 
-int run_sgd(SgdOptions& o, bool lr_given, bool batch_given, bool q_given) {
+// Options that belong to some threat models only: given with another, a usage error.
+struct ThreatOnlyOption {
+  const CLI::Option* option;
+  bool (*applies)(SgdThreat);
+  const char* which;
+};
+
+int run_sgd(SgdOptions& o, bool lr_given, bool batch_given, bool q_given,
+            const std::vector<ThreatOnlyOption>& threat_only) {
   SgdConfig& c = o.config;
   c.threat = parse_threat(o.threat);
+  for (const ThreatOnlyOption& t : threat_only)
+    if (t.option->count() && !t.applies(c.threat))
+      throw UsageError("--threat " + o.threat + " does not use it; it is for " + t.which, t.option->get_name());
+  c.reduce = parse_reduce(o.reduce);
+  c.craft_sign = parse_craft_sign(o.craft_sign);
   c.sampling = parse_sampling(o.sampling);
   c.fault = parse_fault(o.fault);
   c.engine = parse_engine(o.engine);
@@ -103,6 +117,14 @@ int run_sgd(SgdOptions& o, bool lr_given, bool batch_given, bool q_given) {
       j["eps_rdp"] = json_number(accounting.rdp);
     }
     if (result.parameters) j["parameters"] = result.parameters;
+    j["setup_seconds"] = result.setup_seconds;
+    if (crafts_input(c.threat))
+      j["crafted"] = {{"shadow_loss_initial", json_number(result.crafted_initial_loss)},
+                      {"shadow_loss_final", json_number(result.crafted_final_loss)}};
+    if (c.threat == SgdThreat::adaptive_poison) {
+      j["crafts"] = result.crafts;
+      j["craft_seconds"] = result.craft_seconds;
+    }
     if (result.evaluated) {
       j["test_accuracy"] = result.test_accuracy;
       j["test_accuracy_models"] = result.evaluated;
@@ -129,10 +151,15 @@ std::function<int()> declare_sgd(CLI::App& sub) {
       "      eps-from-scores - --method clopper-pearson --delta 1e-5        # 004 Fig. 8: near 4\n"
       "  dp-train sgd --threat api --eps 4 --trials 1000 -o api.csv          # 004 Fig. 3: near 0\n"
       "  dp-train sgd --threat gradient-canary --eps 2 --trials 200 --trial-range 0:100 -o part0.csv\n"
+      "  dp-train sgd --threat static-poison --eps 4 --lr 1 --trials 300 -o static.csv   # 004 Fig. 4\n"
+      "  dp-train sgd --threat intermediate-poison --reduce mean --eps 10 --lr 1 --trials 300 -o inter.csv\n"
+      "  dp-train sgd --threat adaptive-poison --reduce max --eps 2 --lr 1 --trials 150 --json   # Fig. 6\n"
       "  dp-train sgd --threat malicious-dataset --engine simulate --eps 2 --trials 1000 --fault no-clip |\n"
       "      eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above 2   # exit 3: caught\n"
       "  (see dp-train(1), section SGD)\n");
-  sub.add_option("--threat", o->threat, "api | gradient-canary | malicious-dataset (004 Table I)")
+  sub.add_option("--threat", o->threat,
+                 "api | static-poison | intermediate-poison | adaptive-poison | gradient-canary | malicious-dataset "
+                 "(004 Table I)")
       ->capture_default_str();
   sub.add_option("--task", c.task, "fashion-mnist | synthetic")->capture_default_str();
   sub.add_option("--data", c.data_dir, "folder of the Fashion-MNIST gzip IDX files");
@@ -169,6 +196,25 @@ std::function<int()> declare_sgd(CLI::App& sub) {
       ->capture_default_str()->check(cli::positive());
   sub.add_option("--score", o->score, "D3's statistic: llr (Neyman-Pearson, default) | paper (Eq. 6) | sum")
       ->capture_default_str();
+  auto* shadows = sub.add_option("--shadow-models", c.shadow_models,
+                                 "poisons: n shadow models the crafter trains like the target (004 Crafter 2)")
+                      ->capture_default_str();
+  auto* craft_steps = sub.add_option("--craft-steps", c.craft_steps, "poisons: ascent steps T on the shadow models' loss")
+                          ->capture_default_str();
+  auto* craft_lr = sub.add_option("--craft-lr", c.craft_lr, "poisons: L2 length s of each ascent step")
+                       ->capture_default_str()->check(cli::positive());
+  auto* adaptive_steps = sub.add_option("--adaptive-steps", c.adaptive_steps,
+                                        "adaptive-poison: double-backprop steps per poison (004 Crafter 3)")
+                             ->capture_default_str();
+  auto* adaptive_lr = sub.add_option("--adaptive-lr", c.adaptive_lr, "adaptive-poison: L2 length of each step")
+                          ->capture_default_str()->check(cli::positive());
+  auto* craft_sign = sub.add_option("--craft-sign", o->craft_sign,
+                                    "adaptive-poison: descent (lower the query's loss, as the text says) | printed "
+                                    "(Crafter 3's ascent as printed)")
+                         ->capture_default_str();
+  auto* reduce = sub.add_option("--reduce", o->reduce,
+                                "intermediate-/adaptive-poison: max | mean of the loss over the intermediate models (D2)")
+                     ->capture_default_str();
   sub.add_option("--engine", o->engine, "malicious-dataset: train (LibTorch models) | simulate (the 1-D game)")
       ->capture_default_str();
   sub.add_option("--fault", o->fault, "none | no-clip | noise-ignores-clip | shuffle-as-poisson: a bug for the CI gate to catch")
@@ -180,10 +226,18 @@ std::function<int()> declare_sgd(CLI::App& sub) {
   sub.add_flag("--json", o->json,
                "print a JSON summary (noise, analytic eps, estimates, accuracy, trials/s) instead of the CSV on stdout");
   sub.add_flag("--quiet,-q", c.quiet, "no progress on stderr");
-  return [o, noise, eps, lr, batch, q] {
+  const std::vector<ThreatOnlyOption> threat_only{
+      {shadows, crafts_input, "the poisoning threats"},
+      {craft_steps, crafts_input, "the poisoning threats"},
+      {craft_lr, crafts_input, "the poisoning threats"},
+      {adaptive_steps, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
+      {adaptive_lr, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
+      {craft_sign, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
+      {reduce, reads_intermediate_losses, "intermediate-poison and adaptive-poison"}};
+  return [o, noise, eps, lr, batch, q, threat_only] {
     if (!noise->count() && !eps->count())
       throw UsageError("give the noise: --noise-multiplier Z or --eps E (calibrated for the whole run)");
-    return run_sgd(*o, lr->count() > 0, batch->count() > 0, q->count() > 0);
+    return run_sgd(*o, lr->count() > 0, batch->count() > 0, q->count() > 0, threat_only);
   };
 }
 

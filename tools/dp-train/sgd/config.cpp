@@ -9,9 +9,35 @@ namespace dpaudit::dp_train {
 
 SgdThreat parse_threat(const std::string& name) {
   if (name == "api") return SgdThreat::api;
+  if (name == "static-poison") return SgdThreat::static_poison;
+  if (name == "intermediate-poison") return SgdThreat::intermediate_poison;
+  if (name == "adaptive-poison") return SgdThreat::adaptive_poison;
   if (name == "gradient-canary") return SgdThreat::gradient_canary;
   if (name == "malicious-dataset") return SgdThreat::malicious_dataset;
-  throw UsageError("unknown threat '" + name + "' (api, gradient-canary or malicious-dataset)", "--threat");
+  throw UsageError("unknown threat '" + name +
+                       "' (api, static-poison, intermediate-poison, adaptive-poison, gradient-canary or "
+                       "malicious-dataset)",
+                   "--threat");
+}
+
+LossReduce parse_reduce(const std::string& name) {
+  if (name == "max") return LossReduce::max;
+  if (name == "mean") return LossReduce::mean;
+  throw UsageError("unknown reduction '" + name + "' (max or mean)", "--reduce");
+}
+
+CraftSign parse_craft_sign(const std::string& name) {
+  if (name == "descent") return CraftSign::descent;
+  if (name == "printed") return CraftSign::printed;
+  throw UsageError("unknown sign '" + name + "' (descent or printed)", "--craft-sign");
+}
+
+bool crafts_input(SgdThreat t) {
+  return t == SgdThreat::static_poison || t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
+}
+
+bool reads_intermediate_losses(SgdThreat t) {
+  return t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
 }
 
 LotSampling parse_sampling(const std::string& name) {
@@ -38,6 +64,9 @@ SgdEngine parse_engine(const std::string& name) {
 std::string to_string(SgdThreat t) {
   switch (t) {
     case SgdThreat::api: return "api";
+    case SgdThreat::static_poison: return "static-poison";
+    case SgdThreat::intermediate_poison: return "intermediate-poison";
+    case SgdThreat::adaptive_poison: return "adaptive-poison";
     case SgdThreat::gradient_canary: return "gradient-canary";
     case SgdThreat::malicious_dataset: return "malicious-dataset";
   }
@@ -68,7 +97,12 @@ void SgdConfig::validate() const {
     throw UsageError("the trial range " + std::to_string(first_trial) + ":" + std::to_string(last_trial) +
                          " is not a non-empty part of [0, " + std::to_string(trials) + ")",
                      "--trial-range");
-  if (threat != SgdThreat::api) {
+  if (crafts_input(threat)) {
+    if (shadow_models == 0) throw UsageError("the crafter needs at least one shadow model", "--shadow-models");
+    if (model == "cnn")
+      throw UsageError("crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn", "--model");
+  }
+  if (threat == SgdThreat::gradient_canary || threat == SgdThreat::malicious_dataset) {
     if (watermark_coords < 2 || watermark_coords % 2)
       throw UsageError("the watermark needs an even number 2n >= 2 of coordinates", "--watermark-coords");
     if (threat == SgdThreat::gradient_canary && observe_steps >= steps)
@@ -112,7 +146,18 @@ Json SgdConfig::to_json() const {
             {"fault", to_string(fault)},
             {"seed", seed}};
   if (model == "mlp") j["hidden"] = hidden;
-  if (threat != SgdThreat::api) {
+  if (crafts_input(threat)) {
+    j["shadow_models"] = shadow_models;
+    j["craft_steps"] = craft_steps;
+    j["craft_lr"] = json_number(craft_lr);
+  }
+  if (threat == SgdThreat::adaptive_poison) {
+    j["adaptive_steps"] = adaptive_steps;
+    j["adaptive_lr"] = json_number(adaptive_lr);
+    j["craft_sign"] = craft_sign == CraftSign::descent ? "descent" : "printed";
+  }
+  if (reads_intermediate_losses(threat)) j["reduce"] = reduce == LossReduce::max ? "max" : "mean";
+  if (threat == SgdThreat::gradient_canary || threat == SgdThreat::malicious_dataset) {
     j["watermark_coords"] = watermark_coords;
     if (threat == SgdThreat::gradient_canary) j["observe_steps"] = observe_steps;
     j["canary_norm"] = json_number(canary_norm);

@@ -14,10 +14,18 @@ namespace dpaudit::dp_train {
 
 // 004 Table I: what the adversary inserts and what the distinguisher sees.
 enum class SgdThreat {
-  api,                // C1/D1: a natural example; the final model's loss on it
-  gradient_canary,    // C4/D3: a gradient watermark; every intermediate model
-  malicious_dataset,  // C5/D3: the watermark, a crafted dataset and learning rate 0
+  api,                  // C1/D1: a natural example; the final model's loss on it
+  static_poison,        // C2/D1: an input crafted on shadow models; the final model's loss on it
+  intermediate_poison,  // C2/D2: the same input; its loss over every intermediate model
+  adaptive_poison,      // C3/D2: a fresh poison every step; a query's loss over every model
+  gradient_canary,      // C4/D3: a gradient watermark; every intermediate model
+  malicious_dataset,    // C5/D3: the watermark, a crafted dataset and learning rate 0
 };
+// D2 (004 Sec. IV-C): how the losses over the intermediate models become one number.
+enum class LossReduce { max, mean };
+// C3's step on the poison: descent on the query's loss after the virtual step (what the
+// text says it is for), or the ascent Crafter 3 prints.
+enum class CraftSign { descent, printed };
 enum class LotSampling { poisson, shuffle };
 // Realistic implementation bugs a CI privacy gate must catch (none by default).
 enum class SgdFault {
@@ -34,7 +42,13 @@ SgdThreat parse_threat(const std::string& name);     // UsageError naming --thre
 LotSampling parse_sampling(const std::string& name);  // --sampling
 SgdFault parse_fault(const std::string& name);       // --fault
 SgdEngine parse_engine(const std::string& name);     // --engine
+LossReduce parse_reduce(const std::string& name);    // --reduce
+CraftSign parse_craft_sign(const std::string& name);  // --craft-sign
 std::string to_string(SgdThreat t);
+// The threats whose adversary crafts an input (C2, C3) and so trains shadow models.
+bool crafts_input(SgdThreat t);
+// The threats whose distinguisher reads every intermediate model's loss (D2).
+bool reads_intermediate_losses(SgdThreat t);
 std::string to_string(SgdFault f);
 
 struct SgdConfig {
@@ -63,6 +77,16 @@ struct SgdConfig {
   std::size_t observe_steps = 10;    // t_o: steps C4 watches before choosing them (C5 needs none)
   double canary_norm = 10;           // the watermark's norm before clipping, in units of C
   WatermarkScore score = WatermarkScore::llr;
+  // C2 (004 Sec. IV-B): shadow models trained like the target on D_shadow (the next N
+  // training examples), then normalised gradient ascent on the input.
+  std::size_t shadow_models = 8;
+  std::size_t craft_steps = 100;
+  double craft_lr = 0.5;         // L2 length of each ascent step (pixels in [0, 1])
+  // C3 (Sec. IV-D): a poison re-crafted from 0 against theta_t whenever it is drawn.
+  std::size_t adaptive_steps = 10;
+  double adaptive_lr = 1;        // L2 length of each step
+  CraftSign craft_sign = CraftSign::descent;
+  LossReduce reduce = LossReduce::max;  // D2
   SgdEngine engine = SgdEngine::train;
   SgdFault fault = SgdFault::none;
   std::uint64_t seed = 1;

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <mutex>
 
 #include <ATen/Parallel.h>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "differentiable_model.hpp"
 #include "models.hpp"
+#include "sgd/poison.hpp"
 #include "sgd/trainer.hpp"
 
 namespace dpaudit::dp_train {
@@ -22,9 +26,14 @@ struct GameSetup {
   Dataset train, test;
   std::vector<float> theta0;
   std::unique_ptr<PerExampleModel> model;
-  std::vector<float> target_x;  // api: the inserted test example
+  // The input the distinguisher scores: api's test example, C2's crafted input (static
+  // and intermediate poison: also the inserted member; adaptive poison: the query).
+  std::vector<float> target_x;
   std::int64_t target_y = 0;
   Watermark crafted_mark;       // malicious-dataset: chosen from D and theta_0, before training
+  std::vector<std::int64_t> widths;  // the crafters' dense network
+  InputBox box;                      // ... and the range of the inputs they craft
+  CraftedInput crafted;              // C2's objective, for --json
 };
 
 // C5 knows D and theta_0, so it needs no observation: the watermark goes on the 2n
@@ -42,14 +51,40 @@ Watermark craft_watermark(const SgdConfig& c, const Dataset& train, PerExampleMo
   return select_watermark(total.data(), d, c.watermark_coords / 2);
 }
 
-GameSetup prepare(const SgdConfig& c) {
+// C2 (004 Sec. IV-B): shadow models on D_shadow, the N training examples after D, then
+// ascent from one of them drawn at random.
+void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfig& mc, double sigma, GameSetup& s) {
+  const std::size_t n = c.train_size, width = all_train.example_size();
+  if (2 * n > all_train.size())
+    throw UsageError("the crafter's shadow data are the " + std::to_string(n) + " training examples after D, but " +
+                         c.task + " has only " + std::to_string(all_train.size()),
+                     "--train-size");
+  Dataset shadow;
+  shadow.example_shape = all_train.example_shape;
+  shadow.num_classes = all_train.num_classes;
+  shadow.features.assign(all_train.example(n), all_train.example(2 * n));
+  shadow.labels.assign(all_train.labels.begin() + static_cast<std::ptrdiff_t>(n),
+                       all_train.labels.begin() + static_cast<std::ptrdiff_t>(2 * n));
+  s.widths = dense_widths(mc);
+  s.box = input_box(shadow);
+  const std::vector<std::vector<float>> shadows = train_shadow_models(c, mc, shadow, sigma);
+  PhiloxStream rng(c.seed, kSgdTargetStream);
+  const std::size_t i = uniform_below(rng, n);
+  s.crafted = ascend_shadow_loss(s.widths, shadows, std::vector<float>(shadow.example(i), shadow.example(i) + width),
+                                 shadow.labels[i], c.craft_steps, c.craft_lr, s.box);
+  s.target_x = s.crafted.x;
+  s.target_y = s.crafted.y;
+}
+
+GameSetup prepare(const SgdConfig& c, double sigma) {
   TrainTest data = load_task(c.task, c.data_dir, c.seed);
   if (c.train_size > data.train.size())
     throw UsageError("the train size " + std::to_string(c.train_size) + " exceeds the " +
                          std::to_string(data.train.size()) + " training examples of " + c.task,
                      "--train-size");
   GameSetup s;
-  s.model = PerExampleModel::make(model_config(c.model, data.train, c.hidden), c.seed, s.theta0);
+  const ModelConfig mc = model_config(c.model, data.train, c.hidden);
+  s.model = PerExampleModel::make(mc, c.seed, s.theta0);
   s.test = std::move(data.test);
   s.train.example_shape = data.train.example_shape;
   s.train.num_classes = data.train.num_classes;
@@ -67,6 +102,7 @@ GameSetup prepare(const SgdConfig& c) {
                             data.train.features.begin() + static_cast<std::ptrdiff_t>(c.train_size * width));
     s.train.labels.assign(data.train.labels.begin(), data.train.labels.begin() + static_cast<std::ptrdiff_t>(c.train_size));
   }
+  if (crafts_input(c.threat)) craft_static(c, data.train, mc, sigma, s);
   if (c.threat == SgdThreat::api) {
     // C1: one test example, drawn once for the whole run.
     PhiloxStream rng(c.seed, kSgdTargetStream);
@@ -81,28 +117,66 @@ GameSetup prepare(const SgdConfig& c) {
 class TrialPlayer {
  public:
   TrialPlayer(const SgdConfig& c, const GameSetup& s, double sigma)
-      : c_(c), s_(s), sigma_(sigma), model_(s.model->clone()), trainer_(c, s.train, *model_, sigma) {}
+      : c_(c), s_(s), sigma_(sigma), model_(s.model->clone()), trainer_(c, s.train, *model_, sigma) {
+    if (c.threat == SgdThreat::adaptive_poison)
+      crafter_ = std::make_unique<AdaptiveCrafter>(s.widths, s.target_x, s.target_y, c.lr / c.expected_lot(), c.clip,
+                                                   c.adaptive_steps, c.adaptive_lr, c.craft_sign, s.box);
+  }
 
   double play(std::size_t trial, int label) {
     PhiloxStream rng(c_.seed, kSgdTrialStream + 2 * trial + static_cast<std::uint64_t>(label));
     theta_ = s_.theta0;
     Insertion insertion;
     Insertion* inserted = label ? &insertion : nullptr;
-    if (c_.threat == SgdThreat::api) {
+    if (c_.threat == SgdThreat::gradient_canary || c_.threat == SgdThreat::malicious_dataset)
+      return play_watermark(rng, inserted);
+    insertion.y = s_.target_y;
+    if (crafter_) {
+      insertion.craft = [&](const float* theta) {
+        const auto start = std::chrono::steady_clock::now();
+        const float* x = crafter_->craft(theta, theta_.size()).data();
+        craft_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++crafts_;
+        return x;
+      };
+    } else {
       insertion.x = s_.target_x.data();
-      insertion.y = s_.target_y;
-      trainer_.train(theta_, rng, inserted);
-      double loss = 0;
-      model_->losses(theta_.data(), s_.target_x.data(), &s_.target_y, 1, &loss);
-      return -loss;  // D1: "D'" when the loss is small
     }
-    return play_watermark(rng, inserted);
+    return play_input(rng, inserted);
   }
 
   // Accuracy of the last trained model on the test set.
   double test_accuracy() { return dp_train::test_accuracy(*model_, theta_, s_.test); }
+  // C3's poisons crafted by this player, and the seconds they took.
+  std::size_t crafts() const { return crafts_; }
+  double craft_seconds() const { return craft_seconds_; }
 
  private:
+  // D1 (004 Sec. IV-A): the final model's loss on the target; D2 (Sec. IV-C): its max or
+  // mean over the intermediate models theta_1 .. theta_T. "D'" when the loss is small.
+  double play_input(PhiloxStream& rng, Insertion* insertion) {
+    auto target_loss = [&] {
+      double loss = 0;
+      model_->losses(theta_.data(), s_.target_x.data(), &s_.target_y, 1, &loss);
+      return loss;
+    };
+    if (!reads_intermediate_losses(c_.threat)) {
+      trainer_.train(theta_, rng, insertion);
+      return -target_loss();
+    }
+    double total = 0, largest = -std::numeric_limits<double>::infinity();
+    auto add = [&](double loss) {
+      total += loss;
+      largest = std::max(largest, loss);
+    };
+    // The observer of step t sees theta_t (before the step): t >= 1 are the intermediate models.
+    trainer_.train(theta_, rng, insertion, [&](std::size_t t, const float*) {
+      if (t > 0) add(target_loss());
+    });
+    add(target_loss());  // theta_T
+    return -(c_.reduce == LossReduce::max ? largest : total / static_cast<double>(c_.steps));
+  }
+
   // C4 (C5) and D3: the first t_o updates choose the watermark's coordinates (least
   // total movement; C5's are chosen before training); every later update's projection
   // on the watermark, normalised so that a lot with the watermark has mean 1 and noise
@@ -139,6 +213,9 @@ class TrialPlayer {
   std::unique_ptr<PerExampleModel> model_;
   DpSgdTrainer trainer_;
   std::vector<float> theta_;
+  std::unique_ptr<AdaptiveCrafter> crafter_;
+  std::size_t crafts_ = 0;
+  double craft_seconds_ = 0;
 };
 
 // The malicious-dataset game reduced to one dimension (004 Sec. IV-G): every step, the
@@ -170,8 +247,14 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
     result.scores = play_subsampled_gaussian_game(reduced_game(c, sigma), c.first_trial, c.last_trial, c.threads);
   } else {
     at::set_num_threads(1);  // parallelism is over trials
-    const GameSetup setup = prepare(c);
+    const GameSetup setup = prepare(c, sigma);
+    result.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.parameters = setup.model->parameter_count();
+    if (crafts_input(c.threat)) {
+      result.crafted_initial_loss = setup.crafted.initial_loss;
+      result.crafted_final_loss = setup.crafted.final_loss;
+    }
+    std::mutex totals;
     result.scores.assign(2 * trials, 0.0);
     evaluate = std::min(evaluate, trials);
     std::vector<double> accuracy(evaluate, 0.0);
@@ -183,6 +266,9 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
         result.scores[2 * k + 1] = player.play(c.first_trial + k, 1);
         if (thread == 0 && progress) progress((k - begin + 1) * trials / (end - begin));
       }
+      const std::lock_guard<std::mutex> lock(totals);
+      result.crafts += player.crafts();
+      result.craft_seconds += player.craft_seconds();
     });
     result.evaluated = evaluate;
     if (evaluate) {

@@ -4,6 +4,11 @@
 // the distinguisher scores each, higher meaning "trained on D'". A trial is a pure
 // function of (--seed, i, the configuration): shards concatenate to the whole run.
 //   api                C1/D1: a test example; score = -loss of the final model on it
+//   static-poison      C2/D1: an input crafted on shadow models (sgd/poison.hpp); the same
+//   intermediate-poison C2/D2: the same input; score = -(max or mean) of its loss over
+//                      the intermediate models theta_1 .. theta_T
+//   adaptive-poison    C3/D2: a poison re-crafted against theta_t whenever it is drawn;
+//                      D2 on C2's input as the query, which is never inserted
 //   gradient-canary    C4/D3: after watching the first t_o steps, a watermark on the 2n
 //                      coordinates that moved least; score = sum_t watermark_step_score
 //                      of the update's normalised projection (games/watermark.hpp)
@@ -26,6 +31,11 @@ struct SgdGameResult {
   std::size_t evaluated = 0;
   std::size_t parameters = 0;
   double seconds = 0;
+  double setup_seconds = 0;          // data, initial model and, for C2, shadow models and crafting
+  double crafted_initial_loss = 0;   // C2: mean shadow loss at the start ...
+  double crafted_final_loss = 0;     // ... and at the crafted input
+  std::size_t crafts = 0;            // C3: poisons crafted over all trials
+  double craft_seconds = 0;          // ... and the seconds they took (summed over threads)
 };
 
 // Plays trials [first_trial, last_trial) at noise multiplier `sigma`; `evaluate`
@@ -38,5 +48,6 @@ SgdGameResult play_sgd_game(const SgdConfig& config, double sigma, std::size_t e
 constexpr std::uint64_t kSgdTrialStream = std::uint64_t{32} << 40;
 constexpr std::uint64_t kSgdTargetStream = std::uint64_t{33} << 40;
 constexpr std::uint64_t kSgdCraftStream = std::uint64_t{34} << 40;
+constexpr std::uint64_t kSgdShadowStream = std::uint64_t{35} << 40;  // + shadow model i (C2)
 
 }  // namespace dpaudit::dp_train

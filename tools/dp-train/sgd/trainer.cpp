@@ -67,8 +67,9 @@ void DpSgdTrainer::train(std::vector<float>& theta, PhiloxStream& rng, const Ins
     }
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     model_.add_clipped_sum(theta.data(), x_.data(), y_.data(), count, clip, sum_.data());
-    if (inserted && insertion->x) {
-      model_.add_clipped_sum(theta.data(), insertion->x, &insertion->y, 1, clip, sum_.data());
+    if (inserted && (insertion->x || insertion->craft)) {
+      const float* x = insertion->craft ? insertion->craft(theta.data()) : insertion->x;
+      model_.add_clipped_sum(theta.data(), x, &insertion->y, 1, clip, sum_.data());
     } else if (inserted && !insertion->gradient.empty()) {
       double norm2 = 0;
       for (float g : insertion->gradient) norm2 += double(g) * g;

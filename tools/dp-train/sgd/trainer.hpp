@@ -16,12 +16,16 @@
 
 namespace dpaudit::dp_train {
 
-// The extra member of D'. With `x`, an example (x, y); otherwise the raw gradient
-// `gradient` (clipped like any member), which counts only once it is non-empty: C4
-// writes it after watching the first steps.
+// The extra member of D'. With `x`, an example (x, y); with `craft`, an example (x, y)
+// whose input craft(theta_t) returns when the member is drawn into step t's lot (004
+// Crafter 3 re-crafts its poison against the current model: a pure function of theta_t,
+// so skipping it on the steps that do not draw it changes nothing); otherwise the raw
+// gradient `gradient` (clipped like any member), which counts only once it is
+// non-empty: C4 writes it after watching the first steps.
 struct Insertion {
   const float* x = nullptr;
   std::int64_t y = 0;
+  std::function<const float*(const float* theta)> craft;
   std::vector<float> gradient;
 };
 
