@@ -41,3 +41,54 @@ $(CANIFE_OUT)/summary.md: $(CANIFE_RUNS) $(CANIFE_DIR)/summarize.sh
 $(CANIFE_OUT)/eps_r.png: $(CANIFE_OUT)/summary.md $(CANIFE_DIR)/eps_r.gp
 	gnuplot -e "data='$(CANIFE_OUT)/eps_r.dat'; out='$@.tmp'" $(CANIFE_DIR)/eps_r.gp
 	mv $@.tmp $@
+
+# R4, 000 Fig. 1/4 at user level (`make -C experiments canife-user`, about 15 min of one
+# core): Fashion-MNIST cut into 3,000 clients with label skew (Dirichlet 0.5), 100 clients
+# per round (q = 1/30), 300 rounds (10 epochs), z calibrated for eps 10, 30, 50 at delta
+# 1e-5; an audit every 20 rounds with 100 mock rounds, 100 mock clients from the test
+# split, 1,000 design steps (spec A.7 item 4, one seed) -> user/summary.md, user/eps_r.png.
+CANIFE_USER_EPS ?= 10 30 50
+CANIFE_USER := --level user --clients 3000 --partition label-skew --alpha 0.5 --clients-per-round 100 --rounds 300 \
+               --audit-every 20 --audit-rounds 100 --design-pool 100 --design-steps 1000
+CANIFE_USER_RUNS := $(foreach e,$(CANIFE_USER_EPS),$(CANIFE_OUT)/user/eps_$(e)/run.json)
+
+.PHONY: canife-user
+canife-user: $(CANIFE_OUT)/user/summary.md $(CANIFE_OUT)/user/eps_r.png
+	@cat $<
+
+$(CANIFE_OUT)/user/eps_%/run.json:
+	nice -n 10 dp-train canife $(CANIFE_USER) --eps $* --threads 1 --quiet --force --out $(CANIFE_OUT)/user/eps_$* >/dev/null
+
+$(CANIFE_OUT)/user/summary.md: $(CANIFE_USER_RUNS) $(CANIFE_DIR)/summarize_user.sh
+	$(CANIFE_DIR)/summarize_user.sh $(CANIFE_OUT)/user "$(CANIFE_USER_EPS)" >$@.tmp
+	mv $@.tmp $@
+
+$(CANIFE_OUT)/user/eps_r.png: $(CANIFE_OUT)/user/summary.md $(CANIFE_DIR)/user.gp
+	gnuplot -e "dir='$(CANIFE_OUT)/user'" $(CANIFE_DIR)/user.gp >$@.tmp
+	mv $@.tmp $@
+
+# R5, 000 Fig. 5b / 8a in spirit, at sample level (`make -C experiments -j2 canife-ablation`,
+# about 3 min of CPU): R2's model after 150 rounds at noise 1e-3, crafted with Loss 2 (cov)
+# or Loss 1 (mean) for 100, 300, 1,000 design steps; the spread of the audit scores (000
+# Fig. 3c's "mean standard deviation") says how orthogonal the canary came out.
+CANIFE_ABLATION_STEPS ?= 100 300 1000
+CANIFE_ABLATION := $(foreach l,cov mean,$(foreach t,$(CANIFE_ABLATION_STEPS),$(CANIFE_OUT)/ablation/$(l)_$(t)/run.json))
+
+.PHONY: canife-ablation
+canife-ablation: $(CANIFE_OUT)/ablation/summary.md
+	@cat $<
+
+$(CANIFE_OUT)/ablation/%/run.json:
+	nice -n 10 dp-train canife $(subst --design-steps $(CANIFE_STEPS),,$(CANIFE_R2)) --noise-multiplier 0.001 \
+	  --loss $(word 1,$(subst _, ,$*)) --design-steps $(word 2,$(subst _, ,$*)) --threads 1 --quiet --force \
+	  --out $(CANIFE_OUT)/ablation/$* >/dev/null
+
+$(CANIFE_OUT)/ablation/summary.md: $(CANIFE_ABLATION)
+	{ echo "## R5: Loss 2 (cov) against Loss 1 (mean) by design steps, the audit after 150 rounds at noise 1e-3"; \
+	  echo; echo "| loss | design steps | health | sd without | sd with | mean without | mean with |"; \
+	  echo "|---|---|---|---|---|---|---|"; \
+	  for l in cov mean; do for t in $(CANIFE_ABLATION_STEPS); do \
+	    tail -1 $(CANIFE_OUT)/ablation/$${l}_$$t/audits.csv | \
+	      awk -F, -v l=$$l -v t=$$t '{ printf "| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f |\n", l, t, $$4, $$11, $$9, $$10, $$8 }'; \
+	  done; done; } >$@.tmp
+	mv $@.tmp $@
