@@ -25,20 +25,17 @@ torch::Tensor to_float_tensor(const std::vector<double>& v) {
 }
 
 // The noisy sum of a round's clipped updates, u_1 + ... + u_m + N(0, (z C)^2 I)
-// (000 Sec. 3.1), and the count m; noise from `rng` after whatever it drew before.
-struct NoisySum {
-  std::vector<double> sum;
-  std::size_t count;
-};
-NoisySum noisy_sum(std::size_t d, const std::vector<ClientUpdate>& updates, const std::vector<double>* canary,
-                   double noise_std, PhiloxStream& rng) {
+// (000 Sec. 3.1), with the canary's update when given; noise from `rng` after whatever
+// it drew before.
+std::vector<double> noisy_sum(std::size_t d, const std::vector<ClientUpdate>& updates,
+                              const std::vector<double>* canary, double noise_std, PhiloxStream& rng) {
   UpdateSum sum(d);
   for (const ClientUpdate& u : updates) sum.add(u.update.data());
   if (canary) sum.add(canary->data());
   // release() divides by max(m, 1) (003 Alg. 3 line 9); the audit wants the sum itself.
-  NoisySum r{sum.release(noise_std, rng), sum.count()};
-  const double m = static_cast<double>(std::max<std::size_t>(r.count, 1));
-  for (double& v : r.sum) v *= m;
+  std::vector<double> r = sum.release(noise_std, rng);
+  const double m = static_cast<double>(std::max<std::size_t>(sum.count(), 1));
+  for (double& v : r) v *= m;
   return r;
 }
 
@@ -89,17 +86,18 @@ class UserAuditor {
     for (std::size_t i = 0; i < design.size(); ++i)
       std::copy(design[i].update.begin(), design[i].update.end(), updates.begin() + static_cast<std::ptrdiff_t>(i * d));
     PhiloxStream rng(c_.seed, kCanifeCraftStream + round);
-    const CanaryStart x0 = initial_canary(c_.init, data_.test, first_design_example(), rng);
+    const CanaryStart x0 =
+        initial_canary(c_.init, data_.test, c_.init == CanaryInit::sample ? first_design_example() : 0, rng);
     CraftOptions o = c_.craft;
     if (o.minibatch == 0)  // the expected clients per round
       o.minibatch = std::max<std::size_t>(1, std::llround(c_.q * static_cast<double>(population_)));
     const CanaryCrafter crafter(widths_, theta_f, updates, pool_.size());
     a.canary = crafter.craft(x0.x, x0.label, o, rng);
-    // The canary client: the crafted example alone, trained like any client (000's code
-    // replaces a client's data by it and forces one local epoch).
+    // The canary client: the crafted example alone, one local epoch of the clients' SGD
+    // (000's code replaces a client's data by it and forces one epoch): -lr g, clipped.
     Dataset one{data_.train.example_shape, a.canary.x, {a.canary.label}, data_.train.num_classes};
     const ClientIndices holder(1, std::vector<std::size_t>{0});
-    ClientTrainer canary_trainer(model_, one, holder, local_, 1);
+    ClientTrainer canary_trainer(model_, one, holder, {1, local_.batch, local_.learning_rate}, 1);
     const std::vector<double> canary =
         canary_trainer.train(global, c_.clip, holder[0], round, c_.seed, kCanifeCanaryBatchStream)[0].update;
     canary_update_norm = l2_norm(canary.data(), d);
@@ -115,8 +113,8 @@ class UserAuditor {
       draw_poisson_lot(population_, c_.q, mock, lot);
       const std::vector<ClientUpdate> u =
           clients_.train(global, c_.clip, lot, round * n + k, c_.seed, kCanifeMockBatchStream);
-      const NoisySum s = noisy_sum(d, u, k % 2 ? &canary : nullptr, sigma_ * c_.clip, mock);
-      a.scores.push_back(canary_score(s.sum, canary, canary_update_norm, c_.clip));
+      const std::vector<double> s = noisy_sum(d, u, k % 2 ? &canary : nullptr, sigma_ * c_.clip, mock);
+      a.scores.push_back(canary_score(s, canary, canary_update_norm, c_.clip));
     }
     a.mock_seconds = seconds_since(start) - a.design_seconds;
     estimate_epsilon(a);
