@@ -1,7 +1,8 @@
 // dp-train sgd's input-crafting adversaries (004 Crafters 2 and 3, sgd/poison): the
 // differentiable path (differentiable_model) against the one-pass per-example gradients
-// (sgd/dense_per_example) for logreg and mlp, C3's double-backprop gradient against
-// finite differences, and what crafting achieves on a fixed seed.
+// (sgd/dense_per_example) for logreg and mlp, C3's closed-form dJ/dx against LibTorch's
+// double backward and against finite differences, and what crafting achieves on a fixed
+// seed.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -94,13 +95,13 @@ TEST_CASE("the differentiable path gives the one-pass per-example gradients, log
   }
 }
 
-TEST_CASE("C3's dJ/dx by double backprop matches central differences of J") {
+TEST_CASE("C3's closed-form dJ/dx matches central differences of J") {
   const std::vector<float> theta = parameters(ModelKind::mlp, 3);
   const std::vector<std::int64_t> widths = dense_widths(config(ModelKind::mlp));
   // Clip 0.5 with virtual step 0.5 (the clip is active: the poison's gradient norm is
   // above it), and clip 1000 (inactive) with virtual step 0.02.
   for (auto [step, clip] : {std::pair{0.5, 0.5}, std::pair{0.02, 1000.0}}) {
-    const AdaptiveCrafter crafter(widths, uniforms(64, 2), 4, step, clip, 10, 1.0, CraftSign::descent, {0, 1});
+    AdaptiveCrafter crafter(widths, uniforms(64, 2), 4, step, clip, 10, 1.0, CraftSign::descent, {0, 1});
     const std::vector<float> x = uniforms(64, 3);
     const auto e = crafter.evaluate(theta.data(), theta.size(), x);
     MESSAGE("clip ", clip, ": J ", e.query_loss, ", max |dJ/dx| ", max_abs(e.input_gradient));
@@ -113,6 +114,25 @@ TEST_CASE("C3's dJ/dx by double backprop matches central differences of J") {
                          crafter.evaluate(theta.data(), theta.size(), minus).query_loss) /
                         2e-2;
       CHECK(e.input_gradient[j] == doctest::Approx(fd).epsilon(2e-2).scale(1e-2 * max_abs(e.input_gradient)));
+    }
+  }
+}
+
+TEST_CASE("C3's closed-form dJ/dx is LibTorch's double backward, logreg and mlp, clip active or not") {
+  for (ModelKind kind : {ModelKind::logreg, ModelKind::mlp}) {
+    const std::vector<float> theta = parameters(kind, 5);
+    for (auto [step, clip] : {std::pair{0.5, 0.5}, std::pair{0.02, 1000.0}}) {
+      AdaptiveCrafter crafter(dense_widths(config(kind)), uniforms(64, 7), 2, step, clip, 10, 1.0, CraftSign::descent,
+                              {0, 1});
+      const std::vector<float> x = uniforms(64, 8);
+      const auto fast = crafter.evaluate(theta.data(), theta.size(), x);
+      const auto reference = crafter.evaluate_reference(theta.data(), theta.size(), x);
+      CHECK(fast.query_loss == doctest::Approx(reference.query_loss).epsilon(1e-5));
+      double diff = 0;
+      for (std::size_t j = 0; j < x.size(); ++j)
+        diff = std::max(diff, std::fabs(double(fast.input_gradient[j]) - reference.input_gradient[j]));
+      CHECK(max_abs(reference.input_gradient) > 1e-3);
+      CHECK(diff <= 1e-4 * max_abs(reference.input_gradient));
     }
   }
 }
