@@ -5,8 +5,8 @@
 # (max-over-rounds cosines of seen vs unseen canaries), test accuracy, dim and delta.
 # eps_est: Gaussian fit (003 Sec. 3.2); eps_lo: Jeffreys 95% bound, Bonferroni over
 # thresholds (eps-from-scores defaults), at the run's delta; eps_lo_*_max: 003's eps_lo, a
-# 95% Jeffreys bound on each error rate (--alpha 0.1, split evenly) at the best threshold
-# without a correction for choosing it (--thresholds max).
+# 95% Jeffreys bound on each estimated error rate at the best threshold without a
+# correction for choosing it (--thresholds uncorrected).
 # anderson_final: the Anderson-Darling statistic of the final-model seen cosines (003 App. B).
 set -euo pipefail
 RUN=$1
@@ -17,12 +17,12 @@ delta=$(field "['delta']")
 final=(-q "$RUN/scores_final.csv" --null-dim "$dim" --delta "$delta")
 eps-from-scores "${final[@]}" --method gauss-fit --json >"$RUN/fit_final.json"
 lo_final=$(eps-from-scores "${final[@]}" --method jeffreys)
-lo_final_max=$(eps-from-scores "${final[@]}" --method jeffreys --thresholds max --alpha 0.1)
+lo_final_max=$(eps-from-scores "${final[@]}" --method jeffreys --thresholds uncorrected)
 all=(-q "$RUN/scores_all.csv" --delta "$delta")
 if [ "$(field "['unseen_canaries']")" -gt 0 ]; then
   est_all=$(eps-from-scores "${all[@]}" --method gauss-fit)
   lo_all=$(eps-from-scores "${all[@]}" --method jeffreys)
-  lo_all_max=$(eps-from-scores "${all[@]}" --method jeffreys --thresholds max --alpha 0.1)
+  lo_all_max=$(eps-from-scores "${all[@]}" --method jeffreys --thresholds uncorrected)
 else
   est_all=nan lo_all=nan lo_all_max=nan  # no unseen canaries: no all-iterates audit (003 Alg. 3)
 fi
