@@ -43,28 +43,105 @@ $(LDP_OUT)/fig2.png: $(LDP_OUT)/fig2.md $(LDP_DIR)/fig2.gp
 	gnuplot -e "data='$(LDP_OUT)/fig2.dat'; out='$@.tmp'; crafters='$(LDP_CRAFTERS)'" $(LDP_DIR)/fig2.gp
 	mv $@.tmp $@
 
-# 002 Sec. 4.1 averages ten measurements: the white-box test of the crafters that should
-# reach eps, repeated with seeds 1..10 (each seed also re-draws theta_t), mean and sd.
+# 002 Sec. 4.1 averages ten measurements: cells of Fig. 2 (crafter:column) repeated with
+# seeds 1..10 (each seed also re-draws theta_t), mean and sd.
 #   make -C experiments ldp-average   -> $(LDP_OUT)/average.md
-LDP_AVERAGE_CRAFTERS ?= gradient-flip collusion dummy-gradient
+# The default is the cells that fit the 2-core development machine in about 12 minutes of
+# one core: the three crafters that should reach eps in the white-box test, and the dummy
+# gradient (no model, cheap) in all three columns. Every cell of Fig. 2 (720 runs, about
+# 4 hours of one core):
+#   make -C experiments ldp-average LDP_AVERAGE_CELLS="$(LDP_ALL_CELLS)"
+LDP_ALL_CELLS := $(foreach c,$(LDP_CRAFTERS),$(foreach k,$(LDP_COLUMNS),$(c):$(k)))
+LDP_AVERAGE_CELLS ?= gradient-flip:white collusion:white dummy-gradient:white dummy-gradient:black \
+  dummy-gradient:black-printed
 LDP_AVERAGE_SEEDS ?= 1 2 3 4 5 6 7 8 9 10
 LDP_AVERAGE_EPS ?= $(LDP_EPS)
-LDP_AVERAGE_RUNS := $(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_AVERAGE_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(LDP_OUT)/seeds/$(c)_$(e)_$(s).json)))
+# "a:b" -> a, b (cells crafter:column, column:clients)
+ldp_cell_crafter = $(word 1,$(subst :, ,$(1)))
+ldp_cell_column = $(word 2,$(subst :, ,$(1)))
+LDP_AVERAGE_RUNS := $(foreach c,$(LDP_AVERAGE_CELLS),$(foreach e,$(LDP_AVERAGE_EPS),\
+  $(foreach s,$(LDP_AVERAGE_SEEDS),$(LDP_OUT)/seeds/$(call ldp_cell_crafter,$(c))_$(call ldp_cell_column,$(c))_$(e)_$(s).json)))
 
 .PHONY: ldp-average
 ldp: ldp-average
 ldp-average: $(LDP_OUT)/average.md
 	@cat $<
 
-# $(1): crafter, $(2): eps, $(3): seed
+# $(1): crafter, $(2): column, $(3): eps, $(4): seed
 define ldp_seed_run
-$(LDP_OUT)/seeds/$(1)_$(2)_$(3).json:
+$(LDP_OUT)/seeds/$(1)_$(2)_$(3)_$(4).json:
 	@mkdir -p $(LDP_OUT)/seeds
-	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/seeds/$(1)_$(2)_$(3) --crafter $(1) --distinguisher white-box \
-	  --eps $(2) --trials $(LDP_TRIALS) --seed $(3) --threads $(LDP_THREADS)
+	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/seeds/$(1)_$(2)_$(3)_$(4) --crafter $(1) $(ldp_options_$(2)) \
+	  --eps $(3) --trials $(LDP_TRIALS) --seed $(4) --threads $(LDP_THREADS)
 endef
-$(foreach c,$(LDP_AVERAGE_CRAFTERS),$(foreach e,$(LDP_AVERAGE_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),$(eval $(call ldp_seed_run,$(c),$(e),$(s))))))
+$(foreach c,$(LDP_AVERAGE_CELLS),$(foreach e,$(LDP_AVERAGE_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),\
+  $(eval $(call ldp_seed_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s))))))
 
 $(LDP_OUT)/average.md: $(LDP_AVERAGE_RUNS) $(LDP_DIR)/average.py
 	$(PYTHON) $(LDP_DIR)/average.py $(LDP_AVERAGE_RUNS) >$@.tmp
+	mv $@.tmp $@
+
+# 002 App. Table 3: the benign black-box test (Eq. 6) with the crafter's report averaged
+# with those of n-1 benign clients, n = 1, 2, 4, 10 (002, MNIST: 0.12, 0.07, 0.06, 0.06;
+# 002 does not give eps: ours is 4). Cells column:n, each with seeds 1 and 2 (each seed
+# re-draws theta_t); run.sh adds the reversed rule's numbers. The default cells fit the
+# shared 2-core machine; all n for both server constants:
+#   make -C experiments ldp-table3 LDP_TABLE3_CELLS="$(foreach k,black black-printed,$(foreach n,1 2 4 10,$(k):$(n)))"
+#   make -C experiments ldp-table3   -> $(LDP_OUT)/table3.md
+LDP_TABLE3_CELLS ?= black:1 black:2 black:4 black:10 black-printed:1
+LDP_TABLE3_EPS ?= 4
+LDP_TABLE3_SEEDS ?= 1 2
+LDP_TABLE3_RUNS := $(foreach c,$(LDP_TABLE3_CELLS),$(foreach e,$(LDP_TABLE3_EPS),$(foreach s,$(LDP_TABLE3_SEEDS),\
+  $(LDP_OUT)/table3/benign_$(call ldp_cell_crafter,$(c))_n$(call ldp_cell_column,$(c))_$(e)_$(s).json)))
+
+.PHONY: ldp-table3
+ldp: ldp-table3
+ldp-table3: $(LDP_OUT)/table3.md
+	@cat $<
+
+# $(1): column, $(2): clients, $(3): eps, $(4): seed
+define ldp_table3_run
+$(LDP_OUT)/table3/benign_$(1)_n$(2)_$(3)_$(4).json:
+	@mkdir -p $(LDP_OUT)/table3
+	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/table3/benign_$(1)_n$(2)_$(3)_$(4) --crafter benign \
+	  $(ldp_options_$(1)) --clients $(2) --eps $(3) --trials $(LDP_TRIALS) --seed $(4) --threads $(LDP_THREADS)
+endef
+$(foreach c,$(LDP_TABLE3_CELLS),$(foreach e,$(LDP_TABLE3_EPS),$(foreach s,$(LDP_TABLE3_SEEDS),\
+  $(eval $(call ldp_table3_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s))))))
+
+$(LDP_OUT)/table3.md: $(LDP_TABLE3_RUNS) $(LDP_DIR)/table3.py
+	$(PYTHON) $(LDP_DIR)/table3.py $(LDP_TABLE3_RUNS) >$@.tmp
+	mv $@.tmp $@
+
+# 002 Fig. 3: the effect of the gradient's norm. The dummy gradient with ||g1|| = R (in
+# units of L = 1; 002 uses R = L) for the white-box and black-box tests at each eps.
+#   make -C experiments ldp-fig3   -> $(LDP_OUT)/fig3.md and fig3.png
+LDP_FIG3_NORMS ?= 0.05 0.1 0.25 0.5 0.75 1 2
+LDP_FIG3_EPS ?= $(LDP_EPS)
+LDP_FIG3_COLUMNS ?= white black
+LDP_FIG3_RUNS := $(foreach k,$(LDP_FIG3_COLUMNS),$(foreach r,$(LDP_FIG3_NORMS),$(foreach e,$(LDP_FIG3_EPS),\
+  $(LDP_OUT)/fig3/dummy_$(k)_r$(r)_$(e).json)))
+
+.PHONY: ldp-fig3
+ldp: ldp-fig3
+ldp-fig3: $(LDP_OUT)/fig3.md $(LDP_OUT)/fig3.png
+	@cat $<
+
+# $(1): column, $(2): norm, $(3): eps
+define ldp_fig3_run
+$(LDP_OUT)/fig3/dummy_$(1)_r$(2)_$(3).json:
+	@mkdir -p $(LDP_OUT)/fig3
+	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/fig3/dummy_$(1)_r$(2)_$(3) --crafter dummy-gradient \
+	  $(ldp_options_$(1)) --dummy-norm $(2) --eps $(3) --trials $(LDP_TRIALS) --seed $(LDP_SEED) --threads $(LDP_THREADS)
+endef
+$(foreach k,$(LDP_FIG3_COLUMNS),$(foreach r,$(LDP_FIG3_NORMS),$(foreach e,$(LDP_FIG3_EPS),\
+  $(eval $(call ldp_fig3_run,$(k),$(r),$(e))))))
+
+# fig3.py writes fig3.dat (the plot's data) beside the table.
+$(LDP_OUT)/fig3.md: $(LDP_FIG3_RUNS) $(LDP_DIR)/fig3.py
+	$(PYTHON) $(LDP_DIR)/fig3.py $(LDP_OUT)/fig3.dat $(LDP_FIG3_RUNS) >$@.tmp
+	mv $@.tmp $@
+
+$(LDP_OUT)/fig3.png: $(LDP_OUT)/fig3.md $(LDP_DIR)/fig3.gp
+	gnuplot -e "data='$(LDP_OUT)/fig3.dat'; out='$@.tmp'; eps='$(LDP_FIG3_EPS)'" $(LDP_DIR)/fig3.gp
 	mv $@.tmp $@

@@ -1,36 +1,44 @@
 #!/usr/bin/env python3
-"""Mean of repeated white-box measurements (002 Sec. 4.1): average.py RUN.json... > average.md.
+"""Mean of repeated measurements (002 Sec. 4.1): average.py RUN.json... > average.md.
 
-One row per (crafter, eps): the number of measurements, the mean, sample sd, min and max
-of Eq. 3's point estimate (an infinite estimate counts as missing and is reported), and
-the mean's distance from eps."""
+One row per (crafter, distinguisher column, eps): the number of measurements, the mean,
+sample sd, min and max of Eq. 3's point estimate (an infinite estimate counts as missing
+and is reported), and the mean's distance from eps."""
 import json
 import math
 import statistics
 import sys
 
 
+def column(run):
+    if run["distinguisher"] == "white-box":
+        return "white-box"
+    return "black-box, printed constant" if run["server_constant"] == "printed" else "black-box"
+
+
 def main():
     groups, order = {}, []
     for path in sys.argv[1:]:
         run = json.load(open(path))
-        key = (run["crafter"], float(run["eps"]))
+        key = (run["crafter"], column(run), float(run["eps"]))
         if key not in groups:
             groups[key] = []
             order.append(key)
         groups[key].append((run["eps_eq3"], run["trials"]))
-    print("| crafter | eps | measurements (K each) | mean eps_empirical | sd | min | max | mean - eps |")
-    print("|---|---|---|---|---|---|---|---|")
-    for crafter, eps in order:
-        values = [float(v) for v, _ in groups[(crafter, eps)]]
+    print("| crafter | distinguisher | eps | measurements (K each) | mean eps_empirical | sd | min | max | mean - eps |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for crafter, col, eps in order:
+        values = [float(v) for v, _ in groups[(crafter, col, eps)]]
         finite = [v for v in values if math.isfinite(v)]
         infinite = len(values) - len(finite)
-        trials = "/".join(sorted({str(k) for _, k in groups[(crafter, eps)]}))
+        trials = "/".join(sorted({str(k) for _, k in groups[(crafter, col, eps)]}))
         mean = statistics.mean(finite) if finite else math.inf
         sd = statistics.stdev(finite) if len(finite) > 1 else 0.0
         note = f" ({infinite} inf)" if infinite else ""
-        print(f"| {crafter} | {eps:g} | {len(values)}{note} ({trials}) | {mean:.3f} | {sd:.3f} | "
-              f"{min(finite):.3f} | {max(finite):.3f} | {mean - eps:+.3f} |")
+        low = f"{min(finite):.3f}" if finite else "-"
+        high = f"{max(finite):.3f}" if finite else "-"
+        print(f"| {crafter} | {col} | {eps:g} | {len(values)}{note} ({trials}) | {mean:.3f} | {sd:.3f} | "
+              f"{low} | {high} | {mean - eps:+.3f} |")
 
 
 if __name__ == "__main__":
