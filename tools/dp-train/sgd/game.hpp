@@ -35,7 +35,7 @@ struct SgdGameResult {
   double crafted_initial_loss = 0;   // C2: mean shadow loss at the start ...
   double crafted_final_loss = 0;     // ... and at the crafted input
   std::size_t crafts = 0;            // C3: poisons crafted over all trials
-  double craft_seconds = 0;          // ... and the seconds they took (summed over threads)
+  double craft_seconds = 0;          // ... and the CPU seconds they took (summed over threads)
 };
 
 // Plays trials [first_trial, last_trial) at noise multiplier `sigma`; `evaluate`
