@@ -156,7 +156,7 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     std::vector<ComposedPld> composed(estimates);
     parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t c = begin; c < end; ++c)
-        composed[c] = compose_plds(factors[c], plans[c], options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
+        composed[c] = compose_grouped(factors[c], plans[c], options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
     });
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
       Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};

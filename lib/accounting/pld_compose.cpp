@@ -17,50 +17,63 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A factor's positive masses as (log mass, loss) pairs, for the Chernoff bounds.
+// A factor's masses (contiguous on its lattice) and their logs, for the Chernoff bounds.
 struct LogFactor {
-  std::vector<double> log_mass, loss;
+  const PldPmf* pld;
+  std::vector<double> log_mass;  // -inf where the mass is 0
   double count;
 };
 
 std::vector<LogFactor> log_factors(const std::vector<PldFactor>& factors) {
   std::vector<LogFactor> out;
   for (const PldFactor& f : factors) {
-    LogFactor l{{}, {}, static_cast<double>(f.count)};
-    for (std::size_t i = 0; i < f.pld->mass.size(); ++i)
-      if (f.pld->mass[i] > 0) {
-        l.log_mass.push_back(std::log(f.pld->mass[i]));
-        l.loss.push_back(f.pld->loss(i));
-      }
+    LogFactor l{f.pld, {}, static_cast<double>(f.count)};
+    for (double m : f.pld->mass) l.log_mass.push_back(m > 0 ? std::log(m) : -kInf);
     out.push_back(std::move(l));
   }
   return out;
 }
 
 // K(t) = log E[e^(t S)] over the finite part of the composition (a sub-probability
-// measure: the Chernoff bound holds for it as for a probability), with K' and K''.
-// Terms below e^-40 of a factor's largest are left out of K' and K'' only.
+// measure: the Chernoff bound holds for it as for a probability), rounded up, with K' and
+// K'' (for Newton's steps only). The terms m_i e^(t l_i - largest) take one exp per block
+// of 64 lattice points and a product by e^(t h) per point (64 roundings: K is raised by
+// 1e-14 a step to stay an upper bound), or one exp per point where a block's exponents leave
+// [-700, 700].
 struct Cgf {
   double k, k1, k2;
 };
 
 Cgf cgf(const std::vector<LogFactor>& factors, double t) {
+  constexpr std::size_t kBlock = 64;
   Cgf out{0, 0, 0};
   for (const LogFactor& f : factors) {
+    const PldPmf& p = *f.pld;
+    const double th = t * p.h, t0 = t * p.loss(0);
     double largest = -kInf;
-    for (std::size_t i = 0; i < f.loss.size(); ++i) largest = std::max(largest, f.log_mass[i] + t * f.loss[i]);
+    for (std::size_t i = 0; i < p.mass.size(); ++i)
+      largest = std::max(largest, f.log_mass[i] + t0 + th * static_cast<double>(i));
     if (largest == -kInf) continue;
+    const double step = std::exp(th), rise = std::abs(th) * kBlock;
     double s0 = 0, s1 = 0, s2 = 0;
-    for (std::size_t i = 0; i < f.loss.size(); ++i) {
-      const double x = f.log_mass[i] + t * f.loss[i] - largest;
-      const double w = std::exp(x);
-      s0 += w;
-      if (x < -40) continue;
-      s1 += w * f.loss[i];
-      s2 += w * f.loss[i] * f.loss[i];
+    for (std::size_t b = 0; b < p.mass.size(); b += kBlock) {
+      const std::size_t end = std::min(p.mass.size(), b + kBlock);
+      const double e = t * p.loss(b) - largest;
+      auto add = [&](std::size_t i, double w) {
+        const double l = p.loss(i);
+        s0 += w;
+        s1 += w * l;
+        s2 += w * l * l;
+      };
+      if (e - rise > -700 && e + rise < 700) {
+        double g = std::exp(e);
+        for (std::size_t i = b; i < end; ++i, g *= step) add(i, p.mass[i] * g);
+      } else {
+        for (std::size_t i = b; i < end; ++i) add(i, std::exp(f.log_mass[i] + t * p.loss(i) - largest));
+      }
     }
     const double mean = s1 / s0;
-    out.k += f.count * (largest + std::log(s0));
+    out.k += f.count * (largest + std::log(s0) + 1e-14);
     out.k1 += f.count * mean;
     out.k2 += f.count * std::max(0.0, s2 / s0 - mean * mean);
   }
@@ -69,7 +82,7 @@ Cgf cgf(const std::vector<LogFactor>& factors, double t) {
 
 // The Chernoff bound P(S >= U) <= e^(K(t) - t U) = tail: U(t) = (K(t) - log tail) / t,
 // smallest where g(t) = t K'(t) - K(t) + log tail = 0 (g rises: g' = t K'' >= 0), found
-// by bisection with Newton steps on log t to 1e-4 (any t gives a valid bound); `sign`
+// by bisection with Newton steps on log t to 1e-3 (any t gives a valid bound); `sign`
 // -1 gives the lower end through -S. Returns (U, t); U = +inf when g never reaches 0
 // (an atom at the largest loss carries more than `tail`: the support is the bound).
 std::pair<double, double> chernoff_end(const std::vector<LogFactor>& factors, int sign, double log_tail, double sd) {
@@ -82,7 +95,7 @@ std::pair<double, double> chernoff_end(const std::vector<LogFactor>& factors, in
   double lo = log_t0 - 30, hi = log_t0 + 10;
   if (g_at(hi).first <= 0) return {kInf, 0.0};
   double s = log_t0;
-  for (int i = 0; i < 100 && hi - lo > 1e-4; ++i) {
+  for (int i = 0; i < 100 && hi - lo > 1e-3; ++i) {
     const auto [g, slope] = g_at(s);
     (g < 0 ? lo : hi) = s;
     const double next = s - g / slope;
@@ -177,6 +190,7 @@ std::complex<Real> flush(std::complex<Real> z) { return std::norm(z) < Real(1e-2
 // at the cost of one log.
 template <typename Real>
 std::complex<Real> power(std::complex<Real> z, long long n) {
+  if (n == 1) return z;
   if (static_cast<double>(n) * std::log(static_cast<double>(std::norm(z))) < -667.8) return Real(0);
   std::complex<Real> result = Real(1);
   while (n > 0) {
@@ -284,7 +298,9 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     double b_sum = 0, z_sum = 0, largest = 0;  // sum_k B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
     for (std::size_t k = 0; k < product.size(); ++k) {
       const std::complex<Real> z = power(spectrum[k], f.count);
-      const double x_abs = static_cast<double>(std::abs(spectrum[k])), z_abs = static_cast<double>(std::abs(z));
+      // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
+      const double x_abs = std::sqrt(static_cast<double>(std::norm(spectrum[k])));
+      const double z_abs = std::sqrt(static_cast<double>(std::norm(z)));
       const double powered = (z_abs + FftErrorModel::kFlush) / (1 - rho);  // >= |X^_k|^m
       if (f.count > 1) {
         const double b_power = x_abs > 0 && x_abs >= m * a ? std::exp(1.0) * powered / x_abs
@@ -336,6 +352,30 @@ ComposedPld compose_plds(const std::vector<PldFactor>& factors, const Compositio
   check_factors(factors);
   ComposedPld out = compose_in<double>(factors, plan);
   if (out.roundoff > max_roundoff) out = compose_in<long double>(factors, plan);
+  return out;
+}
+
+ComposedPld compose_grouped(const std::vector<PldFactor>& factors, const CompositionPlan& plan, double max_roundoff) {
+  constexpr std::size_t kDirect = 16, kLongDouble = 8;
+  constexpr double kGroupOutside = 1e-18;
+  if (factors.size() > kLongDouble) max_roundoff = std::numeric_limits<double>::infinity();
+  if (factors.size() <= kDirect) return compose_plds(factors, plan, max_roundoff);
+  check_factors(factors);
+  const std::size_t groups = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(factors.size()))));
+  const std::size_t per_group = (factors.size() + groups - 1) / groups;
+  std::vector<ComposedPld> parts;
+  double outside = plan.outside_mass;
+  for (std::size_t begin = 0; begin < factors.size(); begin += per_group) {
+    const std::vector<PldFactor> group(factors.begin() + static_cast<std::ptrdiff_t>(begin),
+                                       factors.begin() + static_cast<std::ptrdiff_t>(std::min(factors.size(), begin + per_group)));
+    const CompositionPlan group_plan = plan_composition(group, kGroupOutside);
+    parts.push_back(compose_grouped(group, group_plan));
+    outside += 2 * parts.back().outside_mass;
+  }
+  std::vector<PldFactor> combined;
+  for (const ComposedPld& part : parts) combined.push_back({&part.pld, 1, part.roundoff});
+  ComposedPld out = compose_plds(combined, plan);
+  out.outside_mass = outside;
   return out;
 }
 
