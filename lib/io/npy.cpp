@@ -251,8 +251,6 @@ void check_fits_f4(const double* data, std::size_t n, std::size_t first, const s
   for (std::size_t i = 0; i < n; ++i)
     if (std::isfinite(data[i]) && std::abs(data[i]) > std::numeric_limits<float>::max())
       throw DataError(fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], first + i), where);
-    else if (data[i] != 0 && static_cast<float>(data[i]) == 0.0f)
-      throw DataError(fmt::format("value {} at index {} underflows to 0 in f4 (use f8)", data[i], first + i), where);
 }
 
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,

@@ -76,8 +76,7 @@ void write_npy(std::ostream& out, const double* data, const std::vector<std::siz
 void write_npy_header(std::ostream& out, const std::vector<std::size_t>& shape, NpyDtype dtype);
 void write_npy_values(std::ostream& out, const double* data, std::size_t n, NpyDtype dtype);
 // DataError naming `where` for a finite value beyond f4's range (it would be written
-// as inf) or a nonzero one below it (it would be written as 0); `first` is the index of
-// data[0] in the whole array, for the message.
+// as inf); `first` is the index of data[0] in the whole array, for the message.
 void check_fits_f4(const double* data, std::size_t n, std::size_t first, const std::string& where);
 // Writes atomically to `path` ("-" = stdout).
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,

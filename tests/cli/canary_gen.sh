@@ -78,7 +78,7 @@ expect_error 2 "--count: Value 4294967297 not in range 1 to 4294967296" canary-g
 
 # A dummy canary too small for f4 (1e-50 / sqrt(10) is below f4's least subnormal 1.4e-45)
 # would be written as zeros: refused, nothing written; f8 keeps it.
-expect_error 1 "value 3.16[0-9e.-]+ at index 0 underflows to 0 in f4 \(use f8\)" \
+expect_error 1 "the dummy canary.s entries \(3.16[0-9e.-]+\) underflow to 0 in f4 \(use f8\)" \
   canary-gen --kind dummy --dim 10 --clip 1e-50 --npy --dtype f4 -o "$TMP/tiny.npy"
 [ -e "$TMP/tiny.npy" ] && fail "partial output left by an f4 underflow"
 expect_status 0 canary-gen --kind dummy --dim 10 --clip 1e-50 --npy -o "$TMP/tiny.npy"

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     // Rows are made and written a block (about 64 MiB) at a time, never the whole K x D
     // matrix, so stdout is streamed. Every check comes before the first byte: the spec's,
     // and f4's range on the first row (a dummy spec's rows are all alike, and a sphere
-    // canary's entries lie in [-1, 1]).
+    // canary's entries lie in [-1, 1]), and a dummy canary that f4 would make 0.
     const CanarySet set = CanarySet::from_spec(spec);
     const NpyDtype type = parse_npy_dtype(dtype);
     const std::size_t block = std::max<std::size_t>(1, (std::size_t{64} << 20) / sizeof(double) / spec.dim);
@@ -73,7 +73,11 @@ int main(int argc, char** argv) {
     for (std::size_t first = 0; first < spec.count && out.stream(); first += block) {  // a failed write ends it
       const std::vector<double> rows = set.rows(first, std::min(block, spec.count - first), threads);
       if (first == 0) {
-        if (type == NpyDtype::f4) check_fits_f4(rows.data(), spec.dim, 0, output == "-" ? "stdout" : output);
+        const std::string where = output == "-" ? "stdout" : output;
+        if (type == NpyDtype::f4) check_fits_f4(rows.data(), spec.dim, 0, where);
+        // A dummy canary below f4's least subnormal would be written as zeros.
+        if (type == NpyDtype::f4 && spec.kind == CanaryKind::dummy && static_cast<float>(rows[0]) == 0.0f)
+          throw DataError(fmt::format("the dummy canary's entries ({}) underflow to 0 in f4 (use f8)", rows[0]), where);
         write_npy_header(out.stream(), {spec.count, spec.dim}, type);
       }
       write_npy_values(out.stream(), rows.data(), rows.size(), type);
