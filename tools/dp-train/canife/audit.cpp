@@ -87,13 +87,6 @@ void estimate_epsilon(Audit& a) {
   a.eps = canife_epsilon(in, out, 1.0 / double(a.scores.size()));
 }
 
-std::vector<std::int64_t> dense_widths(const CanifeConfig& c, const Dataset& train) {
-  std::vector<std::int64_t> widths{static_cast<std::int64_t>(train.example_size())};
-  if (c.model == "mlp") widths.push_back(c.hidden);
-  widths.push_back(train.num_classes);
-  return widths;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -45,10 +45,6 @@ double canary_score(const std::vector<double>& noisy_sum, const std::vector<doub
 // eps_r of a's scores (000 App. C.1 at delta = 1/n, stats/canife_epsilon.hpp).
 void estimate_epsilon(Audit& a);
 
-// The layer widths of a dense model (input, hidden for mlp, classes), as CanaryCrafter
-// takes them.
-std::vector<std::int64_t> dense_widths(const CanifeConfig& c, const Dataset& train);
-
 double seconds_since(std::chrono::steady_clock::time_point start);
 
 // scores.csv, audits.csv and canaries.npy into the staging folder; `sigma` is the run's z.

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "data.hpp"
+#include "differentiable_model.hpp"
 #include "models.hpp"
 #include "sgd/trainer.hpp"
 
@@ -117,7 +118,7 @@ LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double s
   training.seed = c.seed;
 
   // Train, auditing the frozen model before the rounds 0, S, 2S, ...
-  const SampleAuditor auditor(c, data, *model, dense_widths(c, data.train), sigma);
+  const SampleAuditor auditor(c, data, *model, dense_widths(mc), sigma);
   LevelRun run;
   DpSgdTrainer trainer(training, data.train, *model, sigma);
   PhiloxStream rng(c.seed, kCanifeTrainStream);

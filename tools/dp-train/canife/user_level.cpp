@@ -10,6 +10,7 @@
 #include "canife/levels.hpp"
 #include "core/error.hpp"
 #include "data.hpp"
+#include "differentiable_model.hpp"
 #include "fedavg/client.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "models.hpp"
@@ -67,7 +68,7 @@ class UserAuditor {
   UserAuditor(const CanifeConfig& c, const TrainTest& data, const torch::nn::Sequential& model,
               ClientTrainer& clients, const ClientIndices& client_ids, PartitionKind kind, double sigma)
       : c_(c), data_(data), model_(model), clients_(clients), population_(client_ids.size()),
-        widths_(dense_widths(c, data.train)), pool_(design_clients(c, data, kind)),
+        widths_(dense_widths(model_config(c.model, data.train, c.hidden))), pool_(design_clients(c, data, kind)),
         local_{c.user.local_epochs, c.user.local_batch, c.user.client_lr},
         design_(model, data.test, pool_, local_, c.threads), sigma_(sigma) {}
 
