@@ -291,7 +291,8 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     mass *= slack;
     const double norm = std::sqrt(square) * slack;
     const double e1 = std::sqrt(static_cast<double>(p.mass.size())) * f.error_l2;  // ||e||_1
-    const double dx = model.gamma * root_n * norm + root_n * f.error_l2;
+    // (folding sums up to `folds` error terms per point: their l2 norm grows by at most sqrt(folds))
+    const double dx = model.gamma * root_n * norm + root_n * std::sqrt(folds) * f.error_l2;
     const double a = model.phi * mass + e1, bound = mass + e1;
     const double m = static_cast<double>(f.count);
     const double rho = model.products(power_products(f.count));
