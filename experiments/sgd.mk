@@ -2,15 +2,24 @@
 # central DP-SGD on the first 1,000 training images, mlp 784-32-10, Poisson lots at q 0.1,
 # 100 steps, lr 1 (004 App. A's 0.15 is for 60 epochs: at 10 epochs it reaches 55% test
 # accuracy, lr 1 69%), clip 1, noise calibrated for eps in {1, 2, 4, 10} at delta 1e-5; the
-# threat models api, gradient-canary and malicious-dataset (trained), SGD_TRIALS trials
-# per hypothesis each, in SGD_SHARDS shards (one process each: -j spreads them); and the
-# malicious-dataset game simulated with SGD_SIM_TRIALS trials per hypothesis.
+# six threat models of 004 Table I: api, gradient-canary and malicious-dataset (trained)
+# with SGD_TRIALS trials per hypothesis, static-poison and intermediate-poison with
+# SGD_POISON_TRIALS, adaptive-poison with SGD_ADAPTIVE_TRIALS (fewer by default, so that
+# the whole figure fits in well under an hour on 2 cores), each in SGD_SHARDS shards (one
+# process each: -j spreads them); and the malicious-dataset game simulated with
+# SGD_SIM_TRIALS trials per hypothesis. D2 (intermediate and adaptive poison) reduces the
+# losses by their max at eps <= 2 and their mean above, the better one in 004 Sec. IV-C.
 #   make -C experiments -j2 sgd   -> $(OUT)/sgd/fig1.md (table) and fig1.png
+#   the full version, 1,000 trials everywhere, sharded for a cluster's job runner (its own
+#   OUT: shard files are named by threat, eps and shard, not by the number of trials):
+#   make -C experiments -j200 sgd OUT=out-full SGD_POISON_TRIALS=1000 SGD_ADAPTIVE_TRIALS=1000 SGD_SHARDS=50
 # Each cell: 004's Clopper-Pearson bound at the best threshold (eps-from-scores
 # --thresholds max) and the honest one (Bonferroni over thresholds), delta 1e-5.
 SGD_EPS ?= 1 2 4 10
-SGD_THREATS ?= api gradient-canary malicious-dataset
+SGD_THREATS ?= api static-poison intermediate-poison adaptive-poison gradient-canary malicious-dataset
 SGD_TRIALS ?= 1000
+SGD_POISON_TRIALS ?= 300
+SGD_ADAPTIVE_TRIALS ?= 150
 SGD_SHARDS ?= 4
 SGD_SIM_TRIALS ?= 1000000
 SGD_SEED ?= 1
@@ -18,6 +27,11 @@ SGD_OPTIONS ?= --train-size 1000 --q 0.1 --steps 100 --delta 1e-5
 SGD_LR ?= 1
 # The learning rate of the threats that train (malicious-dataset sets 0 and refuses --lr).
 sgd_lr = $(if $(filter malicious-dataset,$(1)),,--lr $(SGD_LR))
+# $(1): threat -> its trials per hypothesis.
+sgd_trials = $(if $(filter adaptive-poison,$(1)),$(SGD_ADAPTIVE_TRIALS),$(if $(filter static-poison intermediate-poison,$(1)),$(SGD_POISON_TRIALS),$(SGD_TRIALS)))
+# $(1): threat, $(2): eps -> D2's reduction for the threats that read every model.
+sgd_reduce = $(if $(filter intermediate-poison adaptive-poison,$(1)),--reduce $(if $(filter 1 2,$(2)),max,mean))
+sgd_threat = --threat $(1) --eps $(2) $(SGD_OPTIONS) $(call sgd_lr,$(1)) $(call sgd_reduce,$(1),$(2))
 SGD_OUT ?= $(OUT)/sgd
 SGD_DIR := $(dir $(lastword $(MAKEFILE_LIST)))sgd
 SGD_SHARD_IDS := $(shell seq 0 $$(($(SGD_SHARDS) - 1)))
@@ -33,27 +47,28 @@ sgd: $(SGD_OUT)/fig1.md $(SGD_OUT)/fig1.png
 define sgd_shard
 $(SGD_OUT)/shards/$(1)_$(2)_$(3).csv:
 	@mkdir -p $(SGD_OUT)/shards
-	dp-train sgd --threat $(1) --eps $(2) $(SGD_OPTIONS) $(call sgd_lr,$(1)) --trials $(SGD_TRIALS) --seed $(SGD_SEED) --threads 1 --quiet \
-	  --trial-range $$$$(($(3) * $(SGD_TRIALS) / $(SGD_SHARDS))):$$$$((($(3) + 1) * $(SGD_TRIALS) / $(SGD_SHARDS))) -o $$@
+	nice -n 10 dp-train sgd $(call sgd_threat,$(1),$(2)) --trials $(call sgd_trials,$(1)) --seed $(SGD_SEED) --threads 1 --quiet \
+	  --trial-range $$$$(($(3) * $(call sgd_trials,$(1)) / $(SGD_SHARDS))):$$$$((($(3) + 1) * $(call sgd_trials,$(1)) / $(SGD_SHARDS))) -o $$@
 endef
 $(foreach t,$(SGD_THREATS),$(foreach e,$(SGD_EPS),$(foreach k,$(SGD_SHARD_IDS),$(eval $(call sgd_shard,$(t),$(e),$(k))))))
 
 # $(1): threat, $(2): eps. Shards merge in order: the first header, then every row.
 define sgd_cell
-$(SGD_OUT)/cells/$(1)_$(2).json: $(foreach k,$(SGD_SHARD_IDS),$(SGD_OUT)/shards/$(1)_$(2)_$(k).csv)
+$(SGD_OUT)/cells/$(1)_$(2).json: $(foreach k,$(SGD_SHARD_IDS),$(SGD_OUT)/shards/$(1)_$(2)_$(k).csv) $(SGD_DIR)/cell.sh
 	@mkdir -p $(SGD_OUT)/cells
-	(head -1 $$<; for f in $$^; do tail -n +2 $$$$f; done) >$(SGD_OUT)/cells/$(1)_$(2).csv
-	$(SGD_DIR)/cell.sh $(1) $(2) $(SGD_OUT)/cells/$(1)_$(2).csv "dp-train sgd --threat $(1) --eps $(2) $(SGD_OPTIONS) $(call sgd_lr,$(1)) --trials 5 --seed $(SGD_SEED) --json --quiet" >$$@.tmp
+	(head -1 $$<; for f in $$(filter %.csv,$$^); do tail -n +2 $$$$f; done) >$(SGD_OUT)/cells/$(1)_$(2).csv
+	$(SGD_DIR)/cell.sh $(1) $(2) $(SGD_OUT)/cells/$(1)_$(2).csv "dp-train sgd $(call sgd_threat,$(1),$(2)) --trials 5 --seed $(SGD_SEED) --json --quiet" >$$@.tmp
 	mv $$@.tmp $$@
 endef
 $(foreach t,$(SGD_THREATS),$(foreach e,$(SGD_EPS),$(eval $(call sgd_cell,$(t),$(e)))))
 
 # $(1): eps: the simulated malicious-dataset game, one process.
 define sgd_simulated
-$(SGD_OUT)/cells/simulated_$(1).json:
+$(SGD_OUT)/cells/simulated_$(1).csv:
 	@mkdir -p $(SGD_OUT)/cells
 	dp-train sgd --threat malicious-dataset --engine simulate --eps $(1) $(SGD_OPTIONS) --trials $(SGD_SIM_TRIALS) \
-	  --seed $(SGD_SEED) --threads 1 --quiet -o $(SGD_OUT)/cells/simulated_$(1).csv
+	  --seed $(SGD_SEED) --threads 1 --quiet -o $$@
+$(SGD_OUT)/cells/simulated_$(1).json: $(SGD_OUT)/cells/simulated_$(1).csv $(SGD_DIR)/cell.sh
 	$(SGD_DIR)/cell.sh simulated $(1) $(SGD_OUT)/cells/simulated_$(1).csv "dp-train sgd --threat malicious-dataset --engine simulate --eps $(1) $(SGD_OPTIONS) --trials 1 --json --quiet" >$$@.tmp
 	mv $$@.tmp $$@
 endef

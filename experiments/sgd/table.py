@@ -2,7 +2,8 @@
 
 usage: table.py FIG1.DAT "EPS..." CELL.json... > fig1.md
 Each cell prints 004's Clopper-Pearson bound at the best threshold and, in brackets, the
-Bonferroni-corrected one; FIG1.DAT gets the best-threshold bounds for the bar chart.
+Bonferroni-corrected one; a second table gives each cell's AUROC; FIG1.DAT gets the
+best-threshold bounds for the bar chart.
 """
 import json
 import sys
@@ -13,7 +14,9 @@ for path in paths:
     with open(path) as f:
         c = json.load(f)
     cells[(c["threat"], c["eps"])] = c
-columns = [("api", "api (C1/D1)"), ("gradient-canary", "gradient canary (C4/D3)"),
+columns = [("api", "api (C1/D1)"), ("static-poison", "static poison (C2/D1)"),
+           ("intermediate-poison", "intermediate poison (C2/D2)"), ("adaptive-poison", "adaptive poison (C3/D2)"),
+           ("gradient-canary", "gradient canary (C4/D3)"),
            ("malicious-dataset", "malicious dataset, trained (C5/D3)"),
            ("simulated", "malicious dataset, simulated")]
 columns = [(k, name) for k, name in columns if any(t == k for t, _ in cells)]
@@ -47,3 +50,12 @@ with open(dat_path, "w") as dat:
             values.append(f"{c['eps_lower_cp_best_threshold']:.4f}")
         print("| " + " | ".join(row) + " |")
         dat.write(f"{e:g} {any_cell['analytic_eps']:.4f} " + " ".join(values) + "\n")
+
+# The AUROC of each cell: unlike the bounds, it does not shrink with fewer trials, so it
+# compares threat models played with different numbers of trials.
+print()
+print("| eps (analytic) | " + " | ".join(f"AUROC {name}" for _, name in columns) + " |")
+print("|---|" + "---|" * len(columns))
+for e in map(float, eps_list):
+    aurocs = [cells.get((k, e), {}).get("auroc") for k, _ in columns]
+    print(f"| {e:g} | " + " | ".join("-" if a is None else f"{a:.3f}" for a in aurocs) + " |")
