@@ -33,6 +33,7 @@ const char* kExamples =
     "  rdp-compose --sigma 1 --q 0.02 --steps 500 --delta 1e-6 --orders 2,4,8,16,32\n"
     "  rdp-compose --sigma 0.7 --q 0.01 --steps 2000 --delta 1e-5 --fail-above 6   # CI gate: exit 3 (7.06 > 6)\n"
     "  rdp-compose --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --sampling without-replacement\n"
+    "  rdp-compose --accountant pld --sigma 2.2 --q 0.01 --steps 1000 --delta 1e-5 --sampling without-replacement --json\n"
     "  rdp-compose --accountant pld --sigma 0.8 --q 0.002133 --steps 469 --delta 1e-5 --json   # PLD interval + RDP\n"
     "  rdp-compose --accountant pld --eps 1 --q 0.01 --steps 10000 --delta 1e-5   # sigma by the PLD bound\n"
     "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT approximation\n"
