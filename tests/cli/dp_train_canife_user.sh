@@ -7,9 +7,9 @@ source "$SRC/tests/cli/lib.bash"
 cd "$TMP"
 
 # 100 clients of 20 synthetic examples, 10 per round, 30 rounds, audits before 0, 10, 20.
-TOY=(dp-train canife --task synthetic --hidden 16 --clients 100 --rounds 30 --audit-every 10 --audit-rounds 20
-  --design-pool 20 --quiet)
-USER=("${TOY[@]}" --level user --clients-per-round 10)
+TOY=(dp-train canife --task synthetic --hidden 16 --rounds 30 --audit-every 10 --audit-rounds 20 --design-pool 20
+  --quiet)
+USER=("${TOY[@]}" --level user --clients 100 --clients-per-round 10)
 
 # --- bad input: one line on stderr, exit 2, nothing written
 expect_error 2 "^dp-train: error: --lr cannot be used with --level user" "${USER[@]}" --noise-multiplier 1 --lr 0.5 --out bad
@@ -17,9 +17,11 @@ expect_error 2 "^dp-train: error: --clients cannot be used with --level sample" 
   dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --noise-multiplier 1 --clients 10 --out bad
 expect_error 2 "unknown level 'client' \(sample or user\).*--level" "${TOY[@]}" --level client --noise-multiplier 1 --out bad
 expect_error 2 "clients per round must lie in \[1, 100\].*--clients-per-round" "${TOY[@]}" --level user \
-  --noise-multiplier 1 --clients-per-round 101 --out bad
+  --clients 100 --noise-multiplier 1 --clients-per-round 101 --out bad
 expect_error 2 "--clients-per-round excludes --q|--q excludes --clients-per-round" "${USER[@]}" --noise-multiplier 1 \
   --q 0.1 --out bad
+expect_error 2 "at least one local epoch.*--local-epochs" "${TOY[@]}" --level user --clients 50 --q 0.2 \
+  --noise-multiplier 1 --local-epochs 0 --out bad   # --q with fewer clients than the default 100 per round
 expect_error 2 "at least one local epoch.*--local-epochs" "${USER[@]}" --noise-multiplier 1 --local-epochs 0 --out bad
 expect_error 2 "unknown partition" "${USER[@]}" --noise-multiplier 1 --partition dirichlet --out bad
 [ -e bad ] && fail "bad/ written on error"

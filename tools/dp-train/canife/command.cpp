@@ -111,10 +111,12 @@ std::function<int()> declare_canife(CLI::App& sub) {
       cli::forbid_options(user_only, "with --level sample");
     } else {
       cli::forbid_options({lr}, "with --level user");
-      if (o->clients_per_round == 0 || o->clients_per_round > c.user.clients)
-        throw UsageError("clients per round must lie in [1, " + std::to_string(c.user.clients) + "], the clients",
-                         "--clients-per-round");
-      if (!q->count()) c.q = static_cast<double>(o->clients_per_round) / static_cast<double>(c.user.clients);
+      if (!q->count()) {
+        if (o->clients_per_round == 0 || o->clients_per_round > c.user.clients)
+          throw UsageError("clients per round must lie in [1, " + std::to_string(c.user.clients) + "], the clients",
+                           "--clients-per-round");
+        c.q = static_cast<double>(o->clients_per_round) / static_cast<double>(c.user.clients);
+      }
     }
     o->config.craft.loss = parse_canary_loss(o->loss);
     o->config.init = parse_canary_init(o->init);
