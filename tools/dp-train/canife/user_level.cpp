@@ -20,11 +20,6 @@ namespace dpaudit::dp_train {
 
 namespace {
 
-torch::Tensor to_float_tensor(const std::vector<double>& v) {
-  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kDouble)
-      .to(torch::kFloat);
-}
-
 // The noisy sum of a round's clipped updates, u_1 + ... + u_m + N(0, (z C)^2 I)
 // (000 Sec. 3.1), with the canary's update when given; noise from `rng` after whatever
 // it drew before.
@@ -40,7 +35,7 @@ std::vector<double> noisy_sum(std::size_t d, const std::vector<ClientUpdate>& up
   return r;
 }
 
-// The mock clients of Alg. 1 (000 Sec. 3.3, A.3 of the spec): the test split cut into
+// The mock clients of Alg. 1 (000 Sec. 3.3; its code draws them from the test users): the test split cut into
 // clients the way the training set is (same partition, the same mean size), M of them
 // drawn once, uniformly without replacement.
 ClientIndices design_clients(const CanifeConfig& c, const TrainTest& data, PartitionKind kind) {

@@ -9,6 +9,11 @@
 
 namespace dpaudit::dp_train {
 
+torch::Tensor to_float_tensor(const std::vector<double>& v) {
+  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kDouble)
+      .to(torch::kFloat);
+}
+
 ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
                              LocalTraining training, int threads)
     : train_(train), clients_(clients), training_(training), threads_(static_cast<int>(resolve_threads(threads))) {

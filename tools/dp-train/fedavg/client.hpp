@@ -26,6 +26,9 @@ struct ClientUpdate {
   bool has_data = false;       // false: an empty client (label skew), update 0
 };
 
+// The server's double parameters as the float tensor ClientTrainer::train takes.
+torch::Tensor to_float_tensor(const std::vector<double>& v);
+
 class ClientTrainer {
  public:
   ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,

@@ -35,11 +35,6 @@ std::vector<double> to_doubles(const torch::Tensor& t) {
   return {d.data_ptr<double>(), d.data_ptr<double>() + d.numel()};
 }
 
-torch::Tensor to_float_tensor(const std::vector<double>& v) {
-  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kDouble)
-      .to(torch::kFloat);
-}
-
 void check_options(const FedAvgConfig& c) {
   if (c.out.empty()) throw UsageError("an output folder is required", "--out");
   if (c.rounds == 0) throw UsageError("need at least one round", "--rounds");
