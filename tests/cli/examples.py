@@ -36,6 +36,10 @@ SHRINK = [
     (r"--num-unseen 1000\b", "--num-unseen 20"),
     (r"--clients 3000\b", "--clients 200"),
     (r"--clients-per-round 100\b", "--clients-per-round 20"),
+]
+# The same for training runs, applied to the dp-train part of a pipe only (rdp-compose
+# --empirical's --rounds is the run's length, not a size).
+SHRINK_TRAINING = [
     (r"--rounds \d+", "--rounds 4"),
     (r"--audit-every \d+", "--audit-every 2"),
     (r"--design-steps \d+", "--design-steps 5"),
@@ -138,6 +142,13 @@ def shrink(command):
     command = "\n".join(strip_comment(line).rstrip() for line in command.splitlines())
     for pattern, repl in SHRINK:
         command = re.sub(pattern, repl, command)
+    segments = command.split("|")
+    for i, seg in enumerate(segments):
+        if seg.strip().startswith("dp-train"):
+            for pattern, repl in SHRINK_TRAINING:
+                seg = re.sub(pattern, repl, seg)
+            segments[i] = seg
+    command = "|".join(segments)
     for prefix, extra in SMALL_RUN.items():
         segments = command.split("|")
         for i, seg in enumerate(segments):
@@ -191,6 +202,8 @@ dp-train ldp --crafter dummy-gradient --eps 4 --trials 1000 -o game.csv
 printf 'sigma,q,steps\\n1.1,0.01,1000\\n0.8,0.02,500\\n' > segments.csv
 dp-train canife --task synthetic --q 0.05 --rounds 4 --audit-every 2 --audit-rounds 10 \\
   --design-steps 5 --design-pool 16 --noise-multiplier 1 --out run/ >/dev/null
+dp-train canife --level user --task synthetic --clients 50 --q 0.2 --rounds 4 --audit-every 2 \\
+  --audit-rounds 10 --design-pool 8 --design-steps 5 --noise-multiplier 1 --out user/ --quiet
 dp-train fedavg --clients 100 --clients-per-round 10 --rounds 2 \\
   --num-canaries 10 --num-unseen 10 --out fedavg/ --quiet
 cp fedavg/scores_final.csv fedavg/scores_all.csv run/

@@ -36,9 +36,9 @@ std::function<int()> declare_canife(CLI::App& sub) {
       "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 \\\n"
       "      --noise-multiplier 1 --out toy/ --json\n"
       "  dp-train canife --level user --clients 3000 --partition label-skew --clients-per-round 100 --rounds 300 \\\n"
-      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out run/   # 000 Fig. 4's setting\n"
-      "  eps-from-scores run/scores.csv --per round --method canife | rdp-compose --empirical - --q 0.0333333 \\\n"
-      "      --rounds 300 --round-delta 0.01 --delta 1e-5 --sigma-if-inf \"$(jq .noise_multiplier run/run.json)\"\n"
+      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out user/  # 000 Fig. 4's setting\n"
+      "  eps-from-scores user/scores.csv --per round --method canife | rdp-compose --empirical - --q 0.0333333 \\\n"
+      "      --rounds 300 --round-delta 0.01 --delta 1e-5 --sigma-if-inf \"$(jq .noise_multiplier user/run.json)\"\n"
       "  (see dp-train(1), section CANIFE)\n");
   sub.add_option("--level", o->level, "sample (each client one example) | user (fedavg's clients)")
       ->capture_default_str();
