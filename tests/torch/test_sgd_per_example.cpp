@@ -7,6 +7,7 @@
 
 #include "data.hpp"
 #include "models.hpp"
+#include "small_model.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/per_example_model.hpp"
 #include "sgd/trainer.hpp"
@@ -19,15 +20,6 @@ using namespace dpaudit;
 using namespace dpaudit::dp_train;
 
 namespace {
-
-ModelConfig config(ModelKind kind) {
-  ModelConfig c;
-  c.kind = kind;
-  c.input_shape = {1, 8, 8};  // the synthetic task's images
-  c.classes = 10;
-  c.hidden = 16;
-  return c;
-}
 
 struct Lot {
   std::vector<float> x;
@@ -59,8 +51,8 @@ double max_abs(const std::vector<float>& a) {
 TEST_CASE("the one-pass clipped sum equals LibTorch's per-example gradients, clipped and summed") {
   for (ModelKind kind : {ModelKind::logreg, ModelKind::mlp}) {
     std::vector<float> theta;
-    auto fast = PerExampleModel::make(config(kind), 3, theta);
-    auto reference = PerExampleModel::make_reference(config(kind), 3);
+    auto fast = PerExampleModel::make(test::small_model(kind), 3, theta);
+    auto reference = PerExampleModel::make_reference(test::small_model(kind), 3);
     REQUIRE(fast->parameter_count() == theta.size());
     REQUIRE(reference->parameter_count() == theta.size());
     const Lot l = lot(9);
@@ -82,7 +74,7 @@ TEST_CASE("the one-pass clipped sum equals LibTorch's per-example gradients, cli
 
 TEST_CASE("a clipped sum of identical examples has norm count * min(norm, C)") {
   std::vector<float> theta;
-  auto fast = PerExampleModel::make(config(ModelKind::mlp), 4, theta);
+  auto fast = PerExampleModel::make(test::small_model(ModelKind::mlp), 4, theta);
   Lot one = lot(1), four;
   for (int k = 0; k < 4; ++k) {
     four.x.insert(four.x.end(), one.x.begin(), one.x.end());
@@ -113,13 +105,13 @@ TEST_CASE("DP-SGD step: q = 1 without noise moves theta by lr * (clipped sum) / 
   c.lr = 0.5;
   c.clip = 0.1;
   std::vector<float> theta0;
-  auto model = PerExampleModel::make(config(ModelKind::mlp), 2, theta0);
+  auto model = PerExampleModel::make(test::small_model(ModelKind::mlp), 2, theta0);
   DpSgdTrainer trainer(c, train, *model, 0.0);
   std::vector<float> theta = theta0;
   PhiloxStream rng(1, 1);
   trainer.train(theta, rng, nullptr);
   std::vector<float> sum(theta0.size(), 0.0f);
-  PerExampleModel::make_reference(config(ModelKind::mlp), 2)
+  PerExampleModel::make_reference(test::small_model(ModelKind::mlp), 2)
       ->add_clipped_sum(theta0.data(), train.features.data(), train.labels.data(), 20, 0.1, sum.data());
   std::vector<float> expected(theta0.size());
   for (std::size_t j = 0; j < theta0.size(); ++j) expected[j] = theta0[j] - 0.5f * sum[j] / 20.0f;
@@ -137,7 +129,7 @@ TEST_CASE("DP-SGD noise: each coordinate of the update has sd z C / L") {
   c.lr = 0;
   c.clip = 2;
   std::vector<float> theta0;
-  auto model = PerExampleModel::make(config(ModelKind::mlp), 2, theta0);
+  auto model = PerExampleModel::make(test::small_model(ModelKind::mlp), 2, theta0);
   DpSgdTrainer trainer(c, empty, *model, 3.0);
   std::vector<float> theta = theta0;
   PhiloxStream rng(1, 2);

@@ -13,6 +13,7 @@
 
 #include "differentiable_model.hpp"
 #include "models.hpp"
+#include "small_model.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/dense_per_example.hpp"
 #include "sgd/per_example_model.hpp"
@@ -26,15 +27,6 @@ using namespace dpaudit;
 using namespace dpaudit::dp_train;
 
 namespace {
-
-ModelConfig config(ModelKind kind) {
-  ModelConfig c;
-  c.kind = kind;
-  c.input_shape = {1, 8, 8};  // the synthetic task's images
-  c.classes = 10;
-  c.hidden = 16;
-  return c;
-}
 
 std::vector<float> uniforms(std::size_t n, std::uint64_t stream) {
   std::vector<float> v(n);
@@ -53,7 +45,7 @@ double max_abs(const std::vector<float>& a) {
 // that the losses and gradients are not all those of a near-uniform prediction.
 std::vector<float> parameters(ModelKind kind, std::uint64_t seed) {
   std::vector<float> theta;
-  PerExampleModel::make(config(kind), seed, theta);
+  PerExampleModel::make(test::small_model(kind), seed, theta);
   for (float& v : theta) v *= 3;
   return theta;
 }
@@ -63,7 +55,7 @@ std::vector<float> parameters(ModelKind kind, std::uint64_t seed) {
 TEST_CASE("the differentiable path gives the one-pass per-example gradients, logreg and mlp") {
   for (ModelKind kind : {ModelKind::logreg, ModelKind::mlp}) {
     const std::vector<float> theta = parameters(kind, 3);
-    const std::vector<std::int64_t> widths = dense_widths(config(kind));
+    const std::vector<std::int64_t> widths = dense_widths(test::small_model(kind));
     DensePerExample dense(widths);
     REQUIRE(dense.parameter_count() == theta.size());
     // Per example: autograd's gradient of the example's loss against DensePerExample's.
@@ -97,7 +89,7 @@ TEST_CASE("the differentiable path gives the one-pass per-example gradients, log
 
 TEST_CASE("C3's closed-form dJ/dx matches central differences of J") {
   const std::vector<float> theta = parameters(ModelKind::mlp, 3);
-  const std::vector<std::int64_t> widths = dense_widths(config(ModelKind::mlp));
+  const std::vector<std::int64_t> widths = dense_widths(test::small_model(ModelKind::mlp));
   // Clip 0.5 with virtual step 0.5 (the clip is active: the poison's gradient norm is
   // above it), and clip 1000 (inactive) with virtual step 0.02.
   for (auto [step, clip] : {std::pair{0.5, 0.5}, std::pair{0.02, 1000.0}}) {
@@ -122,7 +114,7 @@ TEST_CASE("C3's closed-form dJ/dx is LibTorch's double backward, logreg and mlp,
   for (ModelKind kind : {ModelKind::logreg, ModelKind::mlp}) {
     const std::vector<float> theta = parameters(kind, 5);
     for (auto [step, clip] : {std::pair{0.5, 0.5}, std::pair{0.02, 1000.0}}) {
-      AdaptiveCrafter crafter(dense_widths(config(kind)), uniforms(64, 7), 2, step, clip, 10, 1.0, CraftSign::descent,
+      AdaptiveCrafter crafter(dense_widths(test::small_model(kind)), uniforms(64, 7), 2, step, clip, 10, 1.0, CraftSign::descent,
                               {0, 1});
       const std::vector<float> x = uniforms(64, 8);
       const auto fast = crafter.evaluate(theta.data(), theta.size(), x);
@@ -142,7 +134,7 @@ TEST_CASE("C3's closed-form dJ/dx is LibTorch's double backward, logreg and mlp,
 // after 50 steps of 0.5 (2.8 times); the threshold, twice the start, leaves room for
 // other platforms' rounding. The crafted input stays in the box [0, 1].
 TEST_CASE("C2's ascent raises the shadow models' loss far above a random input's") {
-  const std::vector<std::int64_t> widths = dense_widths(config(ModelKind::mlp));
+  const std::vector<std::int64_t> widths = dense_widths(test::small_model(ModelKind::mlp));
   const std::vector<std::vector<float>> shadows{parameters(ModelKind::mlp, 1), parameters(ModelKind::mlp, 2),
                                                 parameters(ModelKind::mlp, 3)};
   const CraftedInput c = ascend_shadow_loss(widths, shadows, uniforms(64, 4), 0, 50, 0.5, {0, 1});
@@ -160,7 +152,7 @@ TEST_CASE("C2's ascent raises the shadow models' loss far above a random input's
 // random's loss for the crafted poison and random's loss for the printed sign.
 TEST_CASE("C3's poison lowers the query's loss after its step more than a random input does") {
   const std::vector<float> theta = parameters(ModelKind::mlp, 3);
-  const std::vector<std::int64_t> widths = dense_widths(config(ModelKind::mlp));
+  const std::vector<std::int64_t> widths = dense_widths(test::small_model(ModelKind::mlp));
   const std::vector<float> query = uniforms(64, 5);
   AdaptiveCrafter descent(widths, query, 6, 0.5, 1.0, 10, 1.0, CraftSign::descent, {0, 1});
   AdaptiveCrafter printed(widths, query, 6, 0.5, 1.0, 10, 1.0, CraftSign::printed, {0, 1});
