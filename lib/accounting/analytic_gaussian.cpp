@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
@@ -12,6 +13,8 @@
 namespace dpaudit {
 
 namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void check_sigma(double sigma) {
   if (!(sigma > 0) || !std::isfinite(sigma))
@@ -29,6 +32,7 @@ double log_delta_unchecked(double sigma, double eps) {
 
 double gaussian_mechanism_log_delta(double sigma, double eps) {
   check_sigma(sigma);
+  if (eps == kInf) return -kInf;  // delta(inf) = 0 for any sigma > 0
   check_epsilon(eps);
   return log_delta_unchecked(sigma, eps);
 }
@@ -47,8 +51,9 @@ double gaussian_mechanism_epsilon(double sigma, double delta) {
 }
 
 double gaussian_mechanism_sigma(double eps, double delta) {
-  check_epsilon(eps);
   check_delta(delta);
+  if (eps == kInf) return 0;  // no noise meets (inf, delta)
+  check_epsilon(eps);
   const double log_target = std::log(delta);
   // delta decreases in sigma; search log sigma in a doubling bracket.
   auto f = [&](double log_sigma) { return log_delta_unchecked(std::exp(log_sigma), eps) - log_target; };

@@ -264,9 +264,11 @@ double null_vs_gaussian_log_delta(std::size_t dim, NullKind kind, const Gaussian
                                   double eps) {
   check_dim(dim);
   check_alternative(alt);
-  check_epsilon(eps);
   if (kind == NullKind::gaussian) return two_gaussian_log_delta(gaussian_null(dim), alt, eps);
+  if (eps != kInf) check_epsilon(eps);
   check_resolvable(dim, alt);
+  // delta(inf): the Gaussian's mass outside [-1, 1], where the null has none.
+  if (eps == kInf) return log_mass_outside_support(alt);
   return exact_null_log_delta(ExactNullLoss(dim, alt), dim, alt, eps);
 }
 

@@ -88,9 +88,10 @@ double log_delta_one_direction(const Gaussian& p, const Gaussian& q, double eps)
 }  // namespace
 
 double two_gaussian_log_delta(const Gaussian& p, const Gaussian& q, double eps) {
-  check_epsilon(eps);
+  if (eps != kInf) check_epsilon(eps);
   const auto [unit, other] = standardized(p, q);
   if (separable(other)) return 0;
+  if (eps == kInf) return -kInf;  // each has a density wherever the other has one: delta(inf) = 0
   return std::max(log_delta_one_direction(unit, other, eps), log_delta_one_direction(other, unit, eps));
 }
 

@@ -66,10 +66,20 @@ expect_error 2 'eps-gauss2: error: --delta' eps-gauss2 --mu1 0 --sigma1 1 --mu2 
 expect_error 2 'eps-gauss2: error: --sigma1' eps-gauss2 --mu1 0 --sigma1 0 --mu2 1 --sigma2 1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --sigma2' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 -1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --mu1' eps-gauss2 --mu1 nan --sigma1 1 --mu2 1 --sigma2 1 --delta 1e-5
-# --eps inf asks nothing (delta(inf) = 0, sigma 0 meets it): a usage error in every mode (issue 9)
-expect_error 2 'eps-gauss2: error: eps inf asks nothing' eps-gauss2 --gaussian-mechanism --eps inf --delta 1e-6
-expect_error 2 'eps-gauss2: error: eps inf asks nothing' eps-gauss2 --gaussian-mechanism --sigma 1 --eps inf
-expect_error 2 'eps-gauss2: error: eps inf asks nothing' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 1 --eps inf
+# --eps inf is a legitimate epsilon (issue 9): delta(inf) is the mass one side puts where
+# the other has none. Between Gaussians that is 0; sigma 0 (no noise) meets (inf, delta).
+expect_status 0 eps-gauss2 --gaussian-mechanism --eps inf --delta 1e-6
+expect_eq "$(cat "$TMP/out")" 0 "sigma for eps inf"
+expect_status 0 eps-gauss2 --gaussian-mechanism --sigma 1 --eps inf --json
+expect_eq "$(cat "$TMP/out")" '{"delta":0.0,"eps":"inf","mode":"gaussian-mechanism","sigma":1.0}' "delta(inf), JSON"
+expect_status 0 eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 1.2 --eps inf
+expect_eq "$(cat "$TMP/out")" 0 "delta(inf) of two Gaussians"
+# Against the exact cosine null (support [-1, 1]): N(0.9, 0.3^2)'s mass outside [-1, 1],
+# Phi(-19/3) + Phi(-1/3) = 0.3694413403017239 (scipy.stats.norm); the Gaussian null has none.
+expect_status 0 eps-gauss2 --null-dim 10 --mu 0.9 --sigma 0.3 --eps inf
+expect_near "$(cat "$TMP/out")" 0.3694413403017239 1e-12r "delta(inf) against the exact null"
+expect_status 0 eps-gauss2 --null-dim 10 --null gaussian --mu 0.9 --sigma 0.3 --eps inf
+expect_eq "$(cat "$TMP/out")" 0 "delta(inf) against the Gaussian null"
 expect_error 2 'eps-gauss2: error: --mu2' eps-gauss2 --mu1 0 --sigma1 1 --mu2 inf --sigma2 1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --mu1' eps-gauss2 --mu1 abc --sigma1 1 --mu2 1 --sigma2 1 --delta 1e-5
 expect_error 2 'eps-gauss2: error: --eps' eps-gauss2 --mu1 0 --sigma1 1 --mu2 1 --sigma2 1 --eps -1

@@ -114,8 +114,8 @@ int main(int argc, char** argv) {
   auto* mu2_opt = app.add_option("--mu2", mu2, "mean of the second Gaussian")->check(cli::finite());
   auto* sigma2_opt = app.add_option("--sigma2", sigma2, "standard deviation of the second Gaussian")->check(cli::positive());
   auto* delta_opt = app.add_option("--delta", delta, "target delta in (0,1): print eps")->check(cli::open_unit_interval());
-  auto* eps_opt = app.add_option("--eps", eps, "eps >= 0, finite: print delta(eps) (inf is a usage error: every "
-                                               "mechanism has delta(inf) = 0 and meets eps inf with sigma 0)")
+  auto* eps_opt = app.add_option("--eps", eps, "eps >= 0 or inf: print delta(eps) (delta(inf): 0 between Gaussians, the "
+                                               "Gaussian's mass outside [-1,1] against the exact null; sigma 0 meets eps inf)")
                       ->check(cli::epsilon());
   auto* null_dim_opt = app.add_option("--null-dim", null_dim,
                                       "the first distribution is the cosine null in D >= 2 dimensions")
@@ -138,9 +138,6 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print one JSON object (one per row with --batch) with inputs and result");
 
   return cli::run(app, argc, argv, [&]() -> int {
-    if (std::isinf(eps))
-      throw UsageError("eps inf asks nothing: delta(inf) = 0 for every pair, and sigma 0 meets it; give a finite eps",
-                       "--eps");
     const std::vector<CLI::Option*> two = {mu1_opt, sigma1_opt, mu2_opt, sigma2_opt};
     const std::vector<CLI::Option*> null = {null_dim_opt, mu_opt};
     if (!batch_opt->count()) cli::forbid_options({input_opt}, "without --batch");
@@ -159,14 +156,14 @@ int main(int argc, char** argv) {
         throw UsageError("--gaussian-mechanism takes two of --sigma, --eps and --delta");
       if (!sigma_opt->count()) {
         const double s = gaussian_mechanism_sigma(eps, delta);
-        return print(json, s, {{"mode", "gaussian-mechanism"}, {"eps", eps}, {"delta", delta}, {"sigma", s}});
+        return print(json, s, {{"mode", "gaussian-mechanism"}, {"eps", json_number(eps)}, {"delta", delta}, {"sigma", s}});
       }
       if (!eps_opt->count()) {
         const double e = gaussian_mechanism_epsilon(sigma, delta);
         return print(json, e, {{"mode", "gaussian-mechanism"}, {"sigma", sigma}, {"delta", delta}, {"eps", json_number(e)}});
       }
       const double d = gaussian_mechanism_delta(sigma, eps);
-      return print(json, d, {{"mode", "gaussian-mechanism"}, {"sigma", sigma}, {"eps", eps}, {"delta", d}});
+      return print(json, d, {{"mode", "gaussian-mechanism"}, {"sigma", sigma}, {"eps", json_number(eps)}, {"delta", d}});
     }
     if (null_dim_opt->count()) {
       const std::string mode = "with --null-dim";
@@ -182,7 +179,7 @@ int main(int argc, char** argv) {
         return print(json, e, j);
       }
       const double d = null_vs_gaussian_delta(null_dim, kind, {mu, sigma}, eps);
-      j["eps"] = eps;
+      j["eps"] = json_number(eps);
       j["delta"] = d;
       return print(json, d, j);
     }
@@ -198,7 +195,7 @@ int main(int argc, char** argv) {
       return print(json, e, j);
     }
     const double d = two_gaussian_delta({mu1, sigma1}, {mu2, sigma2}, eps);
-    j["eps"] = eps;
+    j["eps"] = json_number(eps);
     j["delta"] = d;
     return print(json, d, j);
   });
