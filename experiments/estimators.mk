@@ -14,11 +14,15 @@ ESTIMATORS_CANARIES ?= 2000
 # fedavg.mk's defaults, spelled out: the .mk files are read in any order.
 ESTIMATORS_FEDAVG_NOISES ?= 0 0.0472 0.0906 0.199
 ESTIMATORS_FEDAVG_OUT ?= $(OUT)/fedavg
+# 004's game on DP-SGD (sgd.mk's cells at eps 4: six threat models, made first if missing).
+ESTIMATORS_SGD_CELLS ?= api_4 static-poison_4 intermediate-poison_4 adaptive-poison_4 gradient-canary_4 malicious-dataset_4
+ESTIMATORS_SGD_OUT ?= $(OUT)/sgd
 ESTIMATORS_OUT ?= $(OUT)/estimators
 ESTIMATORS_DIR := $(dir $(lastword $(MAKEFILE_LIST)))estimators
 
 ESTIMATORS_SUM_ROWS := $(foreach s,$(ESTIMATORS_SIGMAS),$(foreach r,$(ESTIMATORS_SEEDS),$(ESTIMATORS_OUT)/sum-sigma-$(s)-seed-$(r).json))
 ESTIMATORS_FEDAVG_ROWS := $(foreach z,$(ESTIMATORS_FEDAVG_NOISES),$(ESTIMATORS_OUT)/fedavg-noise-$(z).json)
+ESTIMATORS_SGD_ROWS := $(foreach c,$(ESTIMATORS_SGD_CELLS),$(ESTIMATORS_OUT)/sgd-$(c).json)
 
 .PHONY: estimators
 all: estimators
@@ -44,6 +48,14 @@ $(ESTIMATORS_OUT)/fedavg-noise-%.json: $(ESTIMATORS_FEDAVG_OUT)/noise-%/run.json
 	  "fedavg, noise $*" >$@.tmp
 	mv $@.tmp $@
 
-$(ESTIMATORS_OUT)/table.md: $(ESTIMATORS_SUM_ROWS) $(ESTIMATORS_FEDAVG_ROWS) $(ESTIMATORS_DIR)/summarize.py
-	$(PYTHON) $(ESTIMATORS_DIR)/summarize.py $(ESTIMATORS_SUM_ROWS) $(ESTIMATORS_FEDAVG_ROWS) >$@.tmp
+# sgd.mk's cell JSON carries the run's analytic eps (delta 1e-5).
+$(ESTIMATORS_OUT)/sgd-%.json: $(ESTIMATORS_SGD_OUT)/cells/%.json $(ESTIMATORS_DIR)/audit.sh
+	@mkdir -p $(@D)
+	PYTHON=$(PYTHON) $(ESTIMATORS_DIR)/audit.sh $(<D)/$*.csv 1e-5 \
+	  $$($(PYTHON) -c 'import json, sys; print(json.load(open(sys.argv[1]))["analytic_eps"])' $<) \
+	  "DP-SGD, $(subst _, at eps ,$*)" >$@.tmp
+	mv $@.tmp $@
+
+$(ESTIMATORS_OUT)/table.md: $(ESTIMATORS_SUM_ROWS) $(ESTIMATORS_FEDAVG_ROWS) $(ESTIMATORS_SGD_ROWS) $(ESTIMATORS_DIR)/summarize.py
+	$(PYTHON) $(ESTIMATORS_DIR)/summarize.py $(ESTIMATORS_SUM_ROWS) $(ESTIMATORS_FEDAVG_ROWS) $(ESTIMATORS_SGD_ROWS) >$@.tmp
 	mv $@.tmp $@

@@ -27,8 +27,12 @@ run gauss_fit -m gauss-fit --delta "$delta" "${boot[@]}"
 run one_run -m one-run --delta "$delta"
 run one_run_fdp -m one-run-fdp --delta "$delta"
 run gdp -m gdp --delta "$delta"
-run null_jeffreys --null exact -m jeffreys --delta "$delta"
-run null_gauss_fit --null exact -m gauss-fit --delta "$delta" "${boot[@]}"
+# Against the cosine null only where the scores are cosines (a dim column); 004's game
+# scores (losses, watermark statistics) have no null.
+if head -1 "$scores" | tr ',' '\n' | grep -qx dim; then
+  run null_jeffreys --null exact -m jeffreys --delta "$delta"
+  run null_gauss_fit --null exact -m gauss-fit --delta "$delta" "${boot[@]}"
+fi
 "${PYTHON:-/usr/bin/python3}" - "$tmp" "$name" "$delta" "$analytic" <<'PY'
 import json, os, sys
 tmp, name, delta, analytic = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]

@@ -14,6 +14,8 @@ def num(x, digits=2):
 
 
 def with_interval(r):
+    if r is None:
+        return "-"
     b = r["bootstrap"]
     return f"{num(r['epsilon'])} [{num(b['lower'])}, {num(b['upper'])}]"
 
@@ -22,7 +24,8 @@ rows = [json.load(open(p)) for p in sys.argv[1:]]
 print("Seen against unseen canaries unless marked \"null\" (the in cosines against the exact cosine")
 print("null). Bounds at 95%, Bonferroni over the distinct scores (one-run: its grid of guess counts);")
 print("gauss-fit with its 95% BCa bootstrap interval (B = 1000). delta: 1e-6 for the sum query,")
-print("3000^-1.1 for fedavg.")
+print("3000^-1.1 for fedavg, 1e-5 for DP-SGD (004's game: one trial = one model on D and one on D';")
+print("no cosine null there, \"-\").")
 print()
 print("| audit | analytic | threshold | Clopper-Pearson | Jeffreys | Jeffreys, null | gauss-fit [BCa] "
       "| gauss-fit, null [BCa] | one-run | one-run f-DP | GDP (mu) |")
@@ -30,8 +33,8 @@ print("|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     print(f"| {r['name']} | {num(r['analytic'])} | {num(r['threshold']['epsilon'])} "
           f"| {num(r['clopper_pearson']['epsilon'])} | {num(r['jeffreys']['epsilon'])} "
-          f"| {num(r['null_jeffreys']['epsilon'])} | {with_interval(r['gauss_fit'])} "
-          f"| {with_interval(r['null_gauss_fit'])} | {num(r['one_run']['epsilon'])} "
+          f"| {num(r['null_jeffreys']['epsilon']) if 'null_jeffreys' in r else '-'} | {with_interval(r['gauss_fit'])} "
+          f"| {with_interval(r.get('null_gauss_fit'))} | {num(r['one_run']['epsilon'])} "
           f"| {num(r['one_run_fdp']['epsilon'])} | {num(r['gdp']['epsilon'])} ({num(r['gdp']['mu'])}) |")
 print()
 print("The attack on the same scores (seen against unseen; the summary of `--json`), and the")
