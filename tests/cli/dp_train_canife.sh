@@ -31,6 +31,9 @@ done
 expect_eq "$(head -1 t1/scores.csv)" "round,trial,label,score" "scores header"
 expect_eq "$(tail -n +2 t1/scores.csv | cut -d, -f1 | sort -u | tr '\n' ' ')" "0 20 40 " "audits before rounds 0, 20, 40"
 expect_eq "$(wc -l <t1/scores.csv)" 301 "3 audits x 100 mock rounds"
+cmp -s t1/metrics.csv t2/metrics.csv || fail "metrics.csv differs between --threads 1 and 2"
+"$PYTHON" "$SRC/tests/cli/canife_metrics.py" t1 60 sample || fail "metrics.csv of the sample-level run"
+CHECKS=$((CHECKS + 2))
 
 # 000 Sec. 3.2: a well-crafted canary's scores are N(0, z^2) without it and N(1, z^2) with
 # it. Over the 3 x 50 rounds of each kind: mean difference 1 and sd z = 1, each within

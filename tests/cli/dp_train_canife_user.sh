@@ -34,6 +34,9 @@ for f in scores.csv canaries.npy; do
   CHECKS=$((CHECKS + 1))
 done
 expect_eq "$(cut -d, -f1-17 t1/audits.csv)" "$(cut -d, -f1-17 t2/audits.csv)" "audits.csv (all but the seconds)"
+cmp -s t1/metrics.csv t2/metrics.csv || fail "metrics.csv differs between --threads 1 and 2"
+"$PYTHON" "$SRC/tests/cli/canife_metrics.py" t1 30 user || fail "metrics.csv of the user-level run"
+CHECKS=$((CHECKS + 2))
 expect_eq "$(tail -n +2 t1/scores.csv | cut -d, -f1 | sort -un | tr '\n' ' ')" "0 10 20 " "audits before rounds 0, 10, 20"
 for norm in $(jq '.canary_update_norms[]' t1/run.json); do
   expect_near "$norm" 1 1e-12 "the canary client's update is clipped to C = 1"

@@ -27,7 +27,7 @@ std::function<int()> declare_canife(CLI::App& sub) {
       "CANIFE (000, Maddock et al.): DP-SGD with every client one example (--level sample) or DP-FedAvg over "
       "fedavg's clients (--level user); every --audit-every rounds a rogue client crafts one input whose update is "
       "nearly orthogonal to the others' (Alg. 1), inserts it in every other of n mock rounds and scores them; eps_r "
-      "per audit and Alg. 2's eps_hat for the run. Writes scores.csv, audits.csv, canaries.npy and run.json into "
+      "per audit and Alg. 2's eps_hat for the run. Writes scores.csv, audits.csv, canaries.npy, metrics.csv and run.json into "
       "--out; prints eps_hat.");
   sub.footer(
       "\nEXAMPLES:\n"

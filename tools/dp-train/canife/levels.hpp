@@ -14,6 +14,7 @@
 
 #include "canife/audit.hpp"
 #include "cli/progress.hpp"
+#include "fedavg/output.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -21,6 +22,10 @@ struct TrainTest;
 
 struct LevelRun {
   std::vector<Audit> audits;
+  // metrics.csv, fedavg's columns: a row per round, the norm of the released (noisy, mean)
+  // update, the test accuracy where an audit or the end measured it; the train loss at
+  // user level only (the sample level's one-pass clipping computes no loss).
+  std::vector<RoundMetrics> metrics;
   std::size_t parameters = 0;
   double test_accuracy = 0;  // of the final model
   Json extra;                // run.json entries of this level only

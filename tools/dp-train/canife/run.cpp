@@ -31,6 +31,7 @@ Json run_canife(const CanifeConfig& c) {
 
   // Outputs: the scores, the audits, the crafted inputs and run.json.
   write_audit_files(staging, level.audits, c, sigma, data.train.example_size());
+  write_metrics_csv(staging.path("metrics.csv"), level.metrics);
   Json run = level.extra.is_null() ? Json::object() : level.extra;
   run["config"] = c.to_json();
   run["noise_multiplier"] = json_number(sigma);

@@ -122,13 +122,22 @@ LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double s
   LevelRun run;
   DpSgdTrainer trainer(training, data.train, *model, sigma);
   PhiloxStream rng(c.seed, kCanifeTrainStream);
-  trainer.train(theta, rng, nullptr, [&](std::size_t t, const float*) {
+  trainer.train(theta, rng, nullptr, [&](std::size_t t, const float* update) {
+    RoundMetrics row;
+    row.round = t + 1;
+    row.clip = c.clip;
+    double norm2 = 0;
+    for (std::size_t j = 0; j < theta.size(); ++j) norm2 += double(update[j]) * update[j];
+    row.update_norm = std::sqrt(norm2);
+    run.metrics.push_back(row);
     if (t % c.audit_every) return;
     run.audits.push_back(auditor.audit(t, theta));
+    if (t > 0) run.metrics[t - 1].test_accuracy = run.audits.back().test_accuracy;
     progress.update(run.audits.size());
   });
   run.parameters = theta.size();
   run.test_accuracy = test_accuracy(*model, theta, data.test);
+  if (!run.metrics.empty()) run.metrics.back().test_accuracy = run.test_accuracy;
   return run;
 }
 

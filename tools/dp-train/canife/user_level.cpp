@@ -162,6 +162,7 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
       run.audits.push_back(auditor.audit(t, theta, norm));
       assign_parameters(*model, to_float_tensor(theta));
       run.audits.back().test_accuracy = evaluate(model, data.test).accuracy;
+      if (t > 0) run.metrics[t - 1].test_accuracy = run.audits.back().test_accuracy;
       update_norms.push_back(json_number(norm));
       progress.update(run.audits.size());
     }
@@ -172,8 +173,23 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
     const std::vector<ClientUpdate> u =
         clients.train(to_float_tensor(theta), c.clip, lot, t, c.seed, kCanifeUserBatchStream);
     UpdateSum sum(d);
-    for (const ClientUpdate& x : u) sum.add(x.update.data());
-    server.step(sum.release(sigma * c.clip, rng), theta.data());
+    RoundMetrics row;
+    row.round = t + 1;
+    row.clip = c.clip;
+    double loss = 0;
+    std::size_t trained = 0;
+    for (const ClientUpdate& x : u) {
+      sum.add(x.update.data());
+      if (x.has_data) {
+        loss += x.loss;
+        ++trained;
+      }
+    }
+    row.train_loss = trained ? loss / static_cast<double>(trained) : 0.0;
+    const std::vector<double> rho_bar = sum.release(sigma * c.clip, rng);
+    row.update_norm = l2_norm(rho_bar.data(), d);
+    run.metrics.push_back(row);
+    server.step(rho_bar, theta.data());
     for (double v : theta)
       if (!std::isfinite(v))
         throw DataError("training diverged: the model is not finite after round " + std::to_string(t + 1) +
@@ -183,6 +199,7 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
   assign_parameters(*model, to_float_tensor(theta));
   run.parameters = d;
   run.test_accuracy = evaluate(model, data.test).accuracy;
+  if (!run.metrics.empty()) run.metrics.back().test_accuracy = run.test_accuracy;
   const PartitionSummary summary = summarize_partition(data.train, client_ids);
   run.extra["partition_summary"] = {{"empty_clients", summary.empty_clients},
                                     {"mean_classes_per_client", summary.mean_classes_per_client}};

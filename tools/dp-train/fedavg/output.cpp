@@ -10,7 +10,9 @@ void write_metrics_csv(const std::string& path, const std::vector<RoundMetrics>&
   std::ostream& s = out.stream();
   s << "round,train_loss,update_norm,clip,test_accuracy\n";
   for (const auto& r : rows) {
-    s << r.round << ',' << format_number(r.train_loss) << ',' << format_number(r.update_norm) << ',' << format_number(r.clip) << ',';
+    s << r.round << ',';
+    if (r.train_loss >= 0) s << format_number(r.train_loss);
+    s << ',' << format_number(r.update_norm) << ',' << format_number(r.clip) << ',';
     if (r.test_accuracy >= 0) s << format_number(r.test_accuracy);
     s << '\n';
   }
