@@ -130,8 +130,13 @@ AtomicOutput::AtomicOutput(std::string path, Holding holding) : path_(std::move(
   ::unlink(temp_path_.c_str());  // a stale one of an earlier process with this pid
   fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ < 0) throw system_error("cannot write output file", errno, path_);
-  if (exists && ::fchmod(fd_, st.st_mode & 07777) != 0)
-    throw system_error("cannot keep the permissions of", errno, path_);
+  if (exists && ::fchmod(fd_, st.st_mode & 07777) != 0) {
+    const int err = errno;
+    // A throwing constructor runs no destructor: the temporary file goes here.
+    ::close(fd_);
+    ::unlink(temp_path_.c_str());
+    throw system_error("cannot keep the permissions of", err, path_);
+  }
   write_through(fd_);
 }
 
