@@ -45,6 +45,21 @@ Json accuracy_json(const BestAccuracy& a, const RunDescription& run) {
           {"lower_bound", a.lower_bound}};
 }
 
+// The best rule of a threshold sweep and its rates, shared by EpsilonEstimate and
+// GdpAuditEstimate (same field names).
+template <class Estimate>
+void rule_json(Json& j, const Estimate& e, const RunDescription& run) {
+  if (e.threshold) {
+    j["threshold"] = input_units(*e.threshold, run);
+    j["decision_rule"] = rule_text(*e.threshold, run);
+  }
+  j["thresholds_tried"] = e.thresholds_tried;
+  j["fpr"] = e.fpr;
+  j["fnr"] = e.fnr;
+  j["fpr_bound"] = e.fpr_bound;
+  j["fnr_bound"] = e.fnr_bound;
+}
+
 Json summary_json(const ScoreSummary& s, const RunDescription& run) {
   Json tpr = Json::object();
   for (const TprAtFpr& t : s.tpr_at_fpr) tpr[format_number(t.max_fpr)] = t.tpr;
@@ -87,16 +102,8 @@ Json estimate_json(const Result& r, const RunDescription& run) {
     j["fit_in"] = gaussian_json(*e.fit_in, run);
     if (e.fit_out) j["fit_out"] = gaussian_json(*e.fit_out, run);
   } else {
-    if (e.threshold) {
-      j["threshold"] = input_units(*e.threshold, run);
-      j["decision_rule"] = rule_text(*e.threshold, run);
-    }
-    j["thresholds_tried"] = e.thresholds_tried;
+    rule_json(j, e, run);
     if (e.splits) j["splits"] = e.splits;
-    j["fpr"] = e.fpr;
-    j["fnr"] = e.fnr;
-    j["fpr_bound"] = e.fpr_bound;
-    j["fnr_bound"] = e.fnr_bound;
     if (has_confidence(run)) j["alpha_per_rate"] = e.alpha_per_rate;
   }
   if (r.summary) j["summary"] = summary_json(*r.summary, run);
@@ -116,6 +123,13 @@ Json run_json(const RunDescription& run) {
 
 void report_line(std::string& out, const std::string& name, const std::string& value) {
   out += fmt::format("{:<22}{}\n", name, value);
+}
+
+template <class Estimate>
+void rule_report(std::string& out, const Estimate& e, const RunDescription& run) {
+  if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
+  report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
+  report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
 }
 
 std::string side_text(const SideSummary& s, const RunDescription& run) {
@@ -150,9 +164,7 @@ std::string result_report(const Result& r, const RunDescription& run) {
     if (e.fit_out)
       report_line(out, "fit out", fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_out->mean, run), e.fit_out->stddev));
   } else {
-    if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
-    report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
-    report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
+    rule_report(out, e, run);
   }
   if (r.bootstrap) {
     const BootstrapResult& b = *r.bootstrap;
@@ -268,20 +280,12 @@ Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run) {
             {"delta", e.delta},
             {"alpha", run.alpha},
             {"thresholds", run.thresholds},
-            {"thresholds_tried", e.thresholds_tried},
             {"alpha_per_rate", e.alpha_per_rate},
             {"splits", e.splits},
-            {"fpr", e.fpr},
-            {"fnr", e.fnr},
-            {"fpr_bound", e.fpr_bound},
-            {"fnr_bound", e.fnr_bound},
             {"n_in", e.n_in},
             {"n_out", e.n_out}};
+  rule_json(j, e, run);
   if (run.negated) j["negated"] = true;
-  if (e.threshold) {
-    j["threshold"] = input_units(*e.threshold, run);
-    j["decision_rule"] = rule_text(*e.threshold, run);
-  }
   return j;
 }
 
@@ -293,9 +297,7 @@ std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run) {
   report_line(out, "mu", format_number(e.mu) + (e.mu == 0 ? " (no rule refutes any mu-GDP claim)" : ""));
   report_line(out, "delta", format_number(e.delta));
   report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
-  if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
-  report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
-  report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
+  rule_report(out, e, run);
   return out;
 }
 
