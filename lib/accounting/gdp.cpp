@@ -43,15 +43,17 @@ GdpMu gdp_mu(const std::vector<AccountingEvent>& events) {
 }
 
 double gdp_delta(double mu, double eps) {
-  if (!(mu > 0)) throw UsageError(fmt::format("mu must be positive, got {}", mu));
+  if (!(mu >= 0)) throw UsageError(fmt::format("mu must be >= 0, got {}", mu));
   check_epsilon(eps);
+  if (mu == 0) return 0;  // 0-GDP: N(0,1) against itself
   if (mu == kInf) return 1;
   return gaussian_mechanism_delta(1 / mu, eps);
 }
 
 double gdp_epsilon(double mu, double delta) {
-  if (!(mu > 0)) throw UsageError(fmt::format("mu must be positive, got {}", mu));
+  if (!(mu >= 0)) throw UsageError(fmt::format("mu must be >= 0, got {}", mu));
   check_delta(delta);
+  if (mu == 0) return 0;  // 0-GDP: N(0,1) against itself
   if (mu == kInf) return kInf;
   return gaussian_mechanism_epsilon(1 / mu, delta);
 }

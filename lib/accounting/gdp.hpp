@@ -24,7 +24,7 @@
 namespace dpaudit {
 
 struct GdpMu {
-  double mu;   // may be +inf (e^(1/sigma^2) overflows)
+  double mu;   // may be +inf (e^(1/sigma^2) overflows) or 0 (q^2 e^(1/sigma^2) underflows)
   bool exact;  // every event full-batch (q = 1); otherwise the CLT approximation
 };
 
@@ -32,7 +32,8 @@ struct GdpMu {
 GdpMu gdp_mu(const std::vector<AccountingEvent>& events);
 
 // The (eps, delta) curve of mu-GDP: the Gaussian mechanism at sigma = 1/mu, evaluated by
-// lib/accounting/analytic_gaussian in log space; eps is +inf for mu = +inf.
+// lib/accounting/analytic_gaussian in log space; eps is +inf for mu = +inf, and eps and
+// delta are 0 for mu = 0. Throws UsageError for mu < 0 or NaN.
 double gdp_delta(double mu, double eps);
 double gdp_epsilon(double mu, double delta);
 

@@ -58,6 +58,10 @@ TEST_CASE("delta(eps) of mu-GDP (Dong, Roth & Su 2022, Cor. 2.13)") {
   CHECK(gdp_epsilon(INFINITY, 1e-5) == INFINITY);
   // e^(1/sigma^2) overflows: mu = inf, eps = inf
   CHECK(gdp_mu({{0.01, 0.5, 10}}).mu == INFINITY);
+  // q^2 underflows: mu = 0, a mechanism that reveals nothing (0-GDP): eps = delta = 0
+  CHECK(gdp_mu({{1.0, 1e-300, 10}}).mu == 0);
+  CHECK(gdp_epsilon(0, 1e-5) == 0);
+  CHECK(gdp_delta(0, 0) == 0);
 }
 
 TEST_CASE("calibration") {
@@ -75,7 +79,9 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(gdp_mu({}), UsageError);
   CHECK_THROWS_AS(gdp_mu({{0, 0.1, 10}}), UsageError);
   CHECK_THROWS_AS(gdp_mu({{1, 0.1, 0}}), UsageError);
-  CHECK_THROWS_AS(gdp_epsilon(0, 1e-5), UsageError);
+  CHECK_THROWS_AS(gdp_epsilon(-1, 1e-5), UsageError);  // mu = 0 is legal (0-GDP), below it not
+  CHECK_THROWS_AS(gdp_epsilon(NAN, 1e-5), UsageError);
+  CHECK_THROWS_AS(gdp_delta(-1, 1), UsageError);
   CHECK_THROWS_AS(gdp_epsilon(1, 1), UsageError);
   CHECK_THROWS_AS(gdp_delta(1, -1), UsageError);
   CHECK_THROWS_AS(gdp_sigma_for_epsilon(0, 0.1, 10, 1e-5), UsageError);
