@@ -249,11 +249,11 @@ else
   echo "note: $GOLD missing, jax_privacy golden rows not checked" >&2
 fi
 printf 'label,score\n1,3\n1,2\n0,2\n0,1\n' >"$TMP/tie.csv"
-expect_error 1 'the 2 highest scores end inside tied scores \(2\)' $T "$TMP/tie.csv" -m one-run --guesses 2
+expect_error 1 'the 2 highest scores end inside tied scores \(2\): guess a different number \(.*tie.csv\)' $T "$TMP/tie.csv" -m one-run --guesses 2
 expect_error 2 "'abc' is not K or K\+:K- \(whole numbers\) \(--guesses\)" $T "$TMP/separated.csv" -m one-run --guesses abc
 expect_error 2 "'5:' is not K or K\+:K- \(whole numbers\) \(--guesses\)" $T "$TMP/separated.csv" -m one-run --guesses 5:
-expect_error 2 '1500 \+ 1000 guesses exceed the 2000 canaries' $T "$TMP/separated.csv" -m one-run --guesses 1500:1000
-expect_error 2 'one-run needs at least one guess' $T "$TMP/separated.csv" -m one-run --guesses 0
+expect_error 2 '1500 \+ 1000 guesses exceed the 2000 canaries \(--guesses\)' $T "$TMP/separated.csv" -m one-run --guesses 1500:1000
+expect_error 2 'one-run needs at least one guess \(--guesses\)' $T "$TMP/separated.csv" -m one-run --guesses 0
 expect_error 2 '--guesses is for --method one-run' $T "$TMP/separated.csv" --guesses 10
 expect_error 2 'one-run has no error rates to spend alpha on' $T "$TMP/separated.csv" -m one-run --thresholds uncorrected
 expect_error 2 'one-run takes no' $T "$TMP/separated.csv" -m one-run --one-sided

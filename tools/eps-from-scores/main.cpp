@@ -329,7 +329,13 @@ int main(int argc, char** argv) {
       OneRunEstimate e;
       if (guesses_opt->count()) {
         const auto [k_in, k_out] = parse_guesses(guesses_text);
-        e = one_run_fixed(scores, k_in, k_out, options);
+        try {
+          e = one_run_fixed(scores, k_in, k_out, options);
+        } catch (const UsageError& err) {  // no guess, or more than the canaries
+          throw UsageError(err.what(), "--guesses");
+        } catch (const DataError& err) {  // a cut inside tied scores
+          throw DataError(err.what(), source == "-" ? "stdin" : source);
+        }
       } else {
         run.thresholds = strategy_name;
         e = one_run_audit(scores, options);
