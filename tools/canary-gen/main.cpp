@@ -1,16 +1,14 @@
 // canary-gen: prints a canary spec (JSON), or writes the canaries as an NPY matrix.
 // Canary j is a pure function of (seed, first_index + j): lib/canary/canary_spec.hpp.
-#include <algorithm>
 #include <cstdint>
 #include <string>
 
-#include <fmt/format.h>
 
+#include "canary/canary_npy.hpp"
 #include "canary/canary_set.hpp"
 #include "canary/canary_spec.hpp"
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
-#include "core/error.hpp"
 #include "io/npy.hpp"
 
 int main(int argc, char** argv) {
@@ -62,26 +60,9 @@ int main(int argc, char** argv) {
       out.commit();
       return 0;
     }
-    // Rows are made and written a block (about 64 MiB) at a time, never the whole K x D
-    // matrix, so stdout is streamed. Every check comes before the first byte: the spec's,
-    // and f4's range on the first row (a dummy spec's rows are all alike, and a sphere
-    // canary's entries lie in [-1, 1]), and a dummy canary that f4 would make 0.
     const CanarySet set = CanarySet::from_spec(spec);
-    const NpyDtype type = parse_npy_dtype(dtype);
-    const std::size_t block = std::max<std::size_t>(1, (std::size_t{64} << 20) / sizeof(double) / spec.dim);
     AtomicOutput out(output, AtomicOutput::Holding::stream);
-    for (std::size_t first = 0; first < spec.count && out.stream(); first += block) {  // a failed write ends it
-      const std::vector<double> rows = set.rows(first, std::min(block, spec.count - first), threads);
-      if (first == 0) {
-        const std::string where = output == "-" ? "stdout" : output;
-        if (type == NpyDtype::f4) check_fits_f4(rows.data(), spec.dim, 0, where);
-        // A dummy canary below f4's least subnormal would be written as zeros.
-        if (type == NpyDtype::f4 && spec.kind == CanaryKind::dummy && static_cast<float>(rows[0]) == 0.0f)
-          throw DataError(fmt::format("the dummy canary's entries ({}) underflow to 0 in f4 (use f8)", rows[0]), where);
-        write_npy_header(out.stream(), {spec.count, spec.dim}, type);
-      }
-      write_npy_values(out.stream(), rows.data(), rows.size(), type);
-    }
+    write_canaries_npy(set, spec, parse_npy_dtype(dtype), threads, out.stream(), output == "-" ? "stdout" : output);
     out.commit();
     return 0;
   });
