@@ -214,28 +214,20 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
     throw UsageError(fmt::format("outside mass must be in (0,1), got {}", outside_mass));
   // The exact support of the composition, in lattice indices (whole numbers in double,
   // exact below 2^53): the other bound on the window.
-  double variance = 0, support_lo = 0, support_hi = 0;
+  double support_lo = 0, support_hi = 0;
   for (const PldFactor& f : factors) {
-    const PldPmf& p = *f.pld;
-    double m0 = 0, m1 = 0, m2 = 0;
-    long long lo = -1, hi = -1;
-    for (std::size_t i = 0; i < p.mass.size(); ++i) {
-      if (!(p.mass[i] > 0)) continue;
-      m0 += p.mass[i];
-      m1 += p.mass[i] * p.loss(i);
-      m2 += p.mass[i] * p.loss(i) * p.loss(i);
-      if (lo < 0) lo = static_cast<long long>(i);
-      hi = static_cast<long long>(i);
-    }
-    if (m0 == 0) continue;
-    variance += static_cast<double>(f.count) * std::max(0.0, m2 / m0 - (m1 / m0) * (m1 / m0));
-    support_lo += static_cast<double>(f.count) * static_cast<double>(p.first + lo);
-    support_hi += static_cast<double>(f.count) * static_cast<double>(p.first + hi);
+    const std::vector<double>& mass = f.pld->mass;
+    const auto positive = [](double m) { return m > 0; };
+    const auto lo = std::find_if(mass.begin(), mass.end(), positive);
+    if (lo == mass.end()) continue;
+    const auto hi = std::find_if(mass.rbegin(), mass.rend(), positive);
+    support_lo += static_cast<double>(f.count) * static_cast<double>(f.pld->first + (lo - mass.begin()));
+    support_hi += static_cast<double>(f.count) * static_cast<double>(f.pld->first + (mass.rend() - hi - 1));
   }
   const double h = factors.front().pld->h;
   const double log_tail = std::log(outside_mass / 2);
-  const double sd = std::max(std::sqrt(variance), h);
   const std::vector<LogFactor> logs = log_factors(factors);
+  const double sd = std::max(std::sqrt(cgf(logs, 0).k2), h);  // K''(0): the composed variance
   const auto [upper, t_up] = chernoff_end(logs, +1, log_tail, sd);
   const auto [minus_lower, t_lo] = chernoff_end(logs, -1, log_tail, sd);
   const double hi = std::min(std::ceil(upper / h), support_hi), lo = std::max(std::floor(-minus_lower / h), support_lo);
