@@ -54,7 +54,8 @@ def canary_rows(args, first, count, dim):
            "--first-index", str(first), "--count", str(count), "--npy", "-o", "-"]
     with subprocess.Popen(cmd, stdout=subprocess.PIPE) as proc:
         version = np.lib.format.read_magic(proc.stdout)
-        shape, _, dtype = np.lib.format._read_array_header(proc.stdout, version)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(proc.stdout)
         assert shape == (count, dim), shape
         for _ in range(count):
             yield np.frombuffer(proc.stdout.read(dim * dtype.itemsize), dtype=dtype)
