@@ -24,6 +24,10 @@ expect_error 2 "at least one shadow model.*--shadow-models" "${SYN[@]}" --threat
 expect_error 2 "logreg or mlp, not cnn.*--model" "${SYN[@]}" --threat adaptive-poison --eps 1 --model cnn
 expect_error 2 "shadow data are the 1500 training examples after D, but synthetic has only 2000.*--train-size" \
   dp-train sgd --task synthetic --train-size 1500 --steps 5 --quiet --threat static-poison --eps 1
+# a diverged model (lr 1e30: the logits overflow) loses no NaN to D2's max: an error, no file
+expect_error 2 "training diverged: the distinguisher's loss is NaN in trial 0.*--lr" \
+  "${SYN[@]}" --threat intermediate-poison --eps 4 --lr 1e30 --trials 2 -o nan.csv
+[ -e nan.csv ] && fail "nan.csv written on error"
 
 # --- same bytes for --threads 1 and 2, and shards 0:4 + 4:6 concatenate to the whole run
 for threat in static-poison intermediate-poison adaptive-poison; do

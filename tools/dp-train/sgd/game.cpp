@@ -175,7 +175,7 @@ class TrialPlayer {
     double total = 0, largest = -std::numeric_limits<double>::infinity();
     auto add = [&](double loss) {
       total += loss;
-      largest = std::max(largest, loss);
+      if (std::isnan(loss) || loss > largest) largest = loss;  // a NaN stays NaN (std::max would drop it)
     };
     // The observer of step t sees theta_t (before the step): t >= 1 are the intermediate models.
     trainer_.train(theta_, rng, insertion, [&](std::size_t t, const float*) {
@@ -278,6 +278,14 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
       result.crafts += player.crafts();
       result.craft_seconds += player.craft_seconds();
     });
+    // A diverged model (a step so large that the logits overflow) scores NaN: refuse it
+    // rather than hand eps-from-scores a NaN. The lr scales every update, noise included.
+    const auto nan = std::find_if(result.scores.begin(), result.scores.end(), [](double v) { return std::isnan(v); });
+    if (nan != result.scores.end())
+      throw UsageError("training diverged: the distinguisher's loss is NaN in trial " +
+                           std::to_string(c.first_trial + static_cast<std::size_t>(nan - result.scores.begin()) / 2) +
+                           "; lower the learning rate",
+                       "--lr");
     result.evaluated = evaluate;
     if (evaluate) {
       double total = 0;
