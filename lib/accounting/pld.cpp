@@ -73,10 +73,14 @@ double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
   return lo;
 }
 
-// The number of lattice points with a positive loss.
-double positive_points(const PldPmf& p) {
-  const long long from = std::max(0LL, 1 - p.first);  // loss (first + i) h > 0
-  return static_cast<double>(std::max(0LL, static_cast<long long>(p.mass.size()) - from));
+// The most a composition's delta(eps) at any eps >= 0 is off by: its outside mass (folded
+// back and beyond the window) and its roundoff, an l2 bound, times the root of the number
+// of lattice points with a positive loss (the only ones that enter delta(eps), with
+// weights in [0, 1]: Cauchy-Schwarz, pld_compose.hpp).
+double slack(const ComposedPld& c) {
+  const long long from = std::max(0LL, 1 - c.pld.first);  // loss (first + i) h > 0
+  const long long positive = std::max(0LL, static_cast<long long>(c.pld.mass.size()) - from);
+  return c.outside_mass + c.roundoff * std::sqrt(static_cast<double>(positive));
 }
 
 // Drops the zero masses at both ends.
@@ -161,16 +165,11 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
       Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};
       points_ = std::max(points_, d.pessimistic.pld.mass.size());
-      // For eps >= 0, delta(eps) = sum_j mass_j w_j with 0 <= w_j <= 1 and w_j = 0 at losses
-      // <= 0, so the roundoff (an l2 bound) moves it by at most roundoff sqrt(#losses > 0).
-      // Upper: that and the folded-back and beyond-window mass to +inf. Lower: both are
-      // taken off each delta when it is read.
-      PldPmf& up = d.pessimistic.pld;
-      up.inf_mass += d.pessimistic.outside_mass + d.pessimistic.roundoff * std::sqrt(positive_points(up));
-      trim(up);
-      PldPmf& down = d.optimistic.pld;
-      d.lower_slack = d.optimistic.outside_mass + d.optimistic.roundoff * std::sqrt(positive_points(down));
-      trim(down);
+      // Upper: the slack goes to +inf. Lower: it is taken off each delta when it is read.
+      d.pessimistic.pld.inf_mass += slack(d.pessimistic);
+      trim(d.pessimistic.pld);
+      d.lower_slack = slack(d.optimistic);
+      trim(d.optimistic.pld);
       directions_.push_back(std::move(d));
     }
     return;

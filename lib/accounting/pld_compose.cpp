@@ -258,11 +258,13 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   std::vector<Real> buffer(n);
   std::vector<std::complex<Real>> product(n / 2 + 1, Real(1)), spectrum;
   double log_finite = 0;  // log of the probability that no step has loss +inf
-  // The roundoff bound (above): sum_i ||D_i||_2, the growth G, and the products per frequency.
+  // The roundoff bound (above): sum_i ||D_i||_2, the growth G, and the products per
+  // frequency (one per factor).
   const double unit = std::numeric_limits<Real>::epsilon() / 2;
   const FftErrorModel model(n, unit);
   const double root_n = std::sqrt(static_cast<double>(n));
-  double error_sum = 0, growth = 1, products = 0;
+  const double products = static_cast<double>(factors.size());
+  double error_sum = 0, growth = 1;
   // the half spectrum: frequency k stands for itself and n - k, but at 0 and n/2
   auto weight = [&](std::size_t k) { return k == 0 || k == n / 2 ? 1.0 : 2.0; };
   for (const PldFactor& f : factors) {
@@ -311,7 +313,6 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
           rho * std::sqrt(z_sum) + root_n * FftErrorModel::kFlush;
     error_sum += d;
     growth *= std::max({1.0, largest, std::pow(bound, m)});
-    products += 1;
     log_finite += static_cast<double>(f.count) * std::log1p(-p.inf_mass);
   }
   double product_square = 0;  // ||Z^||_2^2 over all n frequencies
