@@ -115,6 +115,8 @@ printf 'sigma,q,steps\n1,0.1,0\n' >"$TMP/steps0.csv"
 expect_error 1 "steps must be a whole number.*row 2" rdp-compose --events "$TMP/steps0.csv" --delta 1e-5
 printf 'sigma,q,steps\n1,0.1,2.5\n' >"$TMP/steps.csv"
 expect_error 1 "steps must be a whole number.*row 2" rdp-compose --events "$TMP/steps.csv" --delta 1e-5
+printf 'sigma,q,steps\n1,0.1,5e18\n' >"$TMP/steps_big.csv"  # above 2^53: not exact in double
+expect_error 1 "steps must be a whole number in \[1, 2\^53\].*row 2" rdp-compose --events "$TMP/steps_big.csv" --delta 1e-5
 printf 'sigma,q,steps\nnan,0.1,10\n' >"$TMP/nan.csv"
 expect_error 1 "row 2.*sigma" rdp-compose --events "$TMP/nan.csv" --delta 1e-5
 printf 'sigma,q,steps\n' >"$TMP/header.csv"

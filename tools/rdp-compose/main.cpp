@@ -53,7 +53,7 @@ std::vector<RdpEvent> read_events(const std::string& path, Sampling sampling) {
     if (!(sigma > 0)) throw DataError(fmt::format("sigma must be > 0, got {}", sigma), csv.where(sigma_col));
     if (!(q > 0 && q <= 1)) throw DataError(fmt::format("q must be in (0,1], got {}", q), csv.where(q_col));
     if (!(steps >= 1 && steps <= kMaxSteps && steps == std::floor(steps)))
-      throw DataError(fmt::format("steps must be a whole number >= 1, got {}", steps), csv.where(steps_col));
+      throw DataError(fmt::format("steps must be a whole number in [1, 2^53], got {}", steps), csv.where(steps_col));
     if (steps > static_cast<double>(std::numeric_limits<long long>::max() - total_steps))
       throw DataError("the steps of all rows add up beyond 2^63 - 1", csv.where(steps_col));
     total_steps += static_cast<long long>(steps);
