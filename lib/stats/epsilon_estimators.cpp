@@ -187,6 +187,12 @@ EpsilonEstimate estimate_epsilon(const DecisionCounts& d, const EstimatorOptions
   return e;
 }
 
+BootstrapDistribution bootstrap_epsilon(const ScoreSet& scores, const EstimatorOptions& options,
+                                        const BootstrapOptions& boot) {
+  const ScoreSet sample = options.null ? ScoreSet(scores.in(), {}, scores.dim()) : scores;
+  return bootstrap(sample, [&](const ScoreSet& s) { return estimate_epsilon(s, options).epsilon; }, boot);
+}
+
 std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
                                                              const EstimatorOptions& options, bool delta_one_over_n) {
   std::map<double, EpsilonEstimate> estimates;

@@ -17,6 +17,7 @@
 
 #include "accounting/cosine_null.hpp"
 #include "accounting/two_gaussian.hpp"
+#include "stats/bootstrap.hpp"
 #include "stats/epsilon_from_rates.hpp"
 #include "stats/scores.hpp"
 #include "stats/threshold_strategy.hpp"
@@ -63,6 +64,12 @@ EpsilonEstimate estimate_epsilon(const ScoreSet& scores, const EstimatorOptions&
 
 // A distinguishing game's single decision rule: threshold, clopper_pearson or jeffreys.
 EpsilonEstimate estimate_epsilon(const DecisionCounts& decisions, const EstimatorOptions& options);
+
+// The bootstrap distribution (stats/bootstrap.hpp) of estimate_epsilon(., options):
+// each replicate re-runs the estimator on resampled scores. With a null only the in
+// scores are resampled (the out side is the null; sampled out scores play no part).
+BootstrapDistribution bootstrap_epsilon(const ScoreSet& scores, const EstimatorOptions& options,
+                                        const BootstrapOptions& boot);
 
 // One estimate per audit round (CANIFE's eps_r, 000 Sec. 3.4). With
 // delta_one_over_n, each round uses delta = 1/n, n its number of scores, as 000

@@ -314,3 +314,26 @@ TEST_CASE("gauss-fit's eps_est bootstrapped (003 Alg. 3)") {
   CHECK(std::abs(grouped.acceleration - d.acceleration) < 4 * 0.0033);
   CHECK(grouped.replicates == d.replicates);  // the groups do not touch the replicates
 }
+
+TEST_CASE("bootstrap_epsilon: the estimator's bootstrap; against a null only the in scores are resampled") {
+  const ScoreSet s(normals(60, 0.3, 0.1, 31, 1), normals(40, 0, 0.1, 31, 2));
+  EstimatorOptions e;
+  e.method = Method::gauss_fit;
+  e.delta = 1e-5;
+  BootstrapOptions o;
+  o.replicates = 50;
+  const BootstrapDistribution plain = bootstrap_epsilon(s, e, o);
+  CHECK(plain.replicates ==
+        bootstrap(s, [&](const ScoreSet& x) { return estimate_epsilon(x, e).epsilon; }, o).replicates);
+  CHECK(plain.jackknife_groups_out == 40);
+  // With a null the out scores are no sample: the same result as with none at all, and
+  // the jackknife deletes in scores only.
+  e.null = CosineNull{100, NullKind::gaussian};
+  const BootstrapDistribution null = bootstrap_epsilon(s, e, o);
+  const BootstrapDistribution in_only = bootstrap_epsilon(ScoreSet(s.in(), {}), e, o);
+  CHECK(null.replicates == in_only.replicates);
+  CHECK(null.acceleration == in_only.acceleration);
+  CHECK(null.jackknife_groups_in == 60);
+  CHECK(null.jackknife_groups_out == 0);
+  CHECK(null.estimate == estimate_epsilon(s, e).epsilon);
+}

@@ -92,14 +92,11 @@ std::vector<double> parse_fpr_targets(const std::string& list) {
   return targets;
 }
 
-// --bootstrap: the BCa interval of a point estimate (gauss-fit, threshold), each
-// replicate re-running the estimator on resampled scores. With a null only the in
-// scores are resampled (the out side is the null; label-0 rows are ignored).
+// --bootstrap: the BCa interval of a point estimate (gauss-fit, threshold).
 eps_from_scores::BootstrapResult bootstrap_estimate(const ScoreSet& scores, const EstimatorOptions& options,
                                                     const BootstrapOptions& boot) {
-  const ScoreSet sample = options.null ? ScoreSet(scores.in(), {}, scores.dim()) : scores;
   eps_from_scores::BootstrapResult r;
-  r.distribution = bootstrap(sample, [&](const ScoreSet& s) { return estimate_epsilon(s, options).epsilon; }, boot);
+  r.distribution = bootstrap_epsilon(scores, options, boot);
   r.interval = bca_interval(r.distribution, options.alpha);
   r.alpha = options.alpha;
   r.seed = boot.seed;
