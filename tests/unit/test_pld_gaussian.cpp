@@ -41,6 +41,17 @@ TEST_CASE("subsampled pairs: the exact delta against quadrature") {
   CHECK(gaussian_pair_delta({1.1, 0.01, Adjacency::add}, 0.5) == 0);
 }
 
+TEST_CASE("the loss's moments: q = 1 in closed form") {
+  // L = u(x) = (2x - 1) / (2 sigma^2) with x ~ N(1, sigma^2) (remove; add mirrors it):
+  // mean 1 / (2 sigma^2) (= KL(N1 || N0)), variance 1 / sigma^2
+  for (double sigma : {0.5, 1.0, 4.22})
+    for (Adjacency a : {Adjacency::remove, Adjacency::add}) {
+      const LossMoments m = privacy_loss_moments({sigma, 1.0, a});
+      CHECK(close(m.mean, 1 / (2 * sigma * sigma), 1e-10));
+      CHECK(close(m.variance, 1 / (sigma * sigma), 1e-10));
+    }
+}
+
 TEST_CASE("pessimistic >= exact >= optimistic, one step; the gap is second order in h") {
   for (double q : {1.0, 0.3, 0.01, 1e-4})
     for (double sigma : {0.6, 1.1, 8.0})
