@@ -176,6 +176,8 @@ done
 # --eps: the smallest sigma whose PLD bound meets eps; composing it gives at most eps, below RDP's sigma
 expect_status 0 rdp-compose --accountant pld --eps 1 --q 0.01 --steps 1000 --delta 1e-5
 pld_sigma=$(cat "$TMP/out")
+expect_status 0 rdp-compose --accountant pld --eps 1 --q 0.01 --steps 1000 --delta 1e-5 --threads 2
+expect_eq "$(cat "$TMP/out")" "$pld_sigma" "PLD --eps with --threads 2"
 expect_status 0 rdp-compose --accountant pld --sigma "$pld_sigma" --q 0.01 --steps 1000 --delta 1e-5
 "$PYTHON" -c "import sys; sys.exit(0 if 0.999 < $(cat "$TMP/out") <= 1 else 1)" || fail "PLD --eps 1: sigma $pld_sigma gives $(cat "$TMP/out")"
 expect_status 0 rdp-compose --eps 1 --q 0.01 --steps 1000 --delta 1e-5

@@ -229,13 +229,15 @@ int main(int argc, char** argv) {
       const std::string mode = "with --eps";
       cli::forbid_options({sigma_opt, events_opt, fail_opt}, mode);
       cli::require_options({q_opt, steps_opt}, mode);
-      const std::string& by = accountant;  // the accountant whose bound the noise multiplier meets
-      if (by == "gdp" && q < 1) cli::note(app, "GDP's CLT is an approximation, not a bound: the noise it gives may be too small");
-      const double s = by == "pld"   ? pld_sigma_for_epsilon(eps, q, steps, delta, {}, sampling)
-                       : by == "gdp" ? gdp_sigma_for_epsilon(eps, q, steps, delta, sampling)
-                                     : rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
+      if (accountant == "gdp" && q < 1)
+        cli::note(app, "GDP's CLT is an approximation, not a bound: the noise it gives may be too small");
+      PldOptions pld_options;
+      pld_options.threads = threads;
+      const double s = accountant == "pld"   ? pld_sigma_for_epsilon(eps, q, steps, delta, pld_options, sampling)
+                       : accountant == "gdp" ? gdp_sigma_for_epsilon(eps, q, steps, delta, sampling)
+                                             : rdp_sigma_for_epsilon(eps, q, steps, delta, orders, sampling);
       out.stream() << (json ? json_line({{"sigma", s}, {"eps", eps}, {"q", q}, {"steps", steps}, {"delta", delta},
-                                         {"sampling", sampling_name}, {"accountant", by}})
+                                         {"sampling", sampling_name}, {"accountant", accountant}})
                             : format_number(s) + "\n");
       out.commit();
       return kExitOk;
