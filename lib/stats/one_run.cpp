@@ -54,23 +54,6 @@ double p_value(std::size_t m, std::size_t r, std::size_t v, double eps, double d
   return std::min(1.0, beta + 2 * double(m) * delta * max_mean);
 }
 
-// Largest eps with p(eps) <= alpha, given p(0) <= alpha: bracket by doubling, then
-// bisect to 1e-12 relative; returns the lower end, where p <= alpha holds.
-double largest_rejected(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha) {
-  double lo = 0, hi = 1;
-  // p -> 1 as eps -> inf (q -> 1 and v <= r), so the doubling stops (by eps ~ 750
-  // 1 - q underflows to 0 and p = 1).
-  while (p_value(m, r, v, hi, delta) <= alpha) {
-    lo = hi;
-    hi *= 2;
-  }
-  for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; ++it) {
-    const double mid = lo + (hi - lo) / 2;
-    (p_value(m, r, v, mid, delta) <= alpha ? lo : hi) = mid;
-  }
-  return lo;
-}
-
 }  // namespace
 
 double one_run_p_value(std::size_t m, std::size_t r, std::size_t v, double eps, double delta) {
@@ -92,7 +75,9 @@ double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_
   check_delta_alpha(o.delta, alpha);
   // p grows with delta, so the cheap delta = 0 test rules most outcomes out.
   if (p_value(m, r, v, 0, 0) > alpha || p_value(m, r, v, 0, o.delta) > alpha) return 0;
-  return largest_rejected(m, r, v, o.delta, alpha);
+  // Largest eps with p(eps) <= alpha. p -> 1 as eps -> inf (q -> 1 and v <= r), so the
+  // search's doubling stops (by eps ~ 750 1 - q underflows to 0 and p = 1).
+  return largest_refuted_epsilon([&](double eps) { return p_value(m, r, v, eps, o.delta) <= alpha; }, 0);
 }
 
 std::vector<std::size_t> one_run_guess_grid(std::size_t m) {

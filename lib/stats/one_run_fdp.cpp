@@ -70,17 +70,21 @@ double one_run_fdp_epsilon(std::size_t m, std::size_t r, std::size_t v, double d
   check(m, r, v, delta, alpha, curve);
   if (!(eps_lo >= 0 && std::isfinite(eps_lo))) throw UsageError(fmt::format("eps_lo {} is not finite and >= 0", eps_lo));
   if (!refutes(m, r, v, eps_lo, delta, alpha, curve)) return eps_lo;
-  // Larger eps claims less, and no finite outcome refutes every eps: double to a bracket
-  // (the Gaussian sigma is found down to ~1e-300, i.e. eps up to ~1e5, far past any
-  // outcome of m <= 1e9 canaries), then bisect keeping lo refuted.
-  double lo = eps_lo, hi = std::max(1.0, 2 * eps_lo);
-  while (refutes(m, r, v, hi, delta, alpha, curve)) {
+  // Larger eps claims less, and no finite outcome refutes every eps (the Gaussian sigma
+  // is found down to ~1e-300, i.e. eps up to ~1e5, far past any outcome of m <= 1e9
+  // canaries).
+  return largest_refuted_epsilon([&](double eps) { return refutes(m, r, v, eps, delta, alpha, curve); }, eps_lo);
+}
+
+double largest_refuted_epsilon(const std::function<bool(double)>& refuted, double lo) {
+  double hi = std::max(1.0, 2 * lo);
+  while (refuted(hi)) {
     lo = hi;
     hi *= 2;
   }
   for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; ++it) {
     const double mid = lo + (hi - lo) / 2;
-    (refutes(m, r, v, mid, delta, alpha, curve) ? lo : hi) = mid;
+    (refuted(mid) ? lo : hi) = mid;
   }
   return lo;
 }

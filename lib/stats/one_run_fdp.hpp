@@ -26,6 +26,7 @@
 // (jax_privacy's brentq stops at 1e-6 absolute).
 #pragma once
 #include <cstddef>
+#include <functional>
 
 namespace dpaudit {
 
@@ -41,5 +42,10 @@ bool one_run_fdp_refutes(std::size_t m, std::size_t r, std::size_t v, double eps
 // eps_lo itself when eps_lo is not refuted (0 for no evidence). Same checks, eps_lo >= 0.
 double one_run_fdp_epsilon(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha, FdpCurve curve,
                            double eps_lo = 0);
+
+// The largest eps with refuted(eps), given refuted(lo) (both one-run tests): double a
+// bracket from max(1, 2 lo), then bisect to 1e-12 relative and return the refuted end
+// (the safe side). refuted must be false from some finite eps on.
+double largest_refuted_epsilon(const std::function<bool(double)>& refuted, double lo);
 
 }  // namespace dpaudit

@@ -80,3 +80,11 @@ TEST_CASE("no evidence gives 0; bad arguments") {
   CHECK_THROWS_AS(one_run_fdp_epsilon(10, 5, 5, 1e-5, 1, FdpCurve::gaussian), UsageError);
   CHECK_THROWS_AS(one_run_fdp_refutes(10, 5, 5, NAN, 1e-5, 0.05, FdpCurve::gaussian), UsageError);
 }
+
+TEST_CASE("largest_refuted_epsilon: the refuted end of a bracket 1e-12 relative wide") {
+  const double edge = 3.7;  // refuted up to and including 3.7
+  const double e = largest_refuted_epsilon([&](double eps) { return eps <= edge; }, 0);
+  CHECK(e <= edge);  // the safe side
+  CHECK(edge - e <= 1e-12 * 4);  // the bracket's hi is at most 4 (doubled from 1, 2)
+  CHECK(largest_refuted_epsilon([](double eps) { return eps <= 40; }, 25) == doctest::Approx(40).epsilon(1e-12));
+}
