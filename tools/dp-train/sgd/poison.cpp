@@ -20,14 +20,15 @@ namespace dpaudit::dp_train {
 
 namespace {
 
-// x <- clamp(x + step g / ||g||, lo, hi); false (x unchanged) when g = 0.
-bool normalised_step(std::vector<float>& x, const torch::Tensor& g, double step, InputBox box) {
-  const double norm = g.to(torch::kDouble).norm().item<double>();
+// x <- clamp(x + step g / ||g||, lo, hi) for g of x.size() floats; false (x unchanged)
+// when g = 0.
+bool normalised_step(std::vector<float>& x, const float* g, double step, InputBox box) {
+  double norm2 = 0;
+  for (std::size_t j = 0; j < x.size(); ++j) norm2 += double(g[j]) * g[j];
+  const double norm = std::sqrt(norm2);
   if (!(norm > 0)) return false;
-  const torch::Tensor c = g.contiguous();
-  const float* gp = c.data_ptr<float>();
   const auto scale = static_cast<float>(step / norm);
-  for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::clamp(x[j] + scale * gp[j], box.lo, box.hi);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::clamp(x[j] + scale * g[j], box.lo, box.hi);
   return true;
 }
 
@@ -81,8 +82,8 @@ CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths, const s
   r.initial_loss = mean_loss(to_tensor(r.x)).item<double>();
   for (std::size_t t = 0; t < steps; ++t) {
     const torch::Tensor x = to_tensor(r.x).requires_grad_(true);
-    const torch::Tensor g = torch::autograd::grad({mean_loss(x)}, {x})[0];
-    if (!normalised_step(r.x, g, lr, box)) break;  // ascent: +g
+    const torch::Tensor g = torch::autograd::grad({mean_loss(x)}, {x})[0].contiguous();
+    if (!normalised_step(r.x, g.data_ptr<float>(), lr, box)) break;  // ascent: +g
   }
   r.final_loss = mean_loss(to_tensor(r.x)).item<double>();
   return r;
@@ -224,9 +225,7 @@ const std::vector<float>& AdaptiveCrafter::craft(const float* theta, std::size_t
   const double direction = sign_ == CraftSign::descent ? -1.0 : 1.0;
   for (std::size_t t = 0; t < steps_; ++t) {
     const std::vector<float> g = evaluate(theta, parameters, x_).input_gradient;
-    if (!normalised_step(x_, torch::from_blob(const_cast<float*>(g.data()), {static_cast<std::int64_t>(g.size())}),
-                         direction * lr_, box_))
-      break;
+    if (!normalised_step(x_, g.data(), direction * lr_, box_)) break;
   }
   return x_;
 }
