@@ -78,9 +78,6 @@ BinomialRow binomial_row(double alpha) {
   return BinomialRow(alpha, static_cast<std::size_t>(std::ceil(alpha)) + (integer ? 1 : 64));
 }
 
-// log(e^v - 1) for v > 0.
-double log_expm1(double v) { return v > 36 ? v + std::log1p(-std::exp(-v)) : std::log(std::expm1(v)); }
-
 // log E[(r - 1)^m], r = e^((2x - 1)/(2 sigma^2)) the density ratio N(1, sigma^2)/N(0, sigma^2)
 // at x ~ N(0, sigma^2), for even m: the m-th forward difference at 0 of
 // k -> E[r^k] = e^((k-1) eps(k)) that Wang, Balle & Kasiviswanathan 2019 (Thm 27) bound
@@ -93,7 +90,7 @@ double log_even_moment(double sigma, int m) {
   const double half = 0.5 / sigma;  // z where u = 0
   auto log_f = [&](double z) {
     const double u = (2 * sigma * z - 1) / (2 * sigma * sigma);
-    return m * (u > 0 ? log_expm1(u) : std::log(-std::expm1(u))) - 0.5 * z * z;
+    return m * (u > 0 ? log_sub(u, 0) : log_sub(0, u)) - 0.5 * z * z;
   };
   // d/dz log f = m e^u / (e^u - 1) / sigma - z, decreasing on u > 0
   auto slope = [&](double z) {
@@ -133,7 +130,7 @@ struct SampledGaussian {
   double log_expm1_k(std::size_t k) const {
     while (expm1_k_.size() <= k) {
       const double kd = static_cast<double>(expm1_k_.size());
-      expm1_k_.push_back(log_expm1((kd * kd - kd) * inv_2var));
+      expm1_k_.push_back(log_sub((kd * kd - kd) * inv_2var, 0));
     }
     return expm1_k_[k];
   }
@@ -281,7 +278,7 @@ double log_a_without_replacement(const SampledGaussian& g, const BinomialRow& bi
   const double eps2 = 2 * g.inv_2var;
   LogSum sum;
   if (binom.size() > 2)
-    sum.add(2 * g.log_q + binom.log_abs(2) + std::min(std::log(4.0) + log_expm1(eps2), std::log(2.0) + eps2));
+    sum.add(2 * g.log_q + binom.log_abs(2) + std::min(std::log(4.0) + log_sub(eps2, 0), std::log(2.0) + eps2));
   for (std::size_t j = 3; j < binom.size(); ++j) {
     const int ji = static_cast<int>(j);
     const double jd = static_cast<double>(j);
