@@ -51,8 +51,9 @@ assert any(float(x["score"]) < float(y["score"]) for x, y in zip(a, b))
 PY
 CHECKS=$((CHECKS + 1))
 
-# --- --json: C2 raises the shadow models' mean loss on its input; C3 crafts a poison each
-# time it is drawn (q = 0.1, 20 steps, 4 trials: about 8 draws)
+# --- --json: C2 raises the shadow models' mean loss on its input (measured: 1.93 to 6.88);
+# C3 crafts a poison each time it is drawn: 4 label-1 runs of 20 steps at q = 0.1 draw it
+# Binomial(80, 0.1) times, mean 8 (18 on seed 1, 3.7 sd high; 789 for 400 trials on seed 7)
 got=$("${SYN[@]}" --threat adaptive-poison --eps 4 --trials 4 --json)
 "$PYTHON" - "$got" <<'PY' || fail "crafting report: $got"
 import json, sys
