@@ -176,16 +176,8 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
     RoundMetrics row;
     row.round = t + 1;
     row.clip = c.clip;
-    double loss = 0;
-    std::size_t trained = 0;
-    for (const ClientUpdate& x : u) {
-      sum.add(x.update.data());
-      if (x.has_data) {
-        loss += x.loss;
-        ++trained;
-      }
-    }
-    row.train_loss = trained ? loss / static_cast<double>(trained) : 0.0;
+    for (const ClientUpdate& x : u) sum.add(x.update.data());
+    row.train_loss = mean_local_loss(u);
     const std::vector<double> rho_bar = sum.release(sigma * c.clip, rng);
     row.update_norm = l2_norm(rho_bar.data(), d);
     run.metrics.push_back(row);

@@ -14,6 +14,17 @@ torch::Tensor to_float_tensor(const std::vector<double>& v) {
       .to(torch::kFloat);
 }
 
+double mean_local_loss(const std::vector<ClientUpdate>& updates) {
+  double loss = 0;
+  std::size_t trained = 0;
+  for (const ClientUpdate& u : updates) {
+    if (!u.has_data) continue;
+    loss += u.loss;
+    ++trained;
+  }
+  return trained ? loss / static_cast<double>(trained) : 0.0;
+}
+
 ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
                              LocalTraining training, int threads)
     : train_(train), clients_(clients), training_(training), threads_(static_cast<int>(resolve_threads(threads))) {

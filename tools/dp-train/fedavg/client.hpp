@@ -29,6 +29,9 @@ struct ClientUpdate {
 // The server's double parameters as the float tensor ClientTrainer::train takes.
 torch::Tensor to_float_tensor(const std::vector<double>& v);
 
+// A round's train loss: the mean local loss of the clients that have data (0 when none has).
+double mean_local_loss(const std::vector<ClientUpdate>& updates);
+
 class ClientTrainer {
  public:
   ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,

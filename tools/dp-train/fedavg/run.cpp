@@ -150,16 +150,11 @@ RoundRelease release_round(ClientTrainer& trainer, const CanaryPanel& canaries, 
       trainer.train(to_float_tensor(theta), clip, schedules.clients[t], t, seed, kFedAvgBatchStream);
   RoundRelease r;
   UpdateSum rho(dim);
-  std::size_t trained = 0;
   for (const auto& u : updates) {
     rho.add(u.update.data());
     r.norms.push_back(u.norm);
-    if (u.has_data) {
-      r.train_loss += u.loss;
-      ++trained;
-    }
   }
-  r.train_loss = trained ? r.train_loss / static_cast<double>(trained) : 0.0;
+  r.train_loss = mean_local_loss(updates);
   std::vector<double> canary(dim);
   for (std::size_t j : schedules.canaries[t]) {
     canaries.seen_canary(j, canary.data());
