@@ -12,21 +12,14 @@
 #include "io/npy.hpp"
 #include "staging_dir.hpp"
 #include "stats/epsilon_from_rates.hpp"
+#include "stats/gaussian_fit.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace {
 
-struct MeanSd {
-  double mean = 0, sd = 0;
-};
-MeanSd mean_sd(const std::vector<double>& v) {
-  MeanSd m;
-  for (double x : v) m.mean += x / double(v.size());
-  for (double x : v) m.sd += (x - m.mean) * (x - m.mean) / double(v.size() > 1 ? v.size() - 1 : 1);
-  m.sd = std::sqrt(m.sd);
-  return m;
-}
+// Mean and sample standard deviation (ddof 1; sd 0 for a single score, n = 2 or 3).
+Gaussian mean_sd(const std::vector<double>& v) { return fit_gaussian(v, v.size() > 1 ? 1 : 0); }
 
 // The scores of the mock rounds with (odd) and without (even) the canary.
 void split_scores(const Audit& a, std::vector<double>& in, std::vector<double>& out) {
@@ -47,11 +40,11 @@ void write_audits_csv(const std::string& path, const std::vector<Audit>& audits,
   for (const Audit& a : audits) {
     std::vector<double> in, outs;
     split_scores(a, in, outs);
-    const MeanSd w = mean_sd(in), wo = mean_sd(outs);
+    const Gaussian w = mean_sd(in), wo = mean_sd(outs);
     out.stream() << a.round << ',' << n << ',' << a.canary.label << ',' << format_number(a.canary.health) << ','
                  << format_number(a.canary.initial_loss) << ',' << format_number(a.canary.final_loss) << ','
                  << format_number(a.canary.gradient_norm) << ',' << format_number(w.mean) << ','
-                 << format_number(w.sd) << ',' << format_number(wo.mean) << ',' << format_number(wo.sd) << ','
+                 << format_number(w.stddev) << ',' << format_number(wo.mean) << ',' << format_number(wo.stddev) << ','
                  << format_number(a.eps.epsilon) << ',' << format_number(a.eps.epsilon_lower) << ','
                  << format_number(a.eps.epsilon_upper) << ',' << format_number(theory) << ','
                  << format_number(theory_1n) << ',' << format_number(a.test_accuracy) << ','
