@@ -125,18 +125,18 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
   if (add_differs) adjacencies.push_back(Adjacency::add);
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
-  h_ = lattice_spacing_for(segments, options.relative_variance_error);
+  double h = lattice_spacing_for(segments, options.relative_variance_error);
   // The work splits over threads by whole one-step PLDs and whole compositions, each
   // computed the same way on any thread: the result does not depend on the count.
   const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction
   for (int attempt = 0;; ++attempt) {
-    // One-step PLDs of every segment, each direction and estimate, on the lattice h_.
+    // One-step PLDs of every segment, each direction and estimate, on the lattice h.
     std::vector<std::vector<PldPmf>> steps(estimates, std::vector<PldPmf>(segments.size()));
     parallel_blocks(estimates * segments.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t k = begin; k < end; ++k) {
         const std::size_t c = k / segments.size(), i = k % segments.size();
         const GaussianPair pair = step_pair(segments[i], adjacencies[c / 2]);
-        steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h_, tail) : optimistic_pld(pair, h_, tail);
+        steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
       }
     });
     std::vector<std::vector<PldFactor>> factors(estimates);
@@ -151,7 +151,7 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     if (needed > options.max_points) {
       if (attempt == 8)
         throw DataError(fmt::format("the PLD needs {} lattice points, more than {}", needed, options.max_points));
-      h_ *= 1.05 * static_cast<double>(needed) / static_cast<double>(options.max_points);
+      h *= 1.05 * static_cast<double>(needed) / static_cast<double>(options.max_points);
       continue;
     }
     // One window length for all: the FFT plans are then shared (a longer window only
@@ -164,7 +164,6 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     });
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
       Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};
-      points_ = std::max(points_, d.pessimistic.pld.mass.size());
       // Upper: the slack goes to +inf. Lower: it is taken off each delta when it is read.
       d.pessimistic.pld.inf_mass += slack(d.pessimistic);
       trim(d.pessimistic.pld);

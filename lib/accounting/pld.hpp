@@ -63,17 +63,12 @@ class PldAccountant {
   // delta for eps >= 0.
   PldInterval delta(double eps) const;
 
-  double lattice_spacing() const { return h_; }
-  std::size_t lattice_points() const { return points_; }
-
  private:
   struct Direction {
     ComposedPld pessimistic, optimistic;
     double lower_slack;  // taken off the optimistic delta: outside mass and roundoff
   };
   std::vector<Direction> directions_;  // remove, then add when some q < 1
-  double h_ = 0;
-  std::size_t points_ = 0;
 };
 
 // The smallest noise multiplier whose `steps` steps at rate q have PLD upper bound
