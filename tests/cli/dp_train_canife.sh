@@ -11,6 +11,7 @@ TOY=("${BASE[@]}" --audit-every 20 --design-steps 200 --design-pool 64)
 # --- bad input: one line on stderr, exit 2, nothing written
 expect_error 2 "audit period 60 must lie in \[1, 60\).*--audit-every" "${BASE[@]}" --noise-multiplier 1 --audit-every 60 --out bad
 [ -e bad ] && fail "bad/ written on error"
+expect_error 2 "over 1e18 rounds: give --rounds.*--q" dp-train canife --task synthetic --q 1e-300 --noise-multiplier 1 --out bad
 expect_error 2 "n >= 2 mock rounds.*--audit-rounds" "${TOY[@]}" --noise-multiplier 1 --audit-rounds 1 --out bad
 expect_error 2 "design pool is empty.*--design-pool" "${BASE[@]}" --audit-every 20 --noise-multiplier 1 --design-pool 0 --out bad
 expect_error 2 "design pool 600 exceeds the 500 test examples.*--design-pool" "${BASE[@]}" --audit-every 20 --noise-multiplier 1 --design-pool 600 --out bad

@@ -26,6 +26,8 @@ void CanifeConfig::validate() const {
   if (model != "mlp" && model != "logreg")
     throw UsageError("canife crafts through dense models only: mlp or logreg", "--model");
   if (!(q > 0 && q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]", "--q");
+  // total_rounds() casts ceil(1/q) to size_t: refuse an epoch that no count of rounds holds.
+  if (rounds == 0 && !(1 / q < 1e18)) throw UsageError("one epoch at this q is over 1e18 rounds: give --rounds", "--q");
   if (audit_every == 0 || audit_every >= total_rounds())
     throw UsageError("the audit period " + std::to_string(audit_every) + " must lie in [1, " +
                          std::to_string(total_rounds()) + "), the run's rounds",
