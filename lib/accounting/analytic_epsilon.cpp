@@ -5,7 +5,7 @@
 namespace dpaudit {
 
 AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, double delta,
-                                 const std::vector<double>& orders, int threads) {
+                                 const std::vector<double>& orders, int threads, double lattice) {
   AnalyticEpsilon out{};
   out.rdp = rdp_epsilon(events, delta, orders, threads);  // validates the events first
   out.headline = out.rdp.epsilon;
@@ -14,7 +14,10 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
     PldOptions options;
     options.threads = threads;
     options.roundoff_delta = 1e-4 * delta;
-    out.pld = PldAccountant(events, options).epsilon(delta);
+    options.lattice = lattice;
+    const PldAccountant pld(events, options);
+    out.pld = pld.epsilon(delta);
+    out.pld_lattice = pld.lattice_spacing();
   } catch (const DataError& e) {
     out.pld_note = std::string("no PLD: ") + e.what() + "; the bound is RDP's";
     return out;

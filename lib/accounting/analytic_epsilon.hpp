@@ -20,15 +20,18 @@ struct AnalyticEpsilon {
   // Absent where the PLD is beyond double's reach (sigma ~1e-100); pld_note says why.
   std::optional<PldInterval> pld;
   std::string pld_note;
+  double pld_lattice = 0;  // the PLD's lattice spacing (PldAccountant::lattice_spacing)
   RdpResult rdp;
   double headline;                  // min(pld->upper, rdp.epsilon)
   const char* headline_accountant;  // "pld" or "rdp"
 };
 
-// Throws UsageError for invalid events, delta or orders (as rdp_epsilon). `threads` as
-// rdp_epsilon's and PldOptions' (0 = all cores; the result does not depend on it).
+// Throws UsageError for invalid events, delta or orders (as rdp_epsilon) or lattice (as
+// PldOptions). `threads` as rdp_epsilon's and PldOptions' (0 = all cores; the result does not
+// depend on it); `lattice` as PldOptions' (0 = chosen from the events).
 AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, double delta,
-                                 const std::vector<double>& orders = default_rdp_orders(), int threads = 1);
+                                 const std::vector<double>& orders = default_rdp_orders(), int threads = 1,
+                                 double lattice = 0);
 
 // One Poisson-subsampled Gaussian run (dp-train's DP-SGD and DP-FedAvg): `steps` steps
 // with noise multiplier sigma and sampling rate q.

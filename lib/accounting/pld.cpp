@@ -63,7 +63,9 @@ double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
     return e;
   };
   if (!(variance > 0) || !std::isfinite(variance))
-    throw DataError(fmt::format("the privacy loss's variance over the run is {}: no lattice fits it", variance));
+    throw DataError(variance == 0 ? "the privacy loss is 0 with probability 1 over the run: no lattice fits it"
+                                  : "the privacy loss's variance over the run is beyond double's range (a noise "
+                                    "multiplier too small): no lattice fits it");
   double lo = std::sqrt(6 * rho * variance / steps), hi = lo;
   while (error(hi) <= rho * variance) hi *= 2;
   for (int i = 0; i < 60 && hi / lo > 1 + 1e-6; ++i) {
@@ -100,6 +102,8 @@ void trim(PldPmf& p) {
 
 PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options) {
   if (events.empty()) throw UsageError("no accounting events");
+  if (!(options.lattice >= 0) || !std::isfinite(options.lattice))
+    throw UsageError(fmt::format("the lattice spacing must be a finite number >= 0, got {}", options.lattice));
   // (sigma over the sensitivity, q, replace-one) -> steps; q = 1 is the Gaussian mechanism
   // at that sigma under either sampling.
   std::map<std::tuple<double, double, bool>, long long> steps_of;
@@ -125,7 +129,8 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
   if (add_differs) adjacencies.push_back(Adjacency::add);
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
-  double h = lattice_spacing_for(segments, options.relative_variance_error);
+  double h = lattice_spacing_for(segments, options.relative_variance_error);  // checks the variance too
+  if (options.lattice > 0) h = options.lattice;
   // The work splits over threads by whole one-step PLDs and whole compositions, each
   // computed the same way on any thread: the result does not depend on the count.
   const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction
@@ -171,6 +176,7 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
       trim(d.optimistic.pld);
       directions_.push_back(std::move(d));
     }
+    h_ = h;
     return;
   }
 }

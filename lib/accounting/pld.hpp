@@ -24,6 +24,8 @@
 // s_i = q sqrt(e^(1/sigma^2) - 1) when q is small, and then its composition can come out
 // above RDP; relative to s_i it stays below it. When the composition would need more
 // than `max_points` lattice points, h grows to fit (a wider, still sound, interval).
+// A fixed spacing (`lattice`, as dp_accounting's value_discretization_interval) replaces the
+// choice: the interval stays sound at any h, only its width changes.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -35,6 +37,9 @@ namespace dpaudit {
 
 struct PldOptions {
   double relative_variance_error = 1e-4;
+  // The lattice spacing h, fixed; 0 = chosen from the events as above. Still grown where
+  // the composition would need more than max_points.
+  double lattice = 0;
   std::size_t max_points = std::size_t{1} << 21;  // about 100 MB a composition at the peak
   // Threads over the one-step PLDs and the (up to four) compositions; 0 = all cores. The
   // result does not depend on it; the peak memory grows with it (a window per composition).
@@ -54,7 +59,8 @@ struct PldInterval {
 
 class PldAccountant {
  public:
-  // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf.
+  // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf, a
+  // lattice < 0 or not finite; DataError where no lattice fits (a loss beyond double's range).
   explicit PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options = {});
 
   // eps for a target delta in (0,1): upper may be +inf (a loss of +inf has probability
@@ -62,6 +68,8 @@ class PldAccountant {
   PldInterval epsilon(double delta) const;
   // delta for eps >= 0.
   PldInterval delta(double eps) const;
+  // The lattice spacing h the compositions used.
+  double lattice_spacing() const { return h_; }
 
  private:
   struct Direction {
@@ -69,6 +77,7 @@ class PldAccountant {
     double lower_slack;  // taken off the optimistic delta: outside mass and roundoff
   };
   std::vector<Direction> directions_;  // remove, then add when some q < 1
+  double h_ = 0;
 };
 
 // The smallest noise multiplier whose `steps` steps at rate q have PLD upper bound

@@ -112,7 +112,10 @@ double log_even_moment(double sigma, int m) {
 struct SampledGaussian {
   SampledGaussian(double sigma_, double q_)
       : sigma(sigma_), q(q_), log_q(std::log(q_)), log_1mq(std::log1p(-q_)),
-        inv_2var(0.5 / (sigma_ * sigma_)), z0(sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5),
+        inv_2var(0.5 / (sigma_ * sigma_)),
+        // at q = 1 only the closed form is used (log_a), and sigma^2 may underflow to 0
+        // (0 * -inf would be NaN): z0 = -inf there
+        z0(q_ < 1 ? sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5 : -std::numeric_limits<double>::infinity()),
         log_phi{log_normal_cdf(z0 / sigma), log_normal_cdf((z0 - 1) / sigma), log_normal_cdf(-z0 / sigma),
                 log_normal_cdf((1 - z0) / sigma)} {}
   double sigma, q, log_q, log_1mq, inv_2var;

@@ -201,6 +201,17 @@ expect_status 0 rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta
 expect_status 0 rdp-compose --accountant pld --sigma 1e-100 --q 0.5 --steps 10 --delta 1e-5
 expect_eq "$(cat "$TMP/out")" "5.5e+200" "sigma 1e-100: RDP's bound"
 grep -q "note: no PLD" "$TMP/err" || fail "no note when the PLD is out of reach"
+# sigma^2 below double's range at q = 1: eps inf from RDP, not an error
+expect_status 0 rdp-compose --accountant pld --sigma 1e-200 --q 1 --steps 10 --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "inf" "sigma 1e-200, q 1"
+grep -q "beyond double's range" "$TMP/err" || fail "no clear note for sigma 1e-200: $(cat "$TMP/err")"
+# --lattice: dp_accounting's own discretisation. [golden] ../shared/reference/pld_dp_accounting.csv
+# row 6: its pessimistic eps 0.015391735595376117 at 1e-4; ours is that bound within 1e-5
+expect_status 0 rdp-compose --accountant pld --lattice 1e-4 --sigma 6.087582179989594 --q 0.0001121355261801421 --steps 20102 --delta 3.7264185435332526e-06 --json
+expect_near "$(jget "j['pld']['upper']")" 0.015391735595376117 1e-5r "--lattice 1e-4: dp_accounting's bound"
+expect_eq "$(jget "j['pld']['lattice'], j['headline']")" "0.0001 rdp" "--lattice reported; RDP is tighter there"
+expect_error 2 'rdp-compose: error: --lattice cannot be used without --accountant pld' rdp-compose --lattice 1e-4 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
+expect_error 2 'rdp-compose: error: --lattice' rdp-compose --accountant pld --lattice 0 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
 expect_error 3 'rdp-compose: error: eps .* exceeds the budget --fail-above 0.5' rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --fail-above 0.5
 
 # --- --accountant gdp ------------------------------------------------------------------------

@@ -225,6 +225,43 @@ TEST_CASE("calibration: the smallest sigma whose PLD upper bound meets eps") {
   CHECK(close(pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6), 4 * gaussian_mechanism_sigma(1.0, 1e-6), 1e-3));
 }
 
+TEST_CASE("a fixed lattice: dp_accounting's own discretisation, like for like") {
+  // [golden] ../shared/reference/pld_dp_accounting.csv, rows 6 and 15 (dp_accounting's
+  // PLDAccountant at value_discretization_interval 1e-4, its pessimistic eps): at the same
+  // spacing our upper end is the same connect-the-dots bound (plus our proven slack, within
+  // 1e-5), and our interval still meets the one at the default lattice (both contain the truth).
+  struct Row {
+    double sigma, q;
+    long long steps;
+    double delta, pessimistic;
+  };
+  for (const Row& row : {Row{6.087582179989594, 0.0001121355261801421, 20102, 3.7264185435332526e-06,
+                             0.015391735595376117},
+                         Row{8.968978249782579, 0.0004510371533594688, 62, 4.3147076255392014e-08,
+                             0.001762584311803233}}) {
+    PldOptions options;
+    options.roundoff_delta = 1e-4 * row.delta;
+    options.lattice = 1e-4;
+    const PldAccountant fixed({{row.sigma, row.q, row.steps}}, options);
+    CHECK(fixed.lattice_spacing() == 1e-4);
+    const PldInterval r = fixed.epsilon(row.delta);
+    const PldInterval fine = eps_at({{row.sigma, row.q, row.steps}}, row.delta);
+    INFO("sigma " << row.sigma << ": lattice 1e-4 [" << r.lower << ", " << r.upper << "], default [" << fine.lower
+                  << ", " << fine.upper << "], dp_accounting " << row.pessimistic);
+    CHECK(close(r.upper, row.pessimistic, 1e-5));
+    CHECK(r.lower <= fine.upper);
+    CHECK(fine.lower <= r.upper);
+    CHECK(r.upper - r.lower > 100 * (fine.upper - fine.lower));  // the coarse lattice is the wide one
+  }
+  // the exact case at a coarse lattice: still contains Balle & Wang's eps
+  PldOptions coarse;
+  coarse.lattice = 1e-2;
+  const double exact = gaussian_mechanism_epsilon(2.0 / std::sqrt(100.0), 1e-6);
+  const PldInterval r = PldAccountant({{2.0, 1.0, 100}}, coarse).epsilon(1e-6);
+  CHECK(r.lower <= exact);
+  CHECK(r.upper >= exact);
+}
+
 TEST_CASE("extremes: an interval that contains the truth, or a clear error") {
   // sigma 1e6: the exact eps is Balle & Wang's; the lattice (1e-8) is near double's reach
   const double exact = gaussian_mechanism_epsilon(1e5, 1e-6);
@@ -246,6 +283,11 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(PldAccountant({{1, 0, 10}}), UsageError);
   CHECK_THROWS_AS(PldAccountant({{1, 0.1, 0}}), UsageError);
   CHECK_THROWS_AS(PldAccountant({{NAN, 0.1, 10}}), UsageError);
+  PldOptions negative, nan;
+  negative.lattice = -1e-4;
+  nan.lattice = NAN;
+  CHECK_THROWS_AS(PldAccountant({{1, 0.1, 10}}, negative), UsageError);
+  CHECK_THROWS_AS(PldAccountant({{1, 0.1, 10}}, nan), UsageError);
   const PldAccountant a({{1, 0.1, 10}});
   CHECK_THROWS_AS(a.epsilon(0), UsageError);
   CHECK_THROWS_AS(a.epsilon(1), UsageError);

@@ -29,6 +29,9 @@ TEST_CASE("q = 1: the Gaussian mechanism, RDP alpha / (2 sigma^2) (Mironov 2017)
   const auto rdp = composed_rdp({{2.0, 1.0, 1}}, orders);
   CHECK(close(rdp[0], 2 / 8.0, 1e-15));
   CHECK(close(rdp[1], 10.5 / 8.0, 1e-15));
+  // sigma^2 underflows to 0 (sigma 1e-200): RDP and eps are +inf, not a NaN or an error
+  CHECK(std::isinf(subsampled_gaussian_rdp(1e-200, 1, 2.0)));
+  CHECK(std::isinf(rdp_epsilon({{1e-200, 1.0, 10}}, 1e-5).epsilon));
 }
 
 TEST_CASE("subsampled Gaussian RDP matches quadrature, integer and fractional orders") {
