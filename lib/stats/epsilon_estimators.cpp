@@ -1,7 +1,6 @@
 #include "stats/epsilon_estimators.hpp"
 
 #include <cmath>
-#include <random>
 #include <utility>
 
 #include <fmt/format.h>
@@ -96,45 +95,32 @@ EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& 
   // With a null the out side is not sampled: its scores (if any) play no part.
   const ScoreSet scores = options.null ? ScoreSet(all.in(), {}, all.dim()) : all;
   const RateBound bound = rate_bound_of(options.method);
+  const auto rates_at = [&](const ScoreSet& s, double level) {
+    return RuleRates{bound, level, s.in().size(), s.out().size(), options.null};
+  };
+  StrategyHooks<EpsilonEstimate> hooks;
+  hooks.at_threshold = [&](const ScoreSet& s, double t, double level) {
+    return evaluate_rule(operating_point_at(s.in(), s.out(), t), rates_at(s, level), options, 1);
+  };
+  hooks.best = [&](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+    const RocSweep sweep = roc_sweep(s.in(), s.out());
+    const std::size_t m = sweep.points.size();
+    const RuleRates rates = rates_at(s, level(m));
+    return evaluate_rule(best_rule(sweep, rates, options), rates, options, m);
+  };
+  hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double level) {
+    return split_estimate(choose, hold, bound, level, options);
+  };
+  hooks.bound = &EpsilonEstimate::epsilon;
+  ThresholdStrategy strategy;
+  strategy.choice = options.thresholds;
+  strategy.fixed_threshold = options.fixed_threshold;
+  strategy.seed = options.seed;
+  strategy.splits = options.splits;
+  strategy.threads = options.threads;
   // The union bound spends alpha evenly on the sampled rates: FNR, and FPR unless exact.
-  const double rates = options.null ? 1 : 2;
-  const double alpha_each = options.alpha / rates;
-  const SplitKind kind = options.null ? SplitKind::in_only : SplitKind::per_class;
-  const RuleRates all_rates{bound, alpha_each, scores.in().size(), scores.out().size(), options.null};
-  switch (options.thresholds) {
-    case ThresholdChoice::fixed:
-      return evaluate_rule(operating_point_at(scores.in(), scores.out(), options.fixed_threshold), all_rates, options, 1);
-    case ThresholdChoice::max:
-    case ThresholdChoice::uncorrected:
-    case ThresholdChoice::bonferroni: {
-      const RocSweep sweep = roc_sweep(scores.in(), scores.out());
-      const std::size_t m = sweep.points.size();
-      RuleRates rates = all_rates;
-      if (options.thresholds == ThresholdChoice::bonferroni) rates.alpha_per_rate = alpha_each / double(m);
-      if (options.thresholds == ThresholdChoice::uncorrected) rates.alpha_per_rate = options.alpha;  // 003: alpha each
-      return evaluate_rule(best_rule(sweep, rates, options), rates, options, m);
-    }
-    case ThresholdChoice::split: {
-      std::mt19937_64 rng(options.seed);
-      const auto [choose, hold] = split_in_half(scores, rng, kind);
-      return split_estimate(choose, hold, bound, alpha_each, options);
-    }
-    case ThresholdChoice::multi_split: {
-      // Each split at alpha / 2 (Meinshausen et al. 2009 Thm 3.1, threshold_strategy.hpp).
-      const auto estimate = [&](const ScoreSet& choose, const ScoreSet& hold) {
-        return split_estimate(choose, hold, bound, alpha_each / 2, options);
-      };
-      const std::vector<double> bounds =
-          bounds_over_splits(scores, options.seed, options.splits, options.threads, kind,
-                             [&](const ScoreSet& choose, const ScoreSet& hold) { return estimate(choose, hold).epsilon; });
-      const auto [choose, hold] = split_number(scores, options.seed, lower_middle(bounds), kind);
-      EpsilonEstimate e = estimate(choose, hold);
-      e.epsilon = median_bound(bounds);
-      e.splits = options.splits;
-      return e;
-    }
-  }
-  throw UsageError("unknown threshold choice");
+  return estimate_by_strategy(scores, strategy, options.alpha, options.null ? 1 : 2,
+                              options.null ? SplitKind::in_only : SplitKind::per_class, hooks);
 }
 
 Gaussian fit_with_spread(const std::vector<double>& x, const char* side) {

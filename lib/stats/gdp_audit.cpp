@@ -91,10 +91,14 @@ GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate
   return rule_estimate(operating_point_at(s.in(), s.out(), t), s.in().size(), s.out().size(), alpha_per_rate, tried);
 }
 
-// Choose on one half (best at alpha_per_rate), bound on the other.
+// Choose on one half (best at alpha_per_rate), bound on the other; mu < 0 refutes
+// nothing, so a split's mu is at least 0 (multi_split takes the median of these).
 GdpAuditEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, double alpha_per_rate) {
   const RocSweep sweep = roc_sweep(choose.in(), choose.out());
-  return at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold, alpha_per_rate, sweep.points.size());
+  GdpAuditEstimate e =
+      at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold, alpha_per_rate, sweep.points.size());
+  e.mu = std::max(0.0, e.mu);
+  return e;
 }
 
 // mu < 0 (or -inf) refutes nothing: mu = 0, eps = 0.
@@ -120,38 +124,15 @@ GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double al
 
 GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha, const ThresholdStrategy& strategy) {
   check(scores, delta, alpha);
-  const double alpha_each = alpha / 2;
-  switch (strategy.choice) {
-    case ThresholdChoice::fixed:
-      return finish(at_threshold(scores, strategy.fixed_threshold, alpha_each, 1), delta);
-    case ThresholdChoice::bonferroni:
-    case ThresholdChoice::max:
-    case ThresholdChoice::uncorrected: {
-      const RocSweep sweep = roc_sweep(scores.in(), scores.out());
-      const double a = strategy.choice == ThresholdChoice::bonferroni ? alpha_each / double(sweep.points.size())
-                       : strategy.choice == ThresholdChoice::max       ? alpha_each
-                                                                        : alpha;  // 003's eps_lo: alpha on each rate
-      return finish(best_of_sweep(sweep, a), delta);
-    }
-    case ThresholdChoice::split: {
-      std::mt19937_64 rng(strategy.seed);
-      const auto [choose, hold] = split_in_half(scores, rng);
-      return finish(split_estimate(choose, hold, alpha_each), delta);
-    }
-    case ThresholdChoice::multi_split: {
-      // Each split at alpha / 2 (threshold_strategy.hpp); the median of mu (eps grows with
-      // mu, so this is the median eps as well).
-      const std::vector<double> mus =
-          bounds_over_splits(scores, strategy.seed, strategy.splits, strategy.threads, SplitKind::per_class,
-                             [&](const ScoreSet& c, const ScoreSet& h) { return std::max(0.0, split_estimate(c, h, alpha_each / 2).mu); });
-      const auto [choose, hold] = split_number(scores, strategy.seed, lower_middle(mus), SplitKind::per_class);
-      GdpAuditEstimate e = split_estimate(choose, hold, alpha_each / 2);
-      e.mu = median_bound(mus);
-      e.splits = strategy.splits;
-      return finish(e, delta);
-    }
-  }
-  throw UsageError("unknown threshold choice");
+  StrategyHooks<GdpAuditEstimate> hooks;
+  hooks.at_threshold = [](const ScoreSet& s, double t, double level) { return at_threshold(s, t, level, 1); };
+  hooks.best = [](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+    const RocSweep sweep = roc_sweep(s.in(), s.out());
+    return best_of_sweep(sweep, level(sweep.points.size()));
+  };
+  hooks.choose_then_test = split_estimate;
+  hooks.bound = &GdpAuditEstimate::mu;  // eps grows with mu: the median mu gives the median eps
+  return finish(estimate_by_strategy(scores, strategy, alpha, 2, SplitKind::per_class, hooks), delta);
 }
 
 }  // namespace dpaudit

@@ -138,9 +138,9 @@ OneRunEstimate at_threshold(const ScoreSet& s, double t, const OneRunOptions& o,
   return e;
 }
 
-// The best rule "in for the scores >= t" over every distinct score t, each at alpha.
-OneRunEstimate best_threshold(const ScoreSet& s, const OneRunOptions& o, double alpha) {
-  const RocSweep sweep = roc_sweep(s.in(), s.out());
+// The best rule "in for the scores >= t" over every distinct score t (the sweep's
+// points), each at alpha.
+OneRunEstimate best_threshold(const RocSweep& sweep, const OneRunOptions& o, double alpha) {
   OneRunEstimate best;
   best.canaries = sweep.n_in + sweep.n_out;
   best.counts_tried = sweep.points.size();
@@ -178,11 +178,11 @@ OneRunEstimate best_threshold(const ScoreSet& s, const OneRunOptions& o, double 
   return best;
 }
 
-// Top-k guesses for k on the grid, each at alpha / grid size.
-OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o) {
+// Top-k guesses for k on the grid, each at level(grid size).
+OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o, const std::function<double(std::size_t)>& level) {
   const Canaries c(s);
   const std::vector<std::size_t> grid = one_run_guess_grid(c.m());
-  const double alpha = o.alpha / double(grid.size());
+  const double alpha = level(grid.size());
   OneRunEstimate best;
   best.canaries = c.m();
   best.counts_tried = grid.size();
@@ -204,7 +204,7 @@ OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o) {
 // The best rule of the choosing half (at alpha), tested on the held-out half at alpha.
 // No in score on the choosing half, hence no rule: no guesses, eps 0.
 OneRunEstimate choose_then_test(const ScoreSet& choose, const ScoreSet& hold, const OneRunOptions& o, double alpha) {
-  const OneRunEstimate chosen = best_threshold(choose, o, alpha);
+  const OneRunEstimate chosen = best_threshold(roc_sweep(choose.in(), choose.out()), o, alpha);
   if (chosen.threshold_in) return at_threshold(hold, *chosen.threshold_in, o, alpha, chosen.counts_tried);
   OneRunEstimate none;
   none.canaries = hold.in().size() + hold.out().size();
@@ -250,34 +250,24 @@ OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size
 OneRunEstimate one_run_audit(const ScoreSet& scores, const OneRunOptions& o) {
   check_delta_alpha(o.delta, o.alpha);
   if (scores.in().empty() && scores.out().empty()) throw DataError("one-run needs scores");
-  switch (o.strategy.choice) {
-    case ThresholdChoice::bonferroni: return grid_search(scores, o);
-    case ThresholdChoice::max: return best_threshold(scores, o, o.alpha);
-    case ThresholdChoice::fixed: return at_threshold(scores, o.strategy.fixed_threshold, o, o.alpha, 1);
-    case ThresholdChoice::split: {
-      std::mt19937_64 rng(o.strategy.seed);
-      const auto [choose, hold] = split_in_half(scores, rng, SplitKind::label_blind);
-      return choose_then_test(choose, hold, o, o.alpha);
+  StrategyHooks<OneRunEstimate> hooks;
+  hooks.at_threshold = [&](const ScoreSet& s, double t, double alpha) { return at_threshold(s, t, o, alpha, 1); };
+  hooks.best = [&](const ScoreSet& s, ThresholdChoice choice, const std::function<double(std::size_t)>& level) {
+    if (choice == ThresholdChoice::bonferroni) return grid_search(s, o, level);
+    if (choice == ThresholdChoice::max) {
+      const RocSweep sweep = roc_sweep(s.in(), s.out());
+      return best_threshold(sweep, o, level(sweep.points.size()));
     }
-    case ThresholdChoice::multi_split: {
-      const double alpha = o.alpha / 2;  // Meinshausen et al. 2009 Thm 3.1 (threshold_strategy.hpp)
-      const auto estimate = [&](const ScoreSet& choose, const ScoreSet& hold) {
-        return choose_then_test(choose, hold, o, alpha);
-      };
-      const std::vector<double> bounds = bounds_over_splits(
-          scores, o.strategy.seed, o.strategy.splits, o.strategy.threads, SplitKind::label_blind,
-          [&](const ScoreSet& c, const ScoreSet& h) { return estimate(c, h).epsilon; });
-      const auto [choose, hold] = split_number(scores, o.strategy.seed, lower_middle(bounds), SplitKind::label_blind);
-      OneRunEstimate e = estimate(choose, hold);
-      e.epsilon = median_bound(bounds);
-      e.splits = o.strategy.splits;
-      return e;
-    }
-    case ThresholdChoice::uncorrected: break;
-  }
-  throw UsageError("one-run has no error rates to spend alpha on: uncorrected is for the rate-based methods; "
-                   "max is its uncorrected search",
-                   "--thresholds");
+    throw UsageError("one-run has no error rates to spend alpha on: uncorrected is for the rate-based methods; "
+                     "max is its uncorrected search",
+                     "--thresholds");
+  };
+  hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double alpha) {
+    return choose_then_test(choose, hold, o, alpha);
+  };
+  hooks.bound = &OneRunEstimate::epsilon;
+  // One count tested: alpha is not split between rates.
+  return estimate_by_strategy(scores, o.strategy, o.alpha, 1, SplitKind::label_blind, hooks);
 }
 
 }  // namespace dpaudit

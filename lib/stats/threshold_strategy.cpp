@@ -70,6 +70,16 @@ std::vector<double> bounds_over_splits(const ScoreSet& scores, std::uint64_t see
   return bounds;
 }
 
+double level_per_rule(ThresholdChoice choice, double alpha, double rates, std::size_t family) {
+  switch (choice) {
+    case ThresholdChoice::bonferroni: return alpha / rates / double(family);
+    case ThresholdChoice::max: return alpha / rates;
+    case ThresholdChoice::uncorrected: return alpha;
+    default: break;
+  }
+  throw UsageError("only bonferroni, max and uncorrected search a family of rules");
+}
+
 double median_bound(std::vector<double> bounds) {
   if (bounds.empty()) throw UsageError("no bounds to take the median of");
   std::sort(bounds.begin(), bounds.end());

@@ -24,6 +24,9 @@
 //                every eps up to the ceil(B/2)-th largest e_i; the median (for even B the
 //                mean of the two middle values) never exceeds that, so it is sound.
 //   fixed        one given threshold, at alpha.
+// estimate_by_strategy (below) is the one place that runs a strategy: the estimators
+// (epsilon_estimators, gdp_audit, one_run) supply how to evaluate, search and split-test
+// their rules, and it picks the rule and the level each is tested at.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
 #include "stats/scores.hpp"
 
 namespace dpaudit {
@@ -79,5 +83,70 @@ std::size_t lower_middle(const std::vector<double>& bounds);
 // The median of the bounds (the mean of the two middle ones for an even count; +inf
 // counts as the largest). UsageError for none.
 double median_bound(std::vector<double> bounds);
+
+// The level each rule of a searched family of `family` rules is tested at, for a bound at
+// level alpha split evenly over `rates` bounded rates (union bound): bonferroni
+// alpha / rates / family, max alpha / rates, uncorrected alpha (003: alpha on each rate).
+// UsageError for the other choices (they search no family).
+double level_per_rule(ThresholdChoice choice, double alpha, double rates, std::size_t family);
+
+// What an estimator of Estimate supplies to estimate_by_strategy. Estimate has a
+// `std::size_t splits` (multi_split: how many the bound is the median over).
+template <class Estimate>
+struct StrategyHooks {
+  // fixed: the rule "in when score >= t" on the scores, tested at level.
+  std::function<Estimate(const ScoreSet& scores, double t, double level)> at_threshold;
+  // bonferroni, max, uncorrected: the best rule of the family the estimator searches
+  // under choice, each rule tested at level(the family's size).
+  std::function<Estimate(const ScoreSet& scores, ThresholdChoice choice,
+                         const std::function<double(std::size_t family)>& level)>
+      best;
+  // split, multi_split: the best rule of choose (each at level, uncorrected for the
+  // choice), then that rule on hold tested at level.
+  std::function<Estimate(const ScoreSet& choose, const ScoreSet& hold, double level)> choose_then_test;
+  // multi_split: the member holding the bound whose median is taken.
+  double Estimate::*bound = nullptr;
+};
+
+// The estimate under strategy of a bound at level alpha split evenly over `rates` bounded
+// rates (2: FPR and FNR; 1 when FPR is exact, or for one-run's single count), halves
+// drawn as `kind`: fixed tests the rule at alpha / rates; bonferroni, max and uncorrected
+// search at level_per_rule; split chooses on a half drawn by std::mt19937_64(seed) and
+// tests on the other at alpha / rates; multi_split does so on every split of
+// bounds_over_splits at alpha / rates / 2 (Meinshausen et al. 2009 Thm 3.1, above) and
+// reports the lower middle split's estimate with the median bound.
+template <class Estimate>
+Estimate estimate_by_strategy(const ScoreSet& scores, const ThresholdStrategy& strategy, double alpha, double rates,
+                              SplitKind kind, const StrategyHooks<Estimate>& hooks) {
+  const double level = alpha / rates;
+  switch (strategy.choice) {
+    case ThresholdChoice::fixed:
+      return hooks.at_threshold(scores, strategy.fixed_threshold, level);
+    case ThresholdChoice::bonferroni:
+    case ThresholdChoice::max:
+    case ThresholdChoice::uncorrected:
+      return hooks.best(scores, strategy.choice,
+                        [&](std::size_t family) { return level_per_rule(strategy.choice, alpha, rates, family); });
+    case ThresholdChoice::split: {
+      std::mt19937_64 rng(strategy.seed);
+      const auto [choose, hold] = split_in_half(scores, rng, kind);
+      return hooks.choose_then_test(choose, hold, level);
+    }
+    case ThresholdChoice::multi_split: {
+      const auto estimate = [&](const ScoreSet& choose, const ScoreSet& hold) {
+        return hooks.choose_then_test(choose, hold, level / 2);
+      };
+      const std::vector<double> bounds = bounds_over_splits(
+          scores, strategy.seed, strategy.splits, strategy.threads, kind,
+          [&](const ScoreSet& choose, const ScoreSet& hold) { return estimate(choose, hold).*hooks.bound; });
+      const auto [choose, hold] = split_number(scores, strategy.seed, lower_middle(bounds), kind);
+      Estimate e = estimate(choose, hold);
+      e.*hooks.bound = median_bound(bounds);
+      e.splits = strategy.splits;
+      return e;
+    }
+  }
+  throw UsageError("unknown threshold choice");
+}
 
 }  // namespace dpaudit

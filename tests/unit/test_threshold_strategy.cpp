@@ -128,3 +128,61 @@ TEST_CASE("multi-split: the median of split bounds at alpha/2, the same for any 
   CHECK(one.epsilon == median_bound(bounds));
   CHECK(one.epsilon > 0);
 }
+
+TEST_CASE("level_per_rule: alpha split over the rates, then over the family for bonferroni") {
+  CHECK(level_per_rule(ThresholdChoice::bonferroni, 0.05, 2, 10) == 0.05 / 2 / 10);
+  CHECK(level_per_rule(ThresholdChoice::max, 0.05, 2, 10) == 0.025);
+  CHECK(level_per_rule(ThresholdChoice::uncorrected, 0.05, 2, 10) == 0.05);  // 003: alpha on each rate
+  CHECK(level_per_rule(ThresholdChoice::bonferroni, 0.05, 1, 16) == 0.05 / 16);
+  CHECK_THROWS_AS(level_per_rule(ThresholdChoice::split, 0.05, 2, 10), UsageError);
+}
+
+TEST_CASE("estimate_by_strategy: which hook runs, at which level, on which halves") {
+  struct Toy {
+    double bound = 0;
+    double level = 0;
+    std::size_t n = 0;  // scores the estimate rests on
+    std::size_t splits = 0;
+  };
+  StrategyHooks<Toy> hooks;
+  hooks.at_threshold = [](const ScoreSet& s, double t, double level) {
+    return Toy{t, level, s.in().size() + s.out().size()};
+  };
+  hooks.best = [](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+    return Toy{-1, level(10), s.in().size() + s.out().size()};  // a family of 10 rules
+  };
+  // The bound of a split: its held-out half's largest in score.
+  hooks.choose_then_test = [](const ScoreSet&, const ScoreSet& hold, double level) {
+    return Toy{hold.in().back(), level, hold.in().size() + hold.out().size()};
+  };
+  hooks.bound = &Toy::bound;
+  const ScoreSet scores = separated(10);
+  ThresholdStrategy s;
+  s.choice = ThresholdChoice::fixed;
+  s.fixed_threshold = 1.5;
+  Toy t = estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks);
+  CHECK(t.bound == 1.5);
+  CHECK(t.level == 0.025);
+  CHECK(t.n == 20);
+  s.choice = ThresholdChoice::bonferroni;
+  CHECK(estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks).level == 0.05 / 2 / 10);
+  s.choice = ThresholdChoice::uncorrected;
+  CHECK(estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks).level == 0.05);
+  s.choice = ThresholdChoice::split;
+  s.seed = 4;
+  t = estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks);
+  std::mt19937_64 rng(4);
+  CHECK(t.bound == split_in_half(scores, rng).second.in().back());
+  CHECK(t.level == 0.025);
+  CHECK(t.n == 10);  // the held-out half: 5 in, 5 out
+  s.choice = ThresholdChoice::multi_split;
+  s.splits = 5;
+  t = estimate_by_strategy(scores, s, 0.05, 1, SplitKind::in_only, hooks);
+  std::vector<double> bounds;
+  for (std::uint64_t i = 0; i < 5; ++i)
+    bounds.push_back(split_number(scores, 4, i, SplitKind::in_only).second.in().back());
+  CHECK(t.bound == median_bound(bounds));
+  CHECK(t.level == 0.025);  // alpha / rates / 2
+  CHECK(t.n == 5);          // in_only: half of the 10 in scores
+  CHECK(t.splits == 5);
+}
