@@ -101,11 +101,11 @@ GdpAuditEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, do
   return e;
 }
 
-// mu < 0 (or -inf) refutes nothing: mu = 0, eps = 0.
+// mu < 0 (or -inf) refutes nothing: mu = 0, and gdp_epsilon(0, delta) = 0.
 GdpAuditEstimate finish(GdpAuditEstimate e, double delta) {
   e.delta = delta;
   e.mu = std::max(0.0, e.mu);
-  e.epsilon = e.mu > 0 ? gdp_epsilon(e.mu, delta) : 0;
+  e.epsilon = gdp_epsilon(e.mu, delta);
   return e;
 }
 
