@@ -1,5 +1,6 @@
-// bench/eps_from_scores/bootstrap.cpp: the BCa bootstrap (lib/stats/bootstrap) of
-// gauss-fit's eps_est, timed. Built and run by bootstrap.sh.
+// bench/eps_from_scores/bootstrap.cpp: the BCa bootstrap of gauss-fit's eps_est, timed:
+// lib's bootstrap_epsilon (lib/stats/epsilon_estimators, the code eps-from-scores
+// --bootstrap runs) and bca_interval. Built and run by bootstrap.sh.
 // usage: bootstrap SCORES.csv B THREADS GROUPS DELTA
 // Prints: n_in n_out estimate lower upper z0 a, the wall and CPU seconds (all threads)
 // of bootstrap + interval (reading excluded), the microseconds of one statistic call on
@@ -25,17 +26,16 @@ int main(int argc, char** argv) {
   EstimatorOptions e;
   e.method = Method::gauss_fit;
   e.delta = std::atof(argv[5]);
-  const ScoreStatistic eps_est = [&](const ScoreSet& s) { return estimate_epsilon(s, e).epsilon; };
   BootstrapOptions o;
   o.replicates = std::strtoul(argv[2], nullptr, 10);
   o.threads = std::atoi(argv[3]);
   o.jackknife_groups = std::strtoul(argv[4], nullptr, 10);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  for (int i = 0; i < 20; ++i) eps_est(scores);
+  for (int i = 0; i < 20; ++i) estimate_epsilon(scores, e);
   const auto t1 = clock::now();
   const std::clock_t c1 = std::clock();
-  const BootstrapDistribution d = bootstrap(scores, eps_est, o);
+  const BootstrapDistribution d = bootstrap_epsilon(scores, e, o);
   const BcaInterval ci = bca_interval(d, 0.05);
   const auto t2 = clock::now();
   const double cpu = static_cast<double>(std::clock() - c1) / CLOCKS_PER_SEC;
