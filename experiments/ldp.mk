@@ -88,29 +88,42 @@ $(LDP_OUT)/average.md: $(LDP_AVERAGE_RUNS) $(LDP_DIR)/average.py
 # shared 2-core machine; all n for both server constants:
 #   make -C experiments ldp-table3 LDP_TABLE3_CELLS="$(foreach k,black black-printed,$(foreach n,1 2 4 10,$(k):$(n)))"
 #   make -C experiments ldp-table3   -> $(LDP_OUT)/table3.md
+# Held-out trials (issue 15): the reversed rule's direction was chosen after seeing seed
+# 1's trials, so the cells of LDP_TABLE3_HELDOUT_CELLS are played again on seed 1's theta_t
+# (--seed 1) with fresh trials (--trial-seed LDP_TABLE3_TRIAL_SEED); table3.py puts that
+# rule's Eq. 3 and Clopper-Pearson bound on them beside seed 1's.
 LDP_TABLE3_CELLS ?= black:1 black:2 black:4 black:10 black-printed:1
 LDP_TABLE3_EPS ?= 4
 LDP_TABLE3_SEEDS ?= 1 2
+LDP_TABLE3_HELDOUT_CELLS ?= black:1 black:2 black:4 black:10
+LDP_TABLE3_HELDOUT_SEED ?= 1
+LDP_TABLE3_TRIAL_SEED ?= 2
+# $(1): column, $(2): clients, $(3): eps, $(4): seed, $(5): trial seed (empty: --seed's)
+ldp_table3_name = $(LDP_OUT)/table3/benign_$(1)_n$(2)_$(3)_$(4)$(if $(5),_t$(5)).json
 LDP_TABLE3_RUNS := $(foreach c,$(LDP_TABLE3_CELLS),$(foreach e,$(LDP_TABLE3_EPS),$(foreach s,$(LDP_TABLE3_SEEDS),\
-  $(LDP_OUT)/table3/benign_$(call ldp_cell_crafter,$(c))_n$(call ldp_cell_column,$(c))_$(e)_$(s).json)))
+  $(call ldp_table3_name,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s)))))
+LDP_TABLE3_HELDOUT_RUNS := $(foreach c,$(LDP_TABLE3_HELDOUT_CELLS),$(foreach e,$(LDP_TABLE3_EPS),\
+  $(call ldp_table3_name,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(LDP_TABLE3_HELDOUT_SEED),$(LDP_TABLE3_TRIAL_SEED))))
 
 .PHONY: ldp-table3
 ldp: ldp-table3
 ldp-table3: $(LDP_OUT)/table3.md
 	@cat $<
 
-# $(1): column, $(2): clients, $(3): eps, $(4): seed
+# $(1): column, $(2): clients, $(3): eps, $(4): seed, $(5): trial seed (empty: --seed's)
 define ldp_table3_run
-$(LDP_OUT)/table3/benign_$(1)_n$(2)_$(3)_$(4).json:
+$(call ldp_table3_name,$(1),$(2),$(3),$(4),$(5)):
 	@mkdir -p $(LDP_OUT)/table3
-	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/table3/benign_$(1)_n$(2)_$(3)_$(4) --crafter benign \
-	  $(ldp_options_$(1)) --clients $(2) --eps $(3) --trials $(LDP_TRIALS) --seed $(4) --threads $(LDP_THREADS)
+	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $$(basename $$@) --crafter benign $(ldp_options_$(1)) --clients $(2) \
+	  --eps $(3) --trials $(LDP_TRIALS) --seed $(4) $(if $(5),--trial-seed $(5)) --threads $(LDP_THREADS)
 endef
 $(foreach c,$(LDP_TABLE3_CELLS),$(foreach e,$(LDP_TABLE3_EPS),$(foreach s,$(LDP_TABLE3_SEEDS),\
   $(eval $(call ldp_table3_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s))))))
+$(foreach c,$(LDP_TABLE3_HELDOUT_CELLS),$(foreach e,$(LDP_TABLE3_EPS),\
+  $(eval $(call ldp_table3_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(LDP_TABLE3_HELDOUT_SEED),$(LDP_TABLE3_TRIAL_SEED)))))
 
-$(LDP_OUT)/table3.md: $(LDP_TABLE3_RUNS) $(LDP_DIR)/table3.py
-	$(PYTHON) $(LDP_DIR)/table3.py $(LDP_TABLE3_RUNS) >$@.tmp
+$(LDP_OUT)/table3.md: $(LDP_TABLE3_RUNS) $(LDP_TABLE3_HELDOUT_RUNS) $(LDP_DIR)/table3.py
+	$(PYTHON) $(LDP_DIR)/table3.py $(LDP_TABLE3_RUNS) $(LDP_TABLE3_HELDOUT_RUNS) >$@.tmp
 	mv $@.tmp $@
 
 # 002 Fig. 3: the effect of the gradient's norm. The dummy gradient with ||g1|| = R (in

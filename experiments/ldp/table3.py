@@ -3,24 +3,56 @@
 
 One row per (server constant, clients n, eps, seed): FPR, FNR, Eq. 3 as printed (with its
 95% Clopper-Pearson bound), and Eq. 3 of the reversed rule (every guess negated: g1 iff
-|delta(x1)| < |delta(x2)|), beside 002's MNIST column."""
+|delta(x1)| < |delta(x2)|), beside 002's MNIST column. Runs whose trial seed differs from
+their seed (dp-train ldp --trial-seed) are held-out trials of that seed's theta_t: their
+FPR + FNR and the reversed rule's Eq. 3 (CP 95%) go beside the row of the same cell and
+seed (several trial seeds: separated by " / "; none: "-")."""
 import json
 import sys
 
 PAPER = {1: 0.12, 2: 0.07, 4: 0.06, 10: 0.06}  # 002 App. Table 3 (MNIST; eps not given)
 
 
+def cell(r):
+    return r["server_constant"], r["clients"], r["eps"], r["seed"]
+
+
+def trial_seed(r):
+    return r.get("trial_seed", r["seed"])  # runs made before --trial-seed played the seed's trials
+
+
+def eq3(r, suffix=""):
+    return f"{float(r['eps_eq3' + suffix]):.2f} ({float(r['eps_cp95' + suffix]):.2f})"
+
+
 def main():
     runs = [json.load(open(p)) for p in sys.argv[1:]]
-    print("| server constant | clients n | eps | seed | FPR | FNR | FPR + FNR | Eq. 3 (CP 95%) | "
-          "reversed rule: Eq. 3 (CP 95%) | 002 (MNIST) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    held_out = {}
     for r in runs:
+        if trial_seed(r) != r["seed"]:
+            held_out.setdefault(cell(r), []).append(r)
+    print("| server constant | clients n | eps | seed | FPR | FNR | FPR + FNR | Eq. 3 (CP 95%) | "
+          "reversed rule: Eq. 3 (CP 95%) | held-out trials: trial seed | FPR + FNR | "
+          "reversed rule: Eq. 3 (CP 95%) | 002 (MNIST) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in runs:
+        if trial_seed(r) != r["seed"]:
+            continue
         fpr, fnr = r["false_positive_rate"], r["false_negative_rate"]
+        held = held_out.pop(cell(r), [])
+        for h in held:
+            # Held-out trials must be played on the same theta_t (same --seed, same model).
+            if (h["radius"], h.get("model_accuracy")) != (r["radius"], r.get("model_accuracy")):
+                sys.exit(f"table3.py: error: held-out trials of {cell(r)} were played on another model")
+        columns = [" / ".join(values) or "-" for values in (
+            [str(trial_seed(h)) for h in held],
+            [f"{h['false_positive_rate'] + h['false_negative_rate']:.4f}" for h in held],
+            [eq3(h, "_reversed") for h in held])]
         print(f"| {r['server_constant']} | {r['clients']} | {r['eps']:g} | {r['seed']} | {fpr:.4f} | {fnr:.4f} | "
-              f"{fpr + fnr:.4f} | {float(r['eps_eq3']):.2f} ({float(r['eps_cp95']):.2f}) | "
-              f"{float(r['eps_eq3_reversed']):.2f} ({float(r['eps_cp95_reversed']):.2f}) | "
+              f"{fpr + fnr:.4f} | {eq3(r)} | {eq3(r, '_reversed')} | {' | '.join(columns)} | "
               f"{PAPER.get(r['clients'], '-')} |")
+    if held_out:
+        sys.exit(f"table3.py: error: held-out trials without their seed's run: {sorted(held_out)}")
 
 
 if __name__ == "__main__":

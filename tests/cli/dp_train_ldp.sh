@@ -46,6 +46,43 @@ cmp -s t1.csv t3.csv || fail "-o with --json writes the same decisions"
 expect_eq "$(json_field trials <"$TMP/out")" 500 "JSON trials"
 expect_eq "$(json_field dim <"$TMP/out")" 1001 "JSON dim"
 
+# --- --trial-seed: the trials' streams only; --seed keeps the data, theta_t and its
+# pre-training (issue 15: a rule chosen on one set of trials is checked on held-out ones).
+expect_error 2 "--trial-seed: '-1' is not a whole number >= 0" "${DUMMY[@]}" --eps 1 --trial-seed -1
+expect_error 2 "--trial-seed: '1.5' is not a whole number >= 0" "${DUMMY[@]}" --eps 1 --trial-seed 1.5
+BENIGN_BB=("${SYN[@]}" --crafter benign --distinguisher black-box --clients 2 --eps 4 --trials 300)
+HELD=("${BENIGN_BB[@]}" --seed 3)
+# (a) leaving it out is --trial-seed = --seed, byte for byte, and the summary says so.
+expect_status 0 "${HELD[@]}" --threads 1 -o held_default.csv --json
+expect_eq "$(json_field trial_seed <"$TMP/out")" 3 "JSON trial_seed defaults to --seed"
+accuracy3=$(json_field model_accuracy <"$TMP/out")
+radius3=$(json_field radius <"$TMP/out")
+expect_status 0 "${HELD[@]}" --trial-seed 3 --threads 1 -o held_same.csv
+cmp -s held_default.csv held_same.csv || fail "no --trial-seed and --trial-seed = --seed differ"
+CHECKS=$((CHECKS + 1))
+# (b) another trial seed: the same theta_t (accuracy and ||theta_t||, the default radius),
+# other decisions.
+expect_status 0 "${HELD[@]}" --trial-seed 4 --threads 1 -o held4_t1.csv --json
+expect_eq "$(json_field trial_seed <"$TMP/out")" 4 "JSON trial_seed"
+expect_eq "$(json_field seed <"$TMP/out")" 3 "JSON seed beside --trial-seed"
+expect_eq "$(json_field model_accuracy <"$TMP/out")" "$accuracy3" "--trial-seed keeps theta_t (accuracy)"
+expect_eq "$(json_field radius <"$TMP/out")" "$radius3" "--trial-seed keeps theta_t (radius)"
+cmp -s held_default.csv held4_t1.csv && fail "--trial-seed 4 plays the same trials as --trial-seed 3"
+CHECKS=$((CHECKS + 1))
+# ... while another --seed is another theta_t (its norm, the radius, changes).
+expect_status 0 "${BENIGN_BB[@]}" --seed 4 --json
+[ "$(json_field radius <"$TMP/out")" != "$radius3" ] || fail "--seed 4 keeps --seed 3's theta_t"
+CHECKS=$((CHECKS + 1))
+# (c) same bytes whatever --threads with --trial-seed set.
+expect_status 0 "${HELD[@]}" --trial-seed 4 --threads 2 -o held4_t2.csv
+cmp -s held4_t1.csv held4_t2.csv || fail "--trial-seed 4: --threads 1 and 2 differ"
+CHECKS=$((CHECKS + 1))
+# The dummy gradient with --dim reads no data and no model, so its trials depend on the
+# trial seed alone: --seed 5 --trial-seed 1 plays t1.csv's trials (--seed 1) exactly.
+expect_status 0 "${DUMMY[@]}" --eps 2 --trials 500 --seed 5 --trial-seed 1 -o dummy_t1.csv
+cmp -s t1.csv dummy_t1.csv || fail "dummy gradient: --seed 5 --trial-seed 1 differs from --seed 1"
+CHECKS=$((CHECKS + 1))
+
 # --- white-box + dummy gradient reaches eps (002 Prop. 1): the guess is right exactly when
 # the response coin keeps the hemisphere, P = e^eps/(1+e^eps); Eq. 3 then gives eps.
 for eps in 1 4; do

@@ -44,6 +44,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       "  dp-train ldp --crafter collusion --eps 2 --threads 2 -o decisions.csv\n"
       "  dp-train ldp --crafter dummy-gradient --dim 100000 --eps 4 --distinguisher black-box --clients 10\n"
       "  dp-train ldp --crafter dummy-gradient --dummy-norm 0.5 --eps 4 --json   # 002 Fig. 3: below L\n"
+      "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --trial-seed 2 --json  # held-out trials\n"
       "  (see dp-train(1), section LDP)\n");
   sub.add_option("--crafter", o->crafter,
                  "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
@@ -84,7 +85,13 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")
       ->capture_default_str();
-  sub.add_option("--seed", g.seed, "random seed")->capture_default_str();
+  sub.add_option("--seed", g.seed,
+                 "seed of the data, theta_t's initialisation and pre-training, and of the trials unless "
+                 "--trial-seed")
+      ->capture_default_str();
+  sub.add_option("--trial-seed", g.trial_seed,
+                 "seed of the trials only (crafting, the coin, the randomizer, the other clients); default: "
+                 "--seed. Another value plays fresh trials on the same theta_t (held-out trials)");
   sub.add_option("--threads", g.threads, "worker threads, 0: all cores (output does not depend on it)")
       ->capture_default_str()
       ->check(dpaudit::cli::thread_count());

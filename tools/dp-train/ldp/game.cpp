@@ -47,7 +47,8 @@ Json LdpGameConfig::to_json() const {
           {"pretrain_steps", pretrain_steps},
           {"server_constant", printed_constant ? "printed" : "unbiased"},
           {"malicious_label", malicious_label},
-          {"seed", seed}};
+          {"seed", seed},
+          {"trial_seed", trials_seed()}};
   if (crafter == LdpCrafter::dummy_gradient) j["dummy_norm"] = json_number(dummy_norm > 0 ? dummy_norm : ldp.clip);
   return j;
 }
@@ -149,7 +150,7 @@ class TrialPlayer {
 
   // Alg. 3 / Alg. 4, one iteration: craft, pick g1 or g2, randomize, guess.
   void play(std::size_t trial, std::uint8_t& label, std::uint8_t& guess) {
-    PhiloxStream rng(c_.seed, kLdpTrialStream + trial);
+    PhiloxStream rng(c_.trials_seed(), kLdpTrialStream + trial);
     if (view_) craft(c_.crafter, *view_, s_.data.test, s_.x1_pool, rng, pair_);
     const CraftedPair& pair = view_ ? pair_ : s_.dummy;
     const bool first = rng.uniform() < 0.5;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,13 +32,18 @@ struct LdpGameConfig {
   bool printed_constant = false;
   std::size_t pretrain_steps = 100;
   std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  // the data, theta_t's initialisation and pre-training
+  // The trials' streams (crafting, the coin, the randomizer, the other n-1 clients); unset:
+  // seed. Another value replays the game on fresh trials of the same theta_t, so a rule
+  // chosen on one set of trials can be checked on held-out ones.
+  std::optional<std::uint64_t> trial_seed;
   int threads = 1;
   bool quiet = false;
 
   // UsageError for eps/L <= 0, K or n < 1, and options that the crafter does not use.
   void validate() const;
   Json to_json() const;
+  std::uint64_t trials_seed() const { return trial_seed.value_or(seed); }
 };
 
 struct LdpGameResult {
