@@ -4,6 +4,8 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -201,6 +203,56 @@ std::complex<Real> power(std::complex<Real> z, long long n) {
   return result;
 }
 
+// The low frequencies of a long composition, computed again. The forward transform's
+// componentwise error a enters the m-th power times m B_k^(m-1) (above), so only the
+// frequencies where |X_k|^(m-1) is not negligible carry it, and for a long composition they
+// are few: the composed loss spans many lattice points, so its transform is narrow. There
+// X_k = sum_j x_j e^(-2 pi i j k / n) is computed directly, in x87 long double (u' = 2^-64),
+// with twiddles from two tables (r = r_hi B + r_lo: two entries and one product), and raised
+// to the power m in long double too (power<long double>: rho' = rho at u', below rho), so
+// that only the power, not X_k, is rounded to double (u = 2^-53, below rho as well: the
+// power's own term rho |X^_k|^m covers both). Its error: each table entry is within 17 u' of the exact twiddle in
+// each part (the angle 2 pi r / n is rounded twice, at most 4 pi u' off; cosl and sinl add at
+// most 2 ulp, 4 u'), 24 u' in modulus; the product of two within 2 (24 u') + sqrt(2) gamma'_2
+// < 52 u'; times x_j, sqrt(2) u' |x_j| more; the recursive sum of `len` terms adds gamma'_len
+// sum_j |x_j| (Higham 2002, Sec. 4.2, for the real and imaginary parts). So
+// |X^_k - X_k| <= low_error(len) ||x||_1, about (len + 54) u', 2^-11 of double's u for
+// len < 2^10: the m-fold amplification of the error (above) shrinks by as much.
+class DirectTransform {
+ public:
+  explicit DirectTransform(std::size_t n) : n_(n), bits_(0) {
+    while ((std::size_t{1} << bits_) < n) ++bits_;
+    block_ = std::size_t{1} << ((bits_ + 1) / 2);
+    constexpr long double kTwoPi = 6.283185307179586476925286766559005768L;
+    auto twiddle = [&](std::size_t r) {
+      const long double angle = -kTwoPi * static_cast<long double>(r) / static_cast<long double>(n_);
+      return std::complex<long double>(cosl(angle), sinl(angle));
+    };
+    for (std::size_t r = 0; r < block_; ++r) low_.push_back(twiddle(r));
+    for (std::size_t r = 0; r < n_; r += block_) high_.push_back(twiddle(r));
+  }
+  // X_k of the n-periodic x, whose nonzero entries are x[start], ..., x[start + len - 1] (mod n)
+  std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len, std::size_t k) const {
+    std::complex<long double> sum = 0;
+    for (std::size_t i = 0, j = start; i < len; ++i, j = j + 1 == n_ ? 0 : j + 1) {
+      if (x[j] == 0) continue;
+      const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
+      sum += static_cast<long double>(x[j]) * (high_[r / block_] * low_[r % block_]);
+    }
+    return sum;
+  }
+  std::size_t size() const { return n_; }
+  static double low_error(std::size_t len) {
+    const double ul = std::ldexp(1.0, -64), terms = static_cast<double>(len);
+    const double gamma = terms * ul / (1 - terms * ul);
+    return (54 * ul + gamma) * (1 + 1e-3);
+  }
+
+ private:
+  std::size_t n_, bits_, block_;
+  std::vector<std::complex<long double>> low_, high_;
+};
+
 std::size_t index_mod(long long k, std::size_t n) {
   const long long m = k % static_cast<long long>(n);
   return static_cast<std::size_t>(m < 0 ? m + static_cast<long long>(n) : m);
@@ -286,22 +338,62 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     const double norm = std::sqrt(square) * slack;
     const double e1 = std::sqrt(static_cast<double>(p.mass.size())) * f.error_l2;  // ||e||_1
     // (folding sums up to `folds` error terms per point: their l2 norm grows by at most sqrt(folds))
-    const double dx = model.gamma * root_n * norm + root_n * std::sqrt(folds) * f.error_l2;
+    double dx = model.gamma * root_n * norm + root_n * std::sqrt(folds) * f.error_l2;
     const double a = model.phi * mass + e1, bound = mass + e1;
     const double m = static_cast<double>(f.count);
     const double rho = model.products(power_products(f.count));
-    double b_sum = 0, z_sum = 0, largest = 0;  // sum_k B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
+    // In double, the frequencies whose B_k^(m-1) is within e^-16 of the largest are computed
+    // again directly (DirectTransform, error a_low instead of a) where that costs less than
+    // about one transform (|low| len <= n log2(n) / 2 products in long double): their
+    // transforms in long double, in `direct` (k ascending).
+    std::vector<std::pair<std::size_t, std::complex<long double>>> direct;
+    double a_low = a;
+    if constexpr (std::is_same_v<Real, double>) {
+      thread_local std::optional<DirectTransform> direct_transform;
+      const std::size_t len = std::min(p.mass.size(), n);
+      // |X_k|^(m-1) >= e^-16 max_k |X_k|^(m-1)  <=>  |X_k|^2 >= e^(-32 / (m - 1)) max_k |X_k|^2
+      double largest_norm = 0;
+      for (const auto& x : spectrum) largest_norm = std::max(largest_norm, static_cast<double>(std::norm(x)));
+      const double cut = largest_norm * std::exp(-32 / (m - 1));
+      std::vector<std::size_t> low;
+      for (std::size_t k = 0; k < spectrum.size(); ++k)
+        if (f.count > 1 && static_cast<double>(std::norm(spectrum[k])) >= cut) low.push_back(k);
+      a_low = DirectTransform::low_error(len) * mass + e1;
+      if (f.count > 1 && n <= (std::size_t{1} << 31) && a_low < a &&
+          static_cast<double>(low.size()) * static_cast<double>(len) <= 0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
+        if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
+        double replaced = 0;  // sum of the weights of the recomputed frequencies
+        for (std::size_t k : low) {
+          direct.emplace_back(k, direct_transform->at(buffer, index_mod(p.first, n), len, k));
+          replaced += weight(k);
+        }
+        // the normwise bound: the recomputed entries' errors are now within a_low each
+        dx += std::sqrt(replaced) * a_low;
+      }
+    }
+    double b_sum = 0, z_sum = 0, largest = 0;  // sum_k a_k^2 B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
+    auto next_direct = direct.begin();
     for (std::size_t k = 0; k < product.size(); ++k) {
-      const std::complex<Real> z = power(spectrum[k], f.count);
-      // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
-      const double x_abs = std::sqrt(static_cast<double>(std::norm(spectrum[k])));
+      const bool recomputed = next_direct != direct.end() && next_direct->first == k;
+      std::complex<Real> z;
+      double x_abs;  // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
+      if (recomputed) {
+        const std::complex<long double> zl = power(next_direct->second, f.count);
+        z = {static_cast<Real>(zl.real()), static_cast<Real>(zl.imag())};
+        x_abs = static_cast<double>(std::sqrt(std::norm(next_direct->second)));
+        ++next_direct;
+      } else {
+        z = power(spectrum[k], f.count);
+        x_abs = std::sqrt(static_cast<double>(std::norm(spectrum[k])));
+      }
       const double z_abs = std::sqrt(static_cast<double>(std::norm(z)));
       const double powered = (z_abs + FftErrorModel::kFlush) / (1 - rho);  // >= |X^_k|^m
       if (f.count > 1) {
-        const double b_power = x_abs > 0 && x_abs >= m * a ? std::exp(1.0) * powered / x_abs
-                               : (m + 1) * a <= 1       ? (m + 1) * a
-                                                        : std::pow(std::max(1.0, bound), m - 1);
-        b_sum += weight(k) * b_power * b_power;
+        const double a_k = recomputed ? a_low : a;
+        const double b_power = x_abs > 0 && x_abs >= m * a_k ? std::exp(1.0) * powered / x_abs
+                               : (m + 1) * a_k <= 1       ? (m + 1) * a_k
+                                                          : std::pow(std::max(1.0, bound), m - 1);
+        b_sum += weight(k) * (a_k * b_power) * (a_k * b_power);
       }
       z_sum += weight(k) * powered * powered;
       largest = std::max(largest, z_abs);
@@ -309,7 +401,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     }
     double d = dx;  // m = 1
     if (f.count > 1)
-      d = std::min(m * std::pow(std::max(1.0, bound), m - 1) * dx, m * a * std::sqrt(b_sum)) +
+      d = std::min(m * std::pow(std::max(1.0, bound), m - 1) * dx, m * std::sqrt(b_sum)) +
           rho * std::sqrt(z_sum) + root_n * FftErrorModel::kFlush;
     error_sum += d;
     growth *= std::max({1.0, largest, std::pow(bound, m)});
