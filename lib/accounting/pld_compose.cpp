@@ -189,11 +189,13 @@ std::complex<Real> flush(std::complex<Real> z) { return std::norm(z) < Real(1e-2
 // z^n for |z| <= 1 by repeated squaring: 2 log2(n) products, each rounded once (about
 // 1e-14 relative at n = 1e9; exp(n log z) would carry n times the rounding of log z).
 // Where |z|^(2n) is below 1e-290 anyway (most frequencies of a long composition) it is 0
-// at the cost of one log.
+// at the cost of one comparison: |z|^2 < vanishing(n) = e^(-667.8 / n).
+double vanishing(long long n) { return std::exp(-667.8 / static_cast<double>(n)); }
+
 template <typename Real>
-std::complex<Real> power(std::complex<Real> z, long long n) {
+std::complex<Real> power(std::complex<Real> z, long long n, double vanish) {
   if (n == 1) return z;
-  if (static_cast<double>(n) * std::log(static_cast<double>(std::norm(z))) < -667.8) return Real(0);
+  if (static_cast<double>(std::norm(z)) < vanish) return Real(0);
   std::complex<Real> result = Real(1);
   while (n > 0) {
     if (n & 1) result = flush(result * z);
@@ -373,17 +375,18 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     }
     double b_sum = 0, z_sum = 0, largest = 0;  // sum_k a_k^2 B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
     auto next_direct = direct.begin();
+    const double vanish = vanishing(f.count);
     for (std::size_t k = 0; k < product.size(); ++k) {
       const bool recomputed = next_direct != direct.end() && next_direct->first == k;
       std::complex<Real> z;
       double x_abs;  // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
       if (recomputed) {
-        const std::complex<long double> zl = power(next_direct->second, f.count);
+        const std::complex<long double> zl = power(next_direct->second, f.count, vanish);
         z = {static_cast<Real>(zl.real()), static_cast<Real>(zl.imag())};
         x_abs = static_cast<double>(std::sqrt(std::norm(next_direct->second)));
         ++next_direct;
       } else {
-        z = power(spectrum[k], f.count);
+        z = power(spectrum[k], f.count, vanish);
         x_abs = std::sqrt(static_cast<double>(std::norm(spectrum[k])));
       }
       const double z_abs = std::sqrt(static_cast<double>(std::norm(z)));
