@@ -41,7 +41,7 @@ std::vector<LogFactor> log_factors(const std::vector<PldFactor>& factors) {
 // K'' (for Newton's steps only). The terms m_i e^(t l_i - largest) take one exp per block
 // of 64 lattice points and a product by e^(t h) per point (64 roundings: K is raised by
 // 1e-14 a step to stay an upper bound), or one exp per point where a block's exponents leave
-// [-700, 700].
+// [-700, 700]; a block whose terms are all below e^-700 is skipped.
 struct Cgf {
   double k, k1, k2;
 };
@@ -67,6 +67,9 @@ Cgf cgf(const std::vector<LogFactor>& factors, double t) {
         s1 += w * l;
         s2 += w * l * l;
       };
+      // every term of the block below e^-700 (masses <= 1): dropped, which K's rounding up by
+      // 1e-14 a step covers many times over (at most 2^40 points of e^-700 each)
+      if (e + rise < -700) continue;
       if (e - rise > -700 && e + rise < 700) {
         double g = std::exp(e);
         for (std::size_t i = b; i < end; ++i, g *= step) add(i, p.mass[i] * g);
