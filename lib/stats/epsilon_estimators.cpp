@@ -112,14 +112,8 @@ EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& 
     return split_estimate(choose, hold, bound, level, options);
   };
   hooks.bound = &EpsilonEstimate::epsilon;
-  ThresholdStrategy strategy;
-  strategy.choice = options.thresholds;
-  strategy.fixed_threshold = options.fixed_threshold;
-  strategy.seed = options.seed;
-  strategy.splits = options.splits;
-  strategy.threads = options.threads;
   // The union bound spends alpha evenly on the sampled rates: FNR, and FPR unless exact.
-  return estimate_by_strategy(scores, strategy, options.alpha, options.null ? 1 : 2,
+  return estimate_by_strategy(scores, options.strategy, options.alpha, options.null ? 1 : 2,
                               options.null ? SplitKind::in_only : SplitKind::per_class, hooks);
 }
 
@@ -185,7 +179,7 @@ std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<doub
   std::uint64_t index = 0;
   for (const auto& [round, scores] : rounds) {
     EstimatorOptions round_options = options;
-    round_options.seed = options.seed + index++;
+    round_options.strategy.seed = options.strategy.seed + index++;
     if (delta_one_over_n) {
       const std::size_t n = scores.in().size() + (options.null ? 0 : scores.out().size());
       if (n < 2)  // delta 1/1 = 1 is no delta: bad data, not a usage error

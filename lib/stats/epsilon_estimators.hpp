@@ -10,7 +10,6 @@
 // is the exact null tail and only FNR is bounded (003's eps_lo-final).
 #pragma once
 #include <cstddef>
-#include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
@@ -31,11 +30,7 @@ struct EstimatorOptions {
   double delta = 0;     // [0,1) for the threshold methods, (0,1) for gauss_fit
   double alpha = 0.05;  // 1 - confidence of the whole bound, split evenly over the bounded rates
   Sides sides = Sides::both;
-  ThresholdChoice thresholds = ThresholdChoice::bonferroni;
-  double fixed_threshold = 0;     // ThresholdChoice::fixed: the rule "in when score >= this"
-  std::uint64_t seed = 0;         // ThresholdChoice::split and multi_split
-  std::size_t splits = 100;       // ThresholdChoice::multi_split: how many
-  int threads = 1;                // ThresholdChoice::multi_split: splits run in parallel (0: all cores)
+  ThresholdStrategy strategy;     // the threshold methods on scores: how the rule is chosen
   std::optional<CosineNull> null; // out side = the analytic cosine null; out scores are ignored
 };
 
@@ -74,7 +69,7 @@ BootstrapDistribution bootstrap_epsilon(const ScoreSet& scores, const EstimatorO
 // One estimate per audit round (CANIFE's eps_r, 000 Sec. 3.4). With
 // delta_one_over_n, each round uses delta = 1/n, n its number of scores, as 000
 // does (DataError for a round with fewer than 2); round i (0-based, ascending) uses
-// seed options.seed + i.
+// seed options.strategy.seed + i.
 std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
                                                              const EstimatorOptions& options, bool delta_one_over_n);
 

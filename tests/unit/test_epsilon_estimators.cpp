@@ -41,7 +41,7 @@ std::vector<double> normal_sample(std::mt19937_64& rng, std::size_t n, double me
 EstimatorOptions with(Method method, ThresholdChoice thresholds = ThresholdChoice::bonferroni) {
   EstimatorOptions o;
   o.method = method;
-  o.thresholds = thresholds;
+  o.strategy.choice = thresholds;
   return o;
 }
 
@@ -60,7 +60,7 @@ TEST_CASE("perfectly separated: threshold gives inf, Clopper-Pearson the most 10
   CHECK(max.fnr == 0);
   CHECK(max.threshold.value() == 2.0);  // the lowest in score separates
   EstimatorOptions fixed = with(Method::clopper_pearson, ThresholdChoice::fixed);
-  fixed.fixed_threshold = 1.5;
+  fixed.strategy.fixed_threshold = 1.5;
   CHECK(estimate_epsilon(separated(), fixed).epsilon == doctest::Approx(std::log((1 - u) / u)).epsilon(1e-12));
   // Bonferroni over the 2000 thresholds: each rate at 0.05 / 4000.
   const double ub = 1 - std::pow(0.05 / 4000, 1e-3);
@@ -118,7 +118,7 @@ TEST_CASE("an analytic null: FPR is the exact tail, only FNR is bounded") {
   // In scores {0.1, 0.21, 0.25, 0.3}: at the rule score >= 0.2, FNR = 1/4.
   const ScoreSet s({0.1, 0.21, 0.25, 0.3}, {0.9});  // the out score is ignored
   EstimatorOptions o = with(Method::threshold, ThresholdChoice::fixed);
-  o.fixed_threshold = 0.2;
+  o.strategy.fixed_threshold = 0.2;
   o.null = CosineNull{100, NullKind::gaussian};
   const double fpr = 0.022750131948179195;
   const EpsilonEstimate e = estimate_epsilon(s, o);
@@ -130,7 +130,7 @@ TEST_CASE("an analytic null: FPR is the exact tail, only FNR is bounded") {
   const double fnr = 0.6507072165866749;
   CHECK(estimate_epsilon(s, o).epsilon == doctest::Approx(std::log((1 - fnr) / fpr)).epsilon(1e-10));
   // The best rule over the sweep at least matches the fixed one.
-  o.thresholds = ThresholdChoice::max;
+  o.strategy.choice = ThresholdChoice::max;
   CHECK(estimate_epsilon(s, o).epsilon >= std::log((1 - fnr) / fpr));
 }
 
@@ -181,7 +181,7 @@ TEST_CASE("split: the same seed gives the same estimate; bounds rest on the held
   std::mt19937_64 rng(3);
   const ScoreSet s(normal_sample(rng, 1001, 2, 1), normal_sample(rng, 1000, 0, 1));
   EstimatorOptions o = with(Method::clopper_pearson, ThresholdChoice::split);
-  o.seed = 9;
+  o.strategy.seed = 9;
   const EpsilonEstimate a = estimate_epsilon(s, o), b = estimate_epsilon(s, o);
   CHECK(a.epsilon == b.epsilon);
   CHECK(a.threshold == b.threshold);

@@ -37,7 +37,7 @@ ScoreSet gaussian_scores(int n, double shift, std::uint64_t seed) {
 EstimatorOptions with(Method method, ThresholdChoice choice) {
   EstimatorOptions o;
   o.method = method;
-  o.thresholds = choice;
+  o.strategy.choice = choice;
   return o;
 }
 
@@ -102,10 +102,10 @@ TEST_CASE("median and lower middle: the multi-split combination") {
 TEST_CASE("multi-split: the median of split bounds at alpha/2, the same for any thread count") {
   const ScoreSet s = gaussian_scores(500, 2, 2);
   EstimatorOptions o = with(Method::clopper_pearson, ThresholdChoice::multi_split);
-  o.seed = 9;
-  o.splits = 21;
+  o.strategy.seed = 9;
+  o.strategy.splits = 21;
   const EpsilonEstimate one = estimate_epsilon(s, o);
-  o.threads = 4;
+  o.strategy.threads = 4;
   const EpsilonEstimate four = estimate_epsilon(s, o);
   CHECK(one.epsilon == four.epsilon);
   CHECK(*one.threshold == *four.threshold);
@@ -118,7 +118,7 @@ TEST_CASE("multi-split: the median of split bounds at alpha/2, the same for any 
     const auto [choose, hold] = split_number(s, 9, i, SplitKind::per_class);
     EstimatorOptions each = with(Method::clopper_pearson, ThresholdChoice::fixed);
     each.alpha = 0.025;
-    each.fixed_threshold = *estimate_epsilon(choose, [] {
+    each.strategy.fixed_threshold = *estimate_epsilon(choose, [] {
                               EstimatorOptions m = with(Method::clopper_pearson, ThresholdChoice::max);
                               m.alpha = 0.025;
                               return m;

@@ -378,11 +378,7 @@ int main(int argc, char** argv) {
     options.delta = delta;
     options.alpha = alpha;
     options.sides = one_sided ? Sides::tpr_over_fpr : Sides::both;
-    options.thresholds = strategy.choice;
-    options.fixed_threshold = strategy.fixed_threshold;
-    options.seed = seed;
-    options.splits = splits;
-    options.threads = threads;
+    options.strategy = strategy;
 
     RunDescription run;
     run.method = options.method;

@@ -50,12 +50,12 @@ Json estimates(const std::vector<double>& scores, double delta) {
   EstimatorOptions o;
   o.delta = delta;
   o.method = Method::threshold;
-  o.thresholds = ThresholdChoice::max;
+  o.strategy.choice = ThresholdChoice::max;
   Json j;
   j["eps_threshold"] = json_number(estimate_epsilon(set, o).epsilon);
   o.method = Method::clopper_pearson;
   j["eps_lower_cp_best_threshold"] = json_number(estimate_epsilon(set, o).epsilon);
-  o.thresholds = ThresholdChoice::bonferroni;
+  o.strategy.choice = ThresholdChoice::bonferroni;
   j["eps_lower_cp"] = json_number(estimate_epsilon(set, o).epsilon);
   return j;
 }
