@@ -7,6 +7,7 @@
 #include "canary/lane_sum.hpp"
 #include "core/parallel.hpp"
 #include "core/error.hpp"
+#include "core/names.hpp"
 
 namespace dpaudit {
 
@@ -15,9 +16,8 @@ constexpr std::size_t kChunk = 4096;  // entries per chunk; a multiple of LaneSu
 }
 
 ScoreStat parse_score_stat(const std::string& name) {
-  if (name == "cosine") return ScoreStat::cosine;
-  if (name == "dot") return ScoreStat::dot;
-  throw UsageError("unknown statistic '" + name + "' (cosine, dot)");
+  static constexpr Named<ScoreStat> kStats[] = {{"cosine", ScoreStat::cosine}, {"dot", ScoreStat::dot}};
+  return parse_named(kStats, name, "statistic", "--stat");
 }
 
 CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_bytes)
@@ -87,9 +87,8 @@ std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
 }
 
 RoundReduce parse_round_reduce(const std::string& name) {
-  if (name == "max") return RoundReduce::max;
-  if (name == "mean") return RoundReduce::mean;
-  throw UsageError("unknown reduction '" + name + "' (max, mean)");
+  static constexpr Named<RoundReduce> kReductions[] = {{"max", RoundReduce::max}, {"mean", RoundReduce::mean}};
+  return parse_named(kReductions, name, "reduction", "--reduce");
 }
 
 RoundReduction::RoundReduction(RoundReduce how, std::size_t count)

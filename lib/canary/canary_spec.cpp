@@ -14,6 +14,7 @@
 
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
+#include "core/names.hpp"
 #include "io/format.hpp"
 #include "io/json.hpp"
 #include "random/philox_stream.hpp"
@@ -44,17 +45,12 @@ std::uint64_t unsigned_field(const Json& j, const std::string& name, const std::
   return v.get<std::uint64_t>();
 }
 
+constexpr Named<CanaryKind> kKinds[] = {{"sphere", CanaryKind::sphere}, {"dummy", CanaryKind::dummy}};
+
 }  // namespace
 
-CanaryKind parse_canary_kind(const std::string& name) {
-  if (name == "sphere") return CanaryKind::sphere;
-  if (name == "dummy") return CanaryKind::dummy;
-  throw UsageError("unknown canary kind '" + name + "' (sphere, dummy)");
-}
-
-std::string canary_kind_name(CanaryKind kind) {
-  return kind == CanaryKind::sphere ? "sphere" : "dummy";
-}
+CanaryKind parse_canary_kind(const std::string& name) { return parse_named(kKinds, name, "canary kind", "--kind"); }
+std::string canary_kind_name(CanaryKind kind) { return name_of(kKinds, kind); }
 
 void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
   if (spec.count == 0) throw DataError("canary count is 0", field_where(where, "count"));
@@ -109,13 +105,11 @@ CanarySpec parse_canary_spec(const std::string& text, const std::string& where) 
   CanarySpec spec;
   if (!j["kind"].is_string()) throw DataError("expected a string", field_where(where, "kind"));
   const std::string kind = j["kind"].get<std::string>();
-  if (kind == "sphere") {
-    spec.kind = CanaryKind::sphere;
-  } else if (kind == "dummy") {
-    spec.kind = CanaryKind::dummy;
-  } else {
-    throw DataError("unknown canary kind " + quote_input(kind) + " (sphere, dummy)", field_where(where, "kind"));
-  }
+  const CanaryKind* known_kind = find_named(kKinds, kind);
+  if (!known_kind)
+    throw DataError("unknown canary kind " + quote_input(kind) + " (" + name_list(kKinds) + ")",
+                    field_where(where, "kind"));
+  spec.kind = *known_kind;
   if (spec.kind == CanaryKind::sphere && !j.contains("seed"))
     throw DataError("missing field", field_where(where, "seed"));
   if (j.contains("seed")) spec.seed = unsigned_field(j, "seed", where);

@@ -1,51 +1,35 @@
 #include "games/ldp_adversary.hpp"
 
 #include <cmath>
+#include <vector>
 
-#include "core/error.hpp"
+#include "core/names.hpp"
 
 namespace dpaudit {
 
 namespace {
 
-const std::vector<std::string> kDistinguisherNames = {"white-box", "black-box"};
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
+constexpr Named<LdpCrafter> kCrafters[] = {{"benign", LdpCrafter::benign},
+                                           {"input-perturbation", LdpCrafter::input_perturbation},
+                                           {"parameter-retrogression", LdpCrafter::parameter_retrogression},
+                                           {"gradient-flip", LdpCrafter::gradient_flip},
+                                           {"collusion", LdpCrafter::collusion},
+                                           {"dummy-gradient", LdpCrafter::dummy_gradient}};
+constexpr Named<LdpDistinguisher> kDistinguishers[] = {{"white-box", LdpDistinguisher::white_box},
+                                                       {"black-box", LdpDistinguisher::black_box}};
 
 }  // namespace
 
-const std::vector<std::string>& ldp_crafter_names() {
-  static const std::vector<std::string> names = {
-      "benign", "input-perturbation", "parameter-retrogression", "gradient-flip", "collusion",
-      "dummy-gradient"};
-  return names;
-}
-
-std::string to_string(LdpCrafter crafter) {
-  return ldp_crafter_names()[static_cast<std::size_t>(crafter)];
-}
+std::string to_string(LdpCrafter crafter) { return name_of(kCrafters, crafter); }
 
 LdpCrafter parse_ldp_crafter(const std::string& name) {
-  const auto& names = ldp_crafter_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<LdpCrafter>(i);
-  throw UsageError("unknown crafter '" + name + "', expected one of " + joined(names), "--crafter");
+  return parse_named(kCrafters, name, "crafter", "--crafter");
 }
 
-std::string to_string(LdpDistinguisher distinguisher) {
-  return kDistinguisherNames[static_cast<std::size_t>(distinguisher)];
-}
+std::string to_string(LdpDistinguisher distinguisher) { return name_of(kDistinguishers, distinguisher); }
 
 LdpDistinguisher parse_ldp_distinguisher(const std::string& name) {
-  for (std::size_t i = 0; i < kDistinguisherNames.size(); ++i)
-    if (kDistinguisherNames[i] == name) return static_cast<LdpDistinguisher>(i);
-  throw UsageError("unknown distinguisher '" + name + "', expected one of " +
-                       joined(kDistinguisherNames),
-                   "--distinguisher");
+  return parse_named(kDistinguishers, name, "distinguisher", "--distinguisher");
 }
 
 BlackBoxRule black_box_rule(LdpCrafter crafter) {

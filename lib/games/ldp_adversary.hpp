@@ -4,7 +4,6 @@
 // Crafting needs a model (dp-train ldp); the decision rules here need none.
 #pragma once
 #include <string>
-#include <vector>
 
 #include <Eigen/Core>
 
@@ -29,7 +28,6 @@ enum class BlackBoxRule {
 };
 
 // Names as on the command line: "benign", "input-perturbation", ..., "dummy-gradient".
-const std::vector<std::string>& ldp_crafter_names();
 std::string to_string(LdpCrafter crafter);
 LdpCrafter parse_ldp_crafter(const std::string& name);  // UsageError if unknown
 std::string to_string(LdpDistinguisher distinguisher);

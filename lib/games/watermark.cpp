@@ -8,12 +8,14 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 
 namespace dpaudit {
 
 namespace {
 
-const std::vector<std::string> kScoreNames = {"llr", "paper", "sum"};
+constexpr Named<WatermarkScore> kScores[] = {
+    {"llr", WatermarkScore::llr}, {"paper", WatermarkScore::paper}, {"sum", WatermarkScore::sum}};
 
 // exp(a) is finite below log(DBL_MAX) = 709.78; llr switches form before it.
 constexpr double kLargeExponent = 700;
@@ -58,12 +60,10 @@ double watermark_projection(const Watermark& w, const float* v) {
 }
 
 WatermarkScore parse_watermark_score(const std::string& name) {
-  for (std::size_t i = 0; i < kScoreNames.size(); ++i)
-    if (kScoreNames[i] == name) return static_cast<WatermarkScore>(i);
-  throw UsageError("unknown score '" + name + "', expected one of llr, paper, sum", "--score");
+  return parse_named(kScores, name, "score", "--score");
 }
 
-std::string to_string(WatermarkScore score) { return kScoreNames[static_cast<std::size_t>(score)]; }
+std::string to_string(WatermarkScore score) { return name_of(kScores, score); }
 
 double watermark_step_score(WatermarkScore s, double d, double sigma, double q) {
   const double variance = sigma * sigma;

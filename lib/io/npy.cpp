@@ -14,6 +14,7 @@
 
 #include "io/atomic_output.hpp"
 #include "core/error.hpp"
+#include "core/names.hpp"
 #include "io/format.hpp"
 
 namespace dpaudit {
@@ -266,9 +267,9 @@ void save_npy(const std::string& path, const double* data, const std::vector<std
 }
 
 NpyDtype parse_npy_dtype(const std::string& name) {
-  if (name == "f8" || name == "float64") return NpyDtype::f8;
-  if (name == "f4" || name == "float32") return NpyDtype::f4;
-  throw UsageError("unknown dtype '" + name + "' (use f4 or f8)");
+  static constexpr Named<NpyDtype> kDtypes[] = {
+      {"f8", NpyDtype::f8}, {"float64", NpyDtype::f8}, {"f4", NpyDtype::f4}, {"float32", NpyDtype::f4}};
+  return parse_named(kDtypes, name, "dtype", "--dtype");
 }
 
 }  // namespace dpaudit

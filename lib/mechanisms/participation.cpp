@@ -5,14 +5,15 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 #include "random/philox_stream.hpp"
 
 namespace dpaudit {
 
 SamplingKind parse_sampling(const std::string& name) {
-  if (name == "poisson") return SamplingKind::poisson;
-  if (name == "shuffle") return SamplingKind::shuffle;
-  throw UsageError("unknown sampling '" + name + "' (poisson or shuffle)", "--sampling");
+  static constexpr Named<SamplingKind> kSamplings[] = {{"poisson", SamplingKind::poisson},
+                                                       {"shuffle", SamplingKind::shuffle}};
+  return parse_named(kSamplings, name, "sampling", "--sampling");
 }
 
 namespace {

@@ -154,7 +154,7 @@ expect_error 2 "^eps-from-scores: error: --fail-above: 'infinity' is not a numbe
 expect_error 1 "^eps-from-scores: error: '7{77}\.\.\.' is not a finite number \(huge.csv, row 2, column 'score'\)$" \
   eps-from-scores huge.csv
 "$PYTHON" -c 'import json; print(json.dumps({"kind": "k" * 1000000, "count": 1, "dim": 100}))' >kind.json
-expect_error 1 "^score-dump: error: unknown canary kind 'k{77}\.\.\.' \(sphere, dummy\) \(kind.json, field kind\)$" \
+expect_error 1 "^score-dump: error: unknown canary kind 'k{77}\.\.\.' \(sphere or dummy\) \(kind.json, field kind\)$" \
   score-dump --canaries kind.json --model model.npy
 # --threads: one validator everywhere, 0 is all cores (dp-train fedavg refused 0).
 FED1=(dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 2 --num-canaries 5 --quiet)

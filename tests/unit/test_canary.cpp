@@ -66,7 +66,7 @@ TEST_CASE("spec JSON: every malformed spec is a DataError naming file and field"
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":0,"dim":5})") == "canary count is 0 (c.json, field count)");
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":0})") == "canary dimension is 0 (c.json, field dim)");
   CHECK(spec_error(R"({"kind":"cube","seed":1,"count":3,"dim":4})") ==
-        "unknown canary kind 'cube' (sphere, dummy) (c.json, field kind)");
+        "unknown canary kind 'cube' (sphere or dummy) (c.json, field kind)");
   // 36 characters: nlohmann::json reports the unexpected end of input at byte 37
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,)") == "malformed JSON at byte 37 (c.json)");
   CHECK(spec_error(R"({"kind":"sphere","count":3,"dim":4})") == "missing field (c.json, field seed)");

@@ -29,8 +29,9 @@ double flip_accuracy(const Eigen::VectorXd& g, double eps, int trials) {
 }  // namespace
 
 TEST_CASE("crafter and distinguisher names round-trip; unknown names are usage errors") {
-  CHECK(ldp_crafter_names().size() == 6);
-  for (const auto& name : ldp_crafter_names()) CHECK(to_string(parse_ldp_crafter(name)) == name);
+  for (const char* name :
+       {"benign", "input-perturbation", "parameter-retrogression", "gradient-flip", "collusion", "dummy-gradient"})
+    CHECK(to_string(parse_ldp_crafter(name)) == name);
   CHECK(parse_ldp_crafter("dummy-gradient") == LdpCrafter::dummy_gradient);
   CHECK(parse_ldp_distinguisher("black-box") == LdpDistinguisher::black_box);
   CHECK(to_string(LdpDistinguisher::white_box) == "white-box");

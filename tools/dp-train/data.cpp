@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 #include "io/idx.hpp"
 #include "random/philox_stream.hpp"
 
@@ -158,9 +159,9 @@ TrainTest load_task(const std::string& task, const std::string& data_dir, std::u
 }
 
 PartitionKind parse_partition(const std::string& name) {
-  if (name == "iid") return PartitionKind::iid;
-  if (name == "label-skew") return PartitionKind::label_skew;
-  throw UsageError("unknown partition '" + name + "' (iid or label-skew)", "--partition");
+  static constexpr Named<PartitionKind> kPartitions[] = {{"iid", PartitionKind::iid},
+                                                         {"label-skew", PartitionKind::label_skew}};
+  return parse_named(kPartitions, name, "partition", "--partition");
 }
 
 ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind, double alpha,

@@ -15,25 +15,16 @@
 #include <torch/utils.h>
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace nn = torch::nn;
 
 ModelKind parse_model_kind(const std::string& name) {
-  if (name == "logreg") return ModelKind::logreg;
-  if (name == "mlp") return ModelKind::mlp;
-  if (name == "cnn") return ModelKind::cnn;
-  throw UsageError("unknown model '" + name + "' (logreg, mlp or cnn)", "--model");
-}
-
-std::string model_kind_name(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::logreg: return "logreg";
-    case ModelKind::mlp: return "mlp";
-    case ModelKind::cnn: return "cnn";
-  }
-  return "";
+  static constexpr Named<ModelKind> kModels[] = {
+      {"logreg", ModelKind::logreg}, {"mlp", ModelKind::mlp}, {"cnn", ModelKind::cnn}};
+  return parse_named(kModels, name, "model", "--model");
 }
 
 ModelConfig model_config(const std::string& name, const Dataset& data, std::int64_t hidden) {

@@ -15,7 +15,6 @@ namespace dpaudit::dp_train {
 
 enum class ModelKind { logreg, mlp, cnn };
 ModelKind parse_model_kind(const std::string& name);  // "logreg" | "mlp" | "cnn"; UsageError otherwise
-std::string model_kind_name(ModelKind kind);
 
 struct ModelConfig {
   ModelKind kind = ModelKind::mlp;

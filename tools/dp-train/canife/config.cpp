@@ -3,20 +3,19 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 
 namespace dpaudit::dp_train {
 
-CanifeLevel parse_canife_level(const std::string& name) {
-  if (name == "sample") return CanifeLevel::sample;
-  if (name == "user") return CanifeLevel::user;
-  throw UsageError("unknown level '" + name + "' (sample or user)", "--level");
-}
+namespace {
 
-CanaryInit parse_canary_init(const std::string& name) {
-  if (name == "random") return CanaryInit::random;
-  if (name == "sample") return CanaryInit::sample;
-  throw UsageError("unknown init '" + name + "' (random or sample)", "--init");
-}
+constexpr Named<CanifeLevel> kLevels[] = {{"sample", CanifeLevel::sample}, {"user", CanifeLevel::user}};
+constexpr Named<CanaryInit> kInits[] = {{"random", CanaryInit::random}, {"sample", CanaryInit::sample}};
+
+}  // namespace
+
+CanifeLevel parse_canife_level(const std::string& name) { return parse_named(kLevels, name, "level", "--level"); }
+CanaryInit parse_canary_init(const std::string& name) { return parse_named(kInits, name, "init", "--init"); }
 
 std::size_t CanifeConfig::total_rounds() const {
   return rounds ? rounds : static_cast<std::size_t>(std::ceil(1 / q - 1e-9));
@@ -46,7 +45,7 @@ Json CanifeConfig::to_json() const {
   Json j = {{"task", task},
             {"model", model},
             {"hidden", hidden},
-            {"level", level == CanifeLevel::sample ? "sample" : "user"},
+            {"level", name_of(kLevels, level)},
             {"q", json_number(q)},
             {"rounds", total_rounds()},
             {"clip", json_number(clip)},
@@ -57,9 +56,9 @@ Json CanifeConfig::to_json() const {
             {"design_steps", craft.steps},
             {"design_lr", json_number(craft.lr)},
             {"design_minibatch", craft.minibatch},
-            {"loss", craft.loss == CanaryLoss::cov ? "cov" : "mean"},
+            {"loss", to_string(craft.loss)},
             {"norm_constant", json_number(craft.norm_constant)},
-            {"init", init == CanaryInit::random ? "random" : "sample"},
+            {"init", name_of(kInits, init)},
             {"seed", seed}};
   if (level == CanifeLevel::sample) {
     j["lr"] = json_number(lr);

@@ -23,6 +23,7 @@ namespace dpaudit::dp_train {
 
 enum class CanaryLoss { cov, mean };
 CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", UsageError naming --loss
+std::string to_string(CanaryLoss loss);
 
 struct CraftOptions {
   std::size_t steps = 2500;   // Adam steps T

@@ -4,33 +4,37 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 
 namespace dpaudit::dp_train {
 
-SgdThreat parse_threat(const std::string& name) {
-  if (name == "api") return SgdThreat::api;
-  if (name == "static-poison") return SgdThreat::static_poison;
-  if (name == "intermediate-poison") return SgdThreat::intermediate_poison;
-  if (name == "adaptive-poison") return SgdThreat::adaptive_poison;
-  if (name == "gradient-canary") return SgdThreat::gradient_canary;
-  if (name == "malicious-dataset") return SgdThreat::malicious_dataset;
-  throw UsageError("unknown threat '" + name +
-                       "' (api, static-poison, intermediate-poison, adaptive-poison, gradient-canary or "
-                       "malicious-dataset)",
-                   "--threat");
-}
+namespace {
 
-LossReduce parse_reduce(const std::string& name) {
-  if (name == "max") return LossReduce::max;
-  if (name == "mean") return LossReduce::mean;
-  throw UsageError("unknown reduction '" + name + "' (max or mean)", "--reduce");
-}
+constexpr Named<SgdThreat> kThreats[] = {{"api", SgdThreat::api},
+                                         {"static-poison", SgdThreat::static_poison},
+                                         {"intermediate-poison", SgdThreat::intermediate_poison},
+                                         {"adaptive-poison", SgdThreat::adaptive_poison},
+                                         {"gradient-canary", SgdThreat::gradient_canary},
+                                         {"malicious-dataset", SgdThreat::malicious_dataset}};
+constexpr Named<LossReduce> kReductions[] = {{"max", LossReduce::max}, {"mean", LossReduce::mean}};
+constexpr Named<CraftSign> kCraftSigns[] = {{"descent", CraftSign::descent}, {"printed", CraftSign::printed}};
+constexpr Named<LotSampling> kSamplings[] = {{"poisson", LotSampling::poisson}, {"shuffle", LotSampling::shuffle}};
+constexpr Named<SgdFault> kFaults[] = {{"none", SgdFault::none},
+                                       {"no-clip", SgdFault::no_clip},
+                                       {"noise-ignores-clip", SgdFault::noise_ignores_clip},
+                                       {"shuffle-as-poisson", SgdFault::shuffle_as_poisson}};
+constexpr Named<SgdEngine> kEngines[] = {{"train", SgdEngine::train}, {"simulate", SgdEngine::simulate}};
 
-CraftSign parse_craft_sign(const std::string& name) {
-  if (name == "descent") return CraftSign::descent;
-  if (name == "printed") return CraftSign::printed;
-  throw UsageError("unknown sign '" + name + "' (descent or printed)", "--craft-sign");
-}
+}  // namespace
+
+SgdThreat parse_threat(const std::string& name) { return parse_named(kThreats, name, "threat", "--threat"); }
+LossReduce parse_reduce(const std::string& name) { return parse_named(kReductions, name, "reduction", "--reduce"); }
+CraftSign parse_craft_sign(const std::string& name) { return parse_named(kCraftSigns, name, "sign", "--craft-sign"); }
+LotSampling parse_sampling(const std::string& name) { return parse_named(kSamplings, name, "sampling", "--sampling"); }
+SgdFault parse_fault(const std::string& name) { return parse_named(kFaults, name, "fault", "--fault"); }
+SgdEngine parse_engine(const std::string& name) { return parse_named(kEngines, name, "engine", "--engine"); }
+std::string to_string(SgdThreat t) { return name_of(kThreats, t); }
+std::string to_string(SgdFault f) { return name_of(kFaults, f); }
 
 bool crafts_input(SgdThreat t) {
   return t == SgdThreat::static_poison || t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
@@ -38,49 +42,6 @@ bool crafts_input(SgdThreat t) {
 
 bool reads_intermediate_losses(SgdThreat t) {
   return t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
-}
-
-LotSampling parse_sampling(const std::string& name) {
-  if (name == "poisson") return LotSampling::poisson;
-  if (name == "shuffle") return LotSampling::shuffle;
-  throw UsageError("unknown sampling '" + name + "' (poisson or shuffle)", "--sampling");
-}
-
-SgdFault parse_fault(const std::string& name) {
-  if (name == "none") return SgdFault::none;
-  if (name == "no-clip") return SgdFault::no_clip;
-  if (name == "noise-ignores-clip") return SgdFault::noise_ignores_clip;
-  if (name == "shuffle-as-poisson") return SgdFault::shuffle_as_poisson;
-  throw UsageError("unknown fault '" + name + "' (none, no-clip, noise-ignores-clip or shuffle-as-poisson)",
-                   "--fault");
-}
-
-SgdEngine parse_engine(const std::string& name) {
-  if (name == "train") return SgdEngine::train;
-  if (name == "simulate") return SgdEngine::simulate;
-  throw UsageError("unknown engine '" + name + "' (train or simulate)", "--engine");
-}
-
-std::string to_string(SgdThreat t) {
-  switch (t) {
-    case SgdThreat::api: return "api";
-    case SgdThreat::static_poison: return "static-poison";
-    case SgdThreat::intermediate_poison: return "intermediate-poison";
-    case SgdThreat::adaptive_poison: return "adaptive-poison";
-    case SgdThreat::gradient_canary: return "gradient-canary";
-    case SgdThreat::malicious_dataset: return "malicious-dataset";
-  }
-  return "";
-}
-
-std::string to_string(SgdFault f) {
-  switch (f) {
-    case SgdFault::none: return "none";
-    case SgdFault::no_clip: return "no-clip";
-    case SgdFault::noise_ignores_clip: return "noise-ignores-clip";
-    case SgdFault::shuffle_as_poisson: return "shuffle-as-poisson";
-  }
-  return "";
 }
 
 void SgdConfig::validate() const {
@@ -133,7 +94,7 @@ Json SgdConfig::to_json() const {
             {"task", task},
             {"model", model},
             {"train_size", train_size},
-            {"sampling", sampling == LotSampling::poisson ? "poisson" : "shuffle"},
+            {"sampling", name_of(kSamplings, sampling)},
             {"q", json_number(sampling_rate())},
             {"expected_lot", json_number(expected_lot())},
             {"steps", steps},
@@ -142,7 +103,7 @@ Json SgdConfig::to_json() const {
             {"delta", json_number(delta)},
             {"trials", trials},
             {"trial_range", {first_trial, last_trial}},
-            {"engine", engine == SgdEngine::train ? "train" : "simulate"},
+            {"engine", name_of(kEngines, engine)},
             {"fault", to_string(fault)},
             {"seed", seed}};
   if (model == "mlp") j["hidden"] = hidden;
@@ -154,9 +115,9 @@ Json SgdConfig::to_json() const {
   if (threat == SgdThreat::adaptive_poison) {
     j["adaptive_steps"] = adaptive_steps;
     j["adaptive_lr"] = json_number(adaptive_lr);
-    j["craft_sign"] = craft_sign == CraftSign::descent ? "descent" : "printed";
+    j["craft_sign"] = name_of(kCraftSigns, craft_sign);
   }
-  if (reads_intermediate_losses(threat)) j["reduce"] = reduce == LossReduce::max ? "max" : "mean";
+  if (reads_intermediate_losses(threat)) j["reduce"] = name_of(kReductions, reduce);
   if (threat == SgdThreat::gradient_canary || threat == SgdThreat::malicious_dataset) {
     j["watermark_coords"] = watermark_coords;
     if (threat == SgdThreat::gradient_canary) j["observe_steps"] = observe_steps;
