@@ -208,6 +208,9 @@ std::complex<Real> power(std::complex<Real> z, long long n, double vanish) {
   return result;
 }
 
+// The index after j on a cycle of n.
+std::size_t cyclic_next(std::size_t j, std::size_t n) { return j + 1 == n ? 0 : j + 1; }
+
 // The low frequencies of a long composition, computed again. The forward transform's
 // componentwise error a enters the m-th power times m B_k^(m-1) (above), so only the
 // frequencies where |X_k|^(m-1) is not negligible carry it, and for a long composition they
@@ -239,7 +242,7 @@ class DirectTransform {
   // X_k of the n-periodic x, whose nonzero entries are x[start], ..., x[start + len - 1] (mod n)
   std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len, std::size_t k) const {
     std::complex<long double> sum = 0;
-    for (std::size_t i = 0, j = start; i < len; ++i, j = j + 1 == n_ ? 0 : j + 1) {
+    for (std::size_t i = 0, j = start; i < len; ++i, j = cyclic_next(j, n_)) {
       if (x[j] == 0) continue;
       const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
       sum += static_cast<long double>(x[j]) * (high_[r / block_] * low_[r % block_]);
@@ -327,7 +330,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   for (const PldFactor& f : factors) {
     std::fill(buffer.begin(), buffer.end(), 0.0);
     const PldPmf& p = *f.pld;
-    for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size(); ++i, j = j + 1 == n ? 0 : j + 1)
+    for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size(); ++i, j = cyclic_next(j, n))
       buffer[j] += p.mass[i];
     fft.fwd(spectrum, buffer);
     // ||x||_1 and ||x||_2 of the input (masses >= 0), each rounded by at most (n + folds) u
@@ -425,7 +428,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   out.pld.first = plan.lo;
   out.pld.mass.resize(n);
   double rounded = 0;  // ||c||_2^2, for the rounding of a long double result to double
-  for (std::size_t j = 0, at = index_mod(plan.lo, n); j < n; ++j, at = at + 1 == n ? 0 : at + 1) {
+  for (std::size_t j = 0, at = index_mod(plan.lo, n); j < n; ++j, at = cyclic_next(at, n)) {
     const double m = static_cast<double>(buffer[at]);  // rounded to double: 2^-53 relative
     if (!std::isfinite(m)) throw DataError("the FFT of the privacy-loss distribution is not finite");
     out.pld.mass[j] = std::max(0.0, m);
