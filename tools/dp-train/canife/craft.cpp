@@ -41,7 +41,11 @@ CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g, c
   const auto d = static_cast<Eigen::Index>(g.size());
   const Eigen::Map<const Eigen::VectorXf> gv(g.data(), d);
   const double n = gv.cast<double>().norm();
-  if (!(n > 0)) throw DataError("the canary's gradient is zero: the model fits it exactly (try another --seed)");
+  if (!std::isfinite(n))
+    throw DataError("the canary's gradient is not finite: the model has diverged (a smaller --lr or --server-lr)");
+  if (!(n > 0))
+    throw DataError("the canary's gradient is 0: its loss is flat at this model, which fits it exactly or has "
+                    "saturated (a smaller --lr or --server-lr, or another --seed)");
   auto row = [&](std::size_t i) {
     return Eigen::Map<const Eigen::VectorXf>(pool_.data() + i * static_cast<std::size_t>(d), d);
   };
