@@ -19,6 +19,9 @@ expect_error 2 "at least one design step.*--design-steps" "${BASE[@]}" --audit-e
 expect_error 2 "dense models only.*--model" "${TOY[@]}" --noise-multiplier 1 --model cnn --out bad
 expect_error 2 "unknown loss 'cosine'.*--loss" "${TOY[@]}" --noise-multiplier 1 --loss cosine --out bad
 expect_error 2 "give the noise" "${TOY[@]}" --out bad
+# a diverged model (learning rate 1e30): exit 1, said as such, nothing written
+expect_error 1 "canary's gradient is not finite: the model has diverged \(a smaller --lr" \
+  "${BASE[@]}" --noise-multiplier 0.5 --lr 1e30 --audit-every 1 --design-steps 1 --audit-rounds 2 --design-pool 16 --out bad
 [ -e bad ] && fail "bad/ written on error"
 
 # --- the run: eps_hat on stdout, the four files; same bytes with 1 and 2 threads
