@@ -45,7 +45,7 @@ $(LDP_OUT)/fig2.png: $(LDP_OUT)/fig2.md $(LDP_DIR)/fig2.gp
 
 # 002 Sec. 4.1 averages ten measurements: cells of Fig. 2 (crafter:column) repeated with
 # seeds 1..10 (each seed also re-draws theta_t), mean and sd.
-#   make -C experiments ldp-average   -> $(LDP_OUT)/average.md
+#   make -C experiments ldp-average   -> $(LDP_OUT)/average.md, fig2_average.png (mean +- sd bars)
 # The default is the cells that fit the 2-core development machine in about 12 minutes of
 # one core: the three crafters that should reach eps in the white-box test, and the dummy
 # gradient (no model, cheap) in all three columns. Every cell of Fig. 2 (720 runs, about
@@ -64,7 +64,7 @@ LDP_AVERAGE_RUNS := $(foreach c,$(LDP_AVERAGE_CELLS),$(foreach e,$(LDP_AVERAGE_E
 
 .PHONY: ldp-average
 ldp: ldp-average
-ldp-average: $(LDP_OUT)/average.md
+ldp-average: $(LDP_OUT)/average.md $(LDP_OUT)/fig2_average.png
 	@cat $<
 
 # $(1): crafter, $(2): column, $(3): eps, $(4): seed
@@ -77,8 +77,13 @@ endef
 $(foreach c,$(LDP_AVERAGE_CELLS),$(foreach e,$(LDP_AVERAGE_EPS),$(foreach s,$(LDP_AVERAGE_SEEDS),\
   $(eval $(call ldp_seed_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s))))))
 
+# average.py --dat writes average.dat (the means and sds the figure plots) beside it.
 $(LDP_OUT)/average.md: $(LDP_AVERAGE_RUNS) $(LDP_DIR)/average.py
-	$(PYTHON) $(LDP_DIR)/average.py $(LDP_AVERAGE_RUNS) >$@.tmp
+	$(PYTHON) $(LDP_DIR)/average.py --dat $(LDP_OUT)/average.dat $(LDP_AVERAGE_RUNS) >$@.tmp
+	mv $@.tmp $@
+
+$(LDP_OUT)/fig2_average.png: $(LDP_OUT)/average.md $(LDP_DIR)/fig2_average.gp
+	gnuplot -e "data='$(LDP_OUT)/average.dat'; out='$@.tmp'" $(LDP_DIR)/fig2_average.gp
 	mv $@.tmp $@
 
 # 002 App. Table 3: the benign black-box test (Eq. 6) with the crafter's report averaged
