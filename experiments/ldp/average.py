@@ -43,6 +43,8 @@ def main():
     args = sys.argv[1:]
     dat = None
     if args[:1] == ["--dat"]:
+        if len(args) < 2:
+            sys.exit("usage: average.py [--dat FILE] RUN.json...")
         dat, args = args[1], args[2:]
     groups, order = {}, []
     for path in args:

@@ -130,7 +130,15 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
   double h = lattice_spacing_for(segments, options.relative_variance_error);  // checks the variance too
-  if (options.lattice > 0) h = options.lattice;
+  if (options.lattice > 0) {
+    // A spacing far below the chosen one only adds points (and would build one-step PLDs of
+    // ~1e9 points before the composition's limit grows it back): refused below 1/1000 of it.
+    if (options.lattice < h / 1000)
+      throw UsageError(fmt::format("a lattice spacing of {} is below 1/1000 of the {} chosen for this run: give at "
+                                   "least {}",
+                                   options.lattice, h, h / 1000));
+    h = options.lattice;
+  }
   // The work splits over threads by whole one-step PLDs and whole compositions, each
   // computed the same way on any thread: the result does not depend on the count.
   const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction

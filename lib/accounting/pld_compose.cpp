@@ -221,7 +221,7 @@ std::size_t cyclic_next(std::size_t j, std::size_t n) { return j + 1 == n ? 0 : 
 // that only the power, not X_k, is rounded to double (u = 2^-53, below rho as well: the
 // power's own term rho |X^_k|^m covers both). Its error: each table entry is within 17 u' of the exact twiddle in
 // each part (the angle 2 pi r / n is rounded twice, at most 4 pi u' off; cosl and sinl add at
-// most 2 ulp, 4 u'), 24 u' in modulus; the product of two within 2 (24 u') + sqrt(2) gamma'_2
+// most 2 ulp, 4 u': glibc's measured accuracy, not a proven one), 24 u' in modulus; the product of two within 2 (24 u') + sqrt(2) gamma'_2
 // < 52 u'; times x_j, sqrt(2) u' |x_j| more; the recursive sum of `len` terms adds gamma'_len
 // sum_j |x_j| (Higham 2002, Sec. 4.2, for the real and imaginary parts). So
 // |X^_k - X_k| <= low_error(len) ||x||_1, about (len + 54) u', 2^-11 of double's u for
@@ -251,7 +251,7 @@ class DirectTransform {
   }
   std::size_t size() const { return n_; }
   static double low_error(std::size_t len) {
-    const double ul = std::ldexp(1.0, -64), terms = static_cast<double>(len);
+    const double ul = std::numeric_limits<long double>::epsilon() / 2, terms = static_cast<double>(len);
     const double gamma = terms * ul / (1 - terms * ul);
     return (54 * ul + gamma) * (1 + 1e-3);
   }
@@ -367,7 +367,8 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
       for (std::size_t k = 0; k < spectrum.size(); ++k)
         if (f.count > 1 && static_cast<double>(std::norm(spectrum[k])) >= cut) low.push_back(k);
       a_low = DirectTransform::low_error(len) * mass + e1;
-      if (f.count > 1 && n <= (std::size_t{1} << 31) && a_low < a &&
+      // (only where long double is wider than double: x87's 64-bit significand)
+      if (std::numeric_limits<long double>::digits >= 64 && f.count > 1 && n <= (std::size_t{1} << 31) && a_low < a &&
           static_cast<double>(low.size()) * static_cast<double>(len) <= 0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
         if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
         double replaced = 0;  // sum of the weights of the recomputed frequencies

@@ -212,6 +212,8 @@ expect_near "$(jget "j['pld']['upper']")" 0.015391735595376117 1e-5r "--lattice 
 expect_eq "$(jget "j['pld']['lattice'], j['headline']")" "0.0001 rdp" "--lattice reported; RDP is tighter there"
 expect_error 2 'rdp-compose: error: --lattice cannot be used without --accountant pld' rdp-compose --lattice 1e-4 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --lattice' rdp-compose --accountant pld --lattice 0 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
+# a spacing far below the run's own (3.2e-4 here) would only add points: refused, naming the floor
+expect_error 2 'below 1/1000 of the 0.00032090232742759624 chosen for this run: give at least 3.2090232742759625e-07' rdp-compose --accountant pld --lattice 1e-7 --sigma 1 --q 0.01 --steps 10 --delta 1e-5
 expect_error 3 'rdp-compose: error: eps .* exceeds the budget --fail-above 0.5' rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --fail-above 0.5
 
 # --- --accountant gdp ------------------------------------------------------------------------

@@ -288,6 +288,9 @@ TEST_CASE("invalid arguments") {
   nan.lattice = NAN;
   CHECK_THROWS_AS(PldAccountant({{1, 0.1, 10}}, negative), UsageError);
   CHECK_THROWS_AS(PldAccountant({{1, 0.1, 10}}, nan), UsageError);
+  PldOptions fine;  // far below the 3.2e-4 chosen for (1, 0.01, 10): only more points
+  fine.lattice = 1e-7;
+  CHECK_THROWS_AS(PldAccountant({{1, 0.01, 10}}, fine), UsageError);
   const PldAccountant a({{1, 0.1, 10}});
   CHECK_THROWS_AS(a.epsilon(0), UsageError);
   CHECK_THROWS_AS(a.epsilon(1), UsageError);
