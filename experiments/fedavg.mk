@@ -55,20 +55,13 @@ $(foreach z,$(FEDAVG_NOISES),$(foreach r,$(FEDAVG_REPEATS),\
   $(eval $(call fedavg_run,repeats-$(r)-noise-$(z),--noise-multiplier $(z) --canary-repeats $(r)))))
 $(foreach z,$(FEDAVG_ADAPTIVE_NOISES),$(eval $(call fedavg_run,adaptive-noise-$(z),--noise-multiplier $(z) --adaptive-clip)))
 
-$(FEDAVG_OUT)/noise.txt: $(FEDAVG_NOISE_RUNS) $(FEDAVG_DIR)/summarize.py
-	$(PYTHON) $(FEDAVG_DIR)/summarize.py noise $(FEDAVG_NOISE_RUNS) >$@.tmp
-	mv $@.tmp $@
-
-$(FEDAVG_OUT)/repeats.txt: $(FEDAVG_REPEAT_RUNS) $(FEDAVG_DIR)/summarize.py
-	$(PYTHON) $(FEDAVG_DIR)/summarize.py repeats $(FEDAVG_REPEAT_RUNS) >$@.tmp
-	mv $@.tmp $@
-
-$(FEDAVG_OUT)/anderson.txt: $(FEDAVG_REPEAT_RUNS) $(FEDAVG_DIR)/summarize.py
-	$(PYTHON) $(FEDAVG_DIR)/summarize.py anderson $(FEDAVG_REPEAT_RUNS) >$@.tmp
-	mv $@.tmp $@
-
-$(FEDAVG_OUT)/adaptive.txt: $(FEDAVG_ADAPTIVE_RUNS) $(FEDAVG_DIR)/summarize.py
-	$(PYTHON) $(FEDAVG_DIR)/summarize.py adaptive $(FEDAVG_ADAPTIVE_RUNS) >$@.tmp
+# summarize.py MODE RUNS...: MODE is the table's name (noise, repeats, anderson, adaptive)
+$(FEDAVG_OUT)/noise.txt: $(FEDAVG_NOISE_RUNS)
+$(FEDAVG_OUT)/repeats.txt $(FEDAVG_OUT)/anderson.txt: $(FEDAVG_REPEAT_RUNS)
+$(FEDAVG_OUT)/adaptive.txt: $(FEDAVG_ADAPTIVE_RUNS)
+$(FEDAVG_OUT)/noise.txt $(FEDAVG_OUT)/repeats.txt $(FEDAVG_OUT)/anderson.txt $(FEDAVG_OUT)/adaptive.txt: \
+    $(FEDAVG_OUT)/%.txt: $(FEDAVG_DIR)/summarize.py
+	$(PYTHON) $(FEDAVG_DIR)/summarize.py $* $(filter %.json,$^) >$@.tmp
 	mv $@.tmp $@
 
 $(FEDAVG_OUT)/repeats.png: $(FEDAVG_OUT)/repeats.txt $(FEDAVG_DIR)/repeats.gp

@@ -12,6 +12,8 @@ import json
 import math
 import sys
 
+from grid import write_grid
+
 Q = 0.5 + math.asin(math.sqrt(2 / math.pi)) / math.pi
 
 
@@ -38,22 +40,11 @@ def main():
           "Eq. 3 measured (closed form)\n")
     print("| distinguisher | norm R | " + " | ".join(f"eps {e:g}" for e in eps_values) + " |")
     print("|---|---|" + "---|" * len(eps_values))
-    with open(dat, "w") as out:
-        for column in columns:
-            out.write(f"# {column}\n# R " + " ".join(f"eps{e:g}" for e in eps_values) + "\n")
-            for norm in norms:
-                row, values = [], []
-                for eps in eps_values:
-                    run = cells.get((column, norm, eps))
-                    if run is None:
-                        row.append("-")
-                        values.append("?")
-                        continue
-                    row.append(f"{float(run['eps_eq3']):.2f} ({closed_form(column, norm, clip, eps):.2f})")
-                    values.append(run["eps_eq3"])
-                print(f"| {column} | {norm:g} | " + " | ".join(row) + " |")
-                out.write(f"{norm:g} " + " ".join(values) + "\n")
-            out.write("\n\n")
+    def cell(column, norm, eps):
+        run = cells.get((column, norm, eps))
+        return run and (f"{float(run['eps_eq3']):.2f} ({closed_form(column, norm, clip, eps):.2f})", run["eps_eq3"])
+
+    write_grid(dat, columns, norms, eps_values, cell, "R " + " ".join(f"eps{e:g}" for e in eps_values))
 
 
 if __name__ == "__main__":

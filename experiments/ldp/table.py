@@ -8,6 +8,8 @@ off the top of the plot, a missing run as '?')."""
 import json
 import sys
 
+from grid import write_grid
+
 COLUMNS = [("white", "white-box"), ("black", "black-box"), ("black-printed", "black-box, printed constant")]
 
 
@@ -42,22 +44,12 @@ def main():
           f". L = {info['clip']}, seed {info['seed']}, task {info['task']}, model {info['model']}.\n")
     print("| crafter | eps | " + " | ".join(title for _, title in COLUMNS) + " |")
     print("|---|---|" + "---|" * len(COLUMNS))
-    with open(dat, "w") as out:
-        for crafter in crafters:
-            out.write(f"# {crafter}\n# eps white black black-printed\n")
-            for eps in eps_values:
-                row, values = [], []
-                for column, _ in COLUMNS:
-                    run = cells.get((crafter, eps, column))
-                    if run is None:
-                        row.append("-")
-                        values.append("?")
-                        continue
-                    row.append(f"{fmt(run['eps_eq3'])} ({fmt(run['eps_cp95'])})")
-                    values.append("99" if run["eps_eq3"] == "inf" else run["eps_eq3"])
-                print(f"| {crafter} | {eps:g} | " + " | ".join(row) + " |")
-                out.write(f"{eps:g} " + " ".join(values) + "\n")
-            out.write("\n\n")
+    def cell(crafter, eps, column):
+        run = cells.get((crafter, eps, column))
+        return run and (f"{fmt(run['eps_eq3'])} ({fmt(run['eps_cp95'])})",
+                        "99" if run["eps_eq3"] == "inf" else run["eps_eq3"])
+
+    write_grid(dat, crafters, eps_values, [column for column, _ in COLUMNS], cell, "eps white black black-printed")
 
 
 if __name__ == "__main__":
