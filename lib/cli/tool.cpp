@@ -143,4 +143,15 @@ CLI::Validator thread_count() {
                       [](double x) { return x >= 0 && x <= 1024 && x == std::floor(x); });
 }
 
+std::vector<std::string> comma_items(const std::string& list) {
+  std::vector<std::string> items(1);
+  for (char c : list) {
+    if (c == ',')
+      items.emplace_back();
+    else
+      items.back().push_back(c);
+  }
+  return items;
+}
+
 }  // namespace dpaudit::cli

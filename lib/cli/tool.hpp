@@ -39,4 +39,9 @@ CLI::Validator thread_count();        // --threads: a whole number in [0, 1024]
 // CLI::Range checks it first, so '-1' reads as "not a whole number", not "out of range".
 CLI::Validator whole_number(bool is_signed);
 
+// The items of a comma-separated option value, every one kept: "" where two commas meet or
+// at an end ("2,,3", "2,", ",2"), so that a caller can refuse it rather than read the list
+// without it (--orders, --tpr-at).
+std::vector<std::string> comma_items(const std::string& list);
+
 }  // namespace dpaudit::cli

@@ -4,7 +4,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -79,9 +78,7 @@ std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
 // is an error, not two targets) and none repeated (each is a JSON key).
 std::vector<double> parse_fpr_targets(const std::string& list) {
   std::vector<double> targets;
-  std::string item;
-  std::istringstream items(list + ",");
-  while (std::getline(items, item, ',')) {
+  for (const std::string& item : dpaudit::cli::comma_items(list)) {
     const auto v = parse_finite(item);
     if (!v || !(*v >= 0 && *v <= 1))
       throw UsageError(fmt::format("'{}' is not a false-positive rate in [0,1] (in '{}')", item, list), "--tpr-at");

@@ -87,23 +87,12 @@ std::vector<AuditEpsilon> read_audits(const std::string& path, long long total_r
   return audits;
 }
 
-// --orders: a comma-separated list of orders in (1, 1e5], every item present ("2,,3",
-// "2," and ",2" are usage errors, not the list without the empty item).
-std::vector<std::string> order_items(const std::string& list) {
-  std::vector<std::string> items(1);
-  for (char c : list) {
-    if (c == ',')
-      items.emplace_back();
-    else
-      items.back().push_back(c);
-  }
-  return items;
-}
+// --orders: a comma-separated list of orders in (1, 1e5], every item present (cli::comma_items).
 
 CLI::Validator valid_orders() {
   return CLI::Validator(
       [](std::string& list) -> std::string {
-        for (const std::string& s : order_items(list)) {
+        for (const std::string& s : cli::comma_items(list)) {
           if (s.empty()) return "empty item in the list '" + list + "'";
           const auto v = parse_finite(s);
           if (!v) return "'" + s + "' is not a finite number";
@@ -116,7 +105,7 @@ CLI::Validator valid_orders() {
 
 std::vector<double> parse_orders(const std::string& list) {
   std::vector<double> orders;
-  for (const std::string& s : order_items(list)) orders.push_back(*parse_finite(s));
+  for (const std::string& s : cli::comma_items(list)) orders.push_back(*parse_finite(s));
   return orders;
 }
 
