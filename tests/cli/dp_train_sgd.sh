@@ -45,7 +45,7 @@ expect_eq "$(tail -n +2 api-1.csv | cut -d, -f1,2 | tr '\n' ' ')" "0,0 0,1 1,0 1
 
 # --- accounting: Poisson lots are accounted by PLD (the headline when below RDP). Golden:
 # Google dp_accounting's PLD, pessimistic, at discretisation 1e-4 for sigma 0.8, q 128/60000,
-# 469 steps, delta 1e-5: 0.5417377482574032 (../shared/reference/pld_dp_accounting.csv);
+# 469 steps, delta 1e-5: 0.5417377482574032 (tests/golden/pld_dp_accounting.csv);
 # RDP gives 1.3737 there (issue 13). --eps E calibrates z on the PLD: the run meets E.
 got=$(dp-train sgd --task synthetic --train-size 200 --quiet --noise-multiplier 0.8 --q 0.0021333333333333334 --steps 469 --trials 1 --json)
 expect_near "$(json_field analytic_eps <<<"$got")" 0.5417377482574032 1e-4r "PLD eps against dp_accounting"

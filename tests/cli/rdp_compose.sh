@@ -150,7 +150,7 @@ sys.exit(0 if j['pld']['lower'] <= e <= j['pld']['upper'] and j['pld']['upper'] 
 expect_eq "$(jget "j['headline'], j['eps'] == j['pld']['upper'], j['rdp']['eps'] > j['eps']")" "pld True True" "headline is the PLD bound"
 expect_status 0 rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6
 expect_eq "$(cat "$TMP/out")" "$(rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6 --json | "$PYTHON" -c 'import json,sys; print(repr(json.load(sys.stdin)["eps"]))')" "plain output is the headline"
-# [golden] ../shared/reference/pld_dp_accounting.csv (Google dp_accounting's own PLD at 1e-4):
+# [golden] tests/golden/pld_dp_accounting.csv (Google dp_accounting's own PLD at 1e-4):
 # sigma 0.8, q 128/60000, 469 steps, delta 1e-5: optimistic 0.5183216114489269, pessimistic
 # 0.5417377482574032; RDP 1.374 (issue 13)
 expect_status 0 rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --json
@@ -205,7 +205,7 @@ grep -q "note: no PLD" "$TMP/err" || fail "no note when the PLD is out of reach"
 expect_status 0 rdp-compose --accountant pld --sigma 1e-200 --q 1 --steps 10 --delta 1e-5
 expect_eq "$(cat "$TMP/out")" "inf" "sigma 1e-200, q 1"
 grep -q "beyond double's range" "$TMP/err" || fail "no clear note for sigma 1e-200: $(cat "$TMP/err")"
-# --lattice: dp_accounting's own discretisation. [golden] ../shared/reference/pld_dp_accounting.csv
+# --lattice: dp_accounting's own discretisation. [golden] tests/golden/pld_dp_accounting.csv
 # row 6: its pessimistic eps 0.015391735595376117 at 1e-4; ours is that bound within 1e-5
 expect_status 0 rdp-compose --accountant pld --lattice 1e-4 --sigma 6.087582179989594 --q 0.0001121355261801421 --steps 20102 --delta 3.7264185435332526e-06 --json
 expect_near "$(jget "j['pld']['upper']")" 0.015391735595376117 1e-5r "--lattice 1e-4: dp_accounting's bound"

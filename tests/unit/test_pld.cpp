@@ -53,7 +53,7 @@ TEST_CASE("full batch: T steps at sigma are one Gaussian mechanism at sigma / sq
 }
 
 TEST_CASE("Poisson subsampling against Google dp_accounting's PLD") {
-  // [golden] ../shared/reference/pld_dp_accounting.csv: dp_accounting's PLDAccountant
+  // [golden] tests/golden/pld_dp_accounting.csv: dp_accounting's PLDAccountant
   // (Poisson-sampled Gaussian, add-or-remove adjacency) at value discretisation 1e-4, its
   // pessimistic connect-the-dots eps and its optimistic privacy-buckets eps (0 where it
   // gives up), computed with dp_accounting's own code. Both bound the truth, so ours
@@ -226,7 +226,7 @@ TEST_CASE("calibration: the smallest sigma whose PLD upper bound meets eps") {
 }
 
 TEST_CASE("a fixed lattice: dp_accounting's own discretisation, like for like") {
-  // [golden] ../shared/reference/pld_dp_accounting.csv, rows 6 and 15 (dp_accounting's
+  // [golden] tests/golden/pld_dp_accounting.csv, rows 6 and 15 (dp_accounting's
   // PLDAccountant at value_discretization_interval 1e-4, its pessimistic eps): at the same
   // spacing our upper end is the same connect-the-dots bound (plus our proven slack, within
   // 1e-5), and our interval still meets the one at the default lattice (both contain the truth).
