@@ -12,6 +12,17 @@
 #include "stats/sweep_maximum.hpp"
 
 namespace dpaudit {
+
+Guarantee estimate_guarantee(const EstimatorOptions& options, bool decisions) {
+  const ThresholdChoice choice = decisions ? ThresholdChoice::fixed : options.strategy.choice;
+  switch (options.method) {
+    case Method::threshold: return {GuaranteeKind::point_estimate, Assumption::none};
+    case Method::clopper_pearson: return {bound_kind(choice), Assumption::none};
+    case Method::jeffreys: return {bound_kind(choice, GuaranteeKind::approximate_bound), Assumption::none};
+    case Method::gauss_fit: return {GuaranteeKind::point_estimate, Assumption::gaussian_scores};
+  }
+  throw UsageError("unknown method");
+}
 namespace {
 
 RateBound rate_bound_of(Method method) {

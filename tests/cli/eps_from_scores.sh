@@ -192,14 +192,13 @@ assert j["method"] == "one-run" and j["canaries"] == 2000 and j["guesses_in"] ==
 assert j["correct"] == 10 and j["guess_in_rule"] == "score >= 2.995" and j["guess_out_rule"] == "score <= 0.004", j
 assert abs(j["epsilon"] - math.log(0.05**0.1 / (1 - 0.05**0.1))) < 1e-9, j
 PY
-# Golden values: ../shared/reference/jax_privacy_auditing.csv (jax_privacy's own code, run by
-# the CEO on ../shared/reference/scores/); its root finder stops at 1e-6 absolute.
-GOLD="$SRC/../shared/reference/scores"
-if [ -f "$GOLD/onerun_0.csv" ]; then
-  while read -r f k d want; do
-    expect_status 0 $T "$GOLD/$f" -m one-run --guesses "$k" --delta "$d"
-    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run $f top $k delta $d (jax_privacy)"
-  done <<'ROWS'
+# Golden values: tests/golden/jax_privacy/jax_privacy_auditing.csv (jax_privacy's own code on
+# the score files beside it; see its README); its root finder stops at 1e-6 absolute.
+GOLD="$SRC/tests/golden/jax_privacy"
+while read -r f k d want; do
+  expect_status 0 $T "$GOLD/$f" -m one-run --guesses "$k" --delta "$d"
+  expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run $f top $k delta $d (jax_privacy)"
+done <<'ROWS'
 onerun_0.csv 100 1e-05 2.7109631340457816
 onerun_0.csv 250 0 2.4234220068369914
 onerun_1.csv 250 1e-05 4.391223793667449
@@ -208,33 +207,33 @@ onerun_2.csv 2500 1e-05 1.2326123694293842
 onerun_3.csv 2500 0 4.987652252023381
 onerun_4.csv 100 1e-05 3.487464024328827
 ROWS
-  # jax_privacy's Bonferroni divides alpha by its ROC-frontier thresholds (25 for onerun_0,
-  # 3 for onerun_4): our uncorrected maximum at that alpha gives its number ...
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --thresholds max --alpha 0.002 --delta 1e-5
-  expect_near "$(cat "$TMP/out")" 2.230845838893747 1e-6 "one-run max at alpha/25 = jax_privacy's bonferroni"
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/3)')"
-  expect_near "$(cat "$TMP/out")" 3.253509398708713 1e-6 "one-run delta 0, max at alpha/3 = jax_privacy's bonferroni"
-  # ... ours counts a grid fixed in advance (top 10, 20, 50, 100 at m = 200: alpha/4 per
-  # count), and is the best --guesses K of the grid at that alpha.
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --json
-  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["counts_tried"], j["alpha_per_count"], j["guesses_in"], j["correct"])' <"$TMP/out")" \
-    "4 0.0125 100 100" "one-run bonferroni over its grid"
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --guesses 100 --alpha 0.0125
-  want=$(cat "$TMP/out")
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5
-  expect_eq "$(cat "$TMP/out")" "$want" "one-run grid = its best count at alpha/4"
-  # The --help example at m = 1000, delta 1e-5: 0 before (alpha / 1000 per count, below the
-  # delta term 2 m delta); the grid's best count (top 100, 98 in) at alpha / 6.
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5 --guesses 100 --alpha "$("$PYTHON" -c 'print(0.05/6)')"
-  want=$(cat "$TMP/out")
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5
-  expect_eq "$(cat "$TMP/out")" "$want" "one-run --help example: positive, the grid's best count"
-  "$PYTHON" -c "import sys; sys.exit(not 2 < float('$want') < 2.7109631340457816)" || fail "one-run grid $want not in (2, the alpha-0.05 top-100 value)"
-  # one-run-fdp: jax_privacy's _epsilon_one_run_fdp (the Gaussian curve), column eps_one_run_fdp.
-  while read -r f k want; do
-    expect_status 0 $T "$GOLD/$f" -m one-run-fdp --guesses "$k" --delta 1e-5
-    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run-fdp $f top $k (jax_privacy)"
-  done <<'ROWS'
+# jax_privacy's Bonferroni divides alpha by its ROC-frontier thresholds (25 for onerun_0,
+# 3 for onerun_4): our uncorrected maximum at that alpha gives its number ...
+expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --thresholds max --alpha 0.002 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 2.230845838893747 1e-6 "one-run max at alpha/25 = jax_privacy's bonferroni"
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/3)')"
+expect_near "$(cat "$TMP/out")" 3.253509398708713 1e-6 "one-run delta 0, max at alpha/3 = jax_privacy's bonferroni"
+# ... ours counts a grid fixed in advance (top 10, 20, 50, 100 at m = 200: alpha/4 per
+# count), and is the best --guesses K of the grid at that alpha.
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["counts_tried"], j["alpha_per_count"], j["guesses_in"], j["correct"])' <"$TMP/out")" \
+  "4 0.0125 100 100" "one-run bonferroni over its grid"
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --guesses 100 --alpha 0.0125
+want=$(cat "$TMP/out")
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "$want" "one-run grid = its best count at alpha/4"
+# The --help example at m = 1000, delta 1e-5: 0 before (alpha / 1000 per count, below the
+# delta term 2 m delta); the grid's best count (top 100, 98 in) at alpha / 6.
+expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5 --guesses 100 --alpha "$("$PYTHON" -c 'print(0.05/6)')"
+want=$(cat "$TMP/out")
+expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "$want" "one-run --help example: positive, the grid's best count"
+"$PYTHON" -c "import sys; sys.exit(not 2 < float('$want') < 2.7109631340457816)" || fail "one-run grid $want not in (2, the alpha-0.05 top-100 value)"
+# one-run-fdp: jax_privacy's _epsilon_one_run_fdp (the Gaussian curve), column eps_one_run_fdp.
+while read -r f k want; do
+  expect_status 0 $T "$GOLD/$f" -m one-run-fdp --guesses "$k" --delta 1e-5
+  expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run-fdp $f top $k (jax_privacy)"
+done <<'ROWS'
 onerun_0.csv 100 4.22787293359775
 onerun_1.csv 250 7.859760299039871
 onerun_2.csv 10 0
@@ -242,12 +241,9 @@ onerun_2.csv 2500 1.8028540806062912
 onerun_3.csv 2500 7.856470476777342
 onerun_4.csv 100 7.147313657404197
 ROWS
-  # jax's f-DP Bonferroni rows are, as for one-run, the uncorrected maximum at alpha / frontier size.
-  expect_status 0 $T "$GOLD/onerun_1.csv" -m one-run-fdp --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/9)')" --delta 1e-5
-  expect_near "$(cat "$TMP/out")" 7.216745176506418 1e-6 "one-run-fdp max at alpha/9 = jax_privacy's bonferroni"
-else
-  echo "note: $GOLD missing, jax_privacy golden rows not checked" >&2
-fi
+# jax's f-DP Bonferroni rows are, as for one-run, the uncorrected maximum at alpha / frontier size.
+expect_status 0 $T "$GOLD/onerun_1.csv" -m one-run-fdp --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/9)')" --delta 1e-5
+expect_near "$(cat "$TMP/out")" 7.216745176506418 1e-6 "one-run-fdp max at alpha/9 = jax_privacy's bonferroni"
 printf 'label,score\n1,3\n1,2\n0,2\n0,1\n' >"$TMP/tie.csv"
 expect_error 1 'the 2 highest scores end inside tied scores \(2\): guess a different number \(.*tie.csv\)' $T "$TMP/tie.csv" -m one-run --guesses 2
 expect_error 2 "'abc' is not K or K\+:K- \(whole numbers\) \(--guesses\)" $T "$TMP/separated.csv" -m one-run --guesses abc
@@ -295,22 +291,20 @@ expect_error 1 'no rows with label 0' $T "$TMP/no_out.csv" -m one-run
 expect_status 0 $T "$TMP/separated.csv" -m gdp --threshold 1.5 --delta 1e-5 --json
 expect_near "$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["mu"])' <"$TMP/out")" \
   "$("$PYTHON" -c 'from scipy.stats import norm; print(-2 * norm.ppf(1 - 0.025**1e-3))')" 1e-9 "gdp mu, closed form"
-if [ -f "$GOLD/onerun_0.csv" ]; then
-  # jax_privacy's epsilon_from_gdp (Bonferroni over its 25 and 47 frontier thresholds: alpha/50, /94
-  # per rate) is our uncorrected maximum at alpha/25, /47; ../shared/reference/jax_privacy_auditing.csv.
-  while read -r f n d want; do
-    expect_status 0 $T "$GOLD/$f" -m gdp --thresholds max --alpha "$("$PYTHON" -c "print(0.05/$n)")" --delta "$d"
-    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "gdp $f delta $d (jax_privacy)"
-  done <<'ROWS'
+# jax_privacy's epsilon_from_gdp (Bonferroni over its 25 and 47 frontier thresholds: alpha/50, /94
+# per rate) is our uncorrected maximum at alpha/25, /47; tests/golden/jax_privacy/jax_privacy_auditing.csv.
+while read -r f n d want; do
+  expect_status 0 $T "$GOLD/$f" -m gdp --thresholds max --alpha "$("$PYTHON" -c "print(0.05/$n)")" --delta "$d"
+  expect_near "$(cat "$TMP/out")" "$want" 1e-6 "gdp $f delta $d (jax_privacy)"
+done <<'ROWS'
 onerun_0.csv 25 1e-05 7.315466925386317
 onerun_0.csv 25 0.001 5.431773973699709
 onerun_2.csv 47 1e-05 3.960067692770796
 onerun_4.csv 3 0.001 15.265919458349098
 ROWS
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m gdp --delta 1e-5 --json
-  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["thresholds_tried"], j["alpha_per_rate"], j["epsilon"] < 7.315466925386317)' <"$TMP/out")" \
-    "1000 2.5e-05 True" "gdp bonferroni over the distinct scores"
-fi
+expect_status 0 $T "$GOLD/onerun_0.csv" -m gdp --delta 1e-5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["thresholds_tried"], j["alpha_per_rate"], j["epsilon"] < 7.315466925386317)' <"$TMP/out")" \
+  "1000 2.5e-05 True" "gdp bonferroni over the distinct scores"
 expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp
 expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp --delta 0
 for t in split multi-split; do
@@ -440,5 +434,35 @@ expect_error 2 '0.1 is listed twice' $T "$TMP/metrics.csv" --tpr-at 0.1,0.1 --js
 expect_error 2 '--tpr-at adds to --json and --report' $T "$TMP/metrics.csv" --tpr-at 0.1
 expect_error 2 '--tpr-at cannot be used with --method one-run' $T "$TMP/metrics.csv" -m one-run --tpr-at 0.1 --json
 expect_error 2 '--tpr-at cannot be used with --decisions' $T --decisions "$TMP/decisions.csv" --tpr-at 0.1 --json
+
+# ---- what each number assumes (eps-from-scores(1), What each number assumes) --------------
+assumes() { "$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["guarantee"], "|", j["assumes"], *[j[k] for k in sys.argv[1:]])' "$@" <"$TMP/out"; }
+expect_status 0 $T "$TMP/separated.csv" --json
+expect_eq "$(assumes)" "lower bound | none" "clopper-pearson bonferroni: a lower bound that assumes nothing"
+[ -s "$TMP/err" ] && fail "clopper-pearson printed a note: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" --json --thresholds max
+expect_eq "$(assumes)" "not a bound | none" "--thresholds max is not a bound"
+grep -q "note: this epsilon takes the best rule without paying for the choice" "$TMP/err" || fail "no note on max: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" --json -m jeffreys
+expect_eq "$(assumes)" "approximate bound | none" "jeffreys: an approximate bound"
+expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 --json
+expect_eq "$(assumes mu_guarantee mu_assumes)" "lower bound | gaussian trade-off curve lower bound none" "gdp: eps assumes the curve, mu nothing"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "note: this epsilon assumes the mechanism's trade-off curve is Gaussian" "$TMP/err" ||
+  fail "gdp: not one note on its assumption: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 -q
+[ -s "$TMP/err" ] && fail "-q still prints gdp's note"
+expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 --report -q
+grep -Eq '^guarantee +lower bound, assumes gaussian trade-off curve$' "$TMP/out" || fail "--report guarantee line: $(cat "$TMP/out")"
+# A gate on an assumption-bound number says so in its one line, and prints no note.
+expect_error 3 '^eps-from-scores: error: epsilon [0-9.]+ \(lower bound, assumes gaussian trade-off curve\) exceeds the budget --fail-above 0\.1' \
+  $T "$TMP/separated.csv" -m gdp --delta 1e-5 --fail-above 0.1
+expect_status 0 $T "$TMP/half.csv" -m one-run-fdp --delta 1e-5 --json -q
+expect_eq "$(assumes)" "lower bound | gaussian trade-off curve" "one-run-fdp, Gaussian curve"
+expect_status 0 $T "$TMP/half.csv" -m one-run-fdp --curve dp --delta 1e-5 --json
+expect_eq "$(assumes)" "lower bound | none" "one-run-fdp --curve dp"
+expect_status 0 $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 --json -q
+expect_eq "$(assumes)" "point estimate | gaussian scores" "gauss-fit"
+expect_status 0 $T --decisions "$TMP/decisions.csv" --json
+expect_eq "$(assumes)" "lower bound | none" "a game's one decision rule"
 
 finish

@@ -55,8 +55,8 @@ const char* kExamples =
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n"
     "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run: the best of top 10, 20, 50, ...\n"
     "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, bottom 100 out\n"
-    "  eps-from-scores canaries.csv -m one-run-fdp --delta 1e-5   # the same game against the Gaussian curve (f-DP)\n"
-    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound, and eps at delta\n"
+    "  eps-from-scores canaries.csv -m one-run-fdp --delta 1e-5   # against the Gaussian curve (assumes it)\n"
+    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound; its eps assumes a Gaussian curve\n"
     "  eps-from-scores scores.csv --thresholds multi-split --seed 1 --threads 2   # median of 100 split bounds\n"
     "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n"
     "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% BCa\n"
@@ -248,12 +248,20 @@ int main(int argc, char** argv) {
     const bool gauss_fit = method_name == "gauss-fit";
     const bool decisions = decisions_opt->count() > 0;
     const bool per_round = per_opt->count() > 0;
-    // What every method ends with: the budget check, then the output, whole.
-    const auto emit = [&](const std::string& text, double reported, const std::string& source) {
+    // What every method ends with: the budget check, else the note on what the number is
+    // when it is not a plain bound or estimate for every mechanism (the budget's line
+    // says it instead), then the output, whole.
+    const auto emit = [&](const std::string& text, double reported, const std::string& source,
+                          const Guarantee& guarantee) {
+      const auto note = guarantee_note(guarantee, "this epsilon");
       if (fail_opt->count() && reported > fail_above)
-        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
+        throw Error(fmt::format("epsilon {}{} exceeds the budget --fail-above {}", format_number(reported),
+                                note ? fmt::format(" ({}, assumes {})", guarantee_name(guarantee.kind),
+                                                   assumption_name(guarantee.assumes))
+                                     : "",
                                 format_number(fail_above)),
                     source == "-" ? "stdin" : source, kExitBudgetExceeded);
+      if (note && !quiet) dpaudit::cli::note(app, *note);
       AtomicOutput output(output_path);
       output.stream() << text;
       output.commit();
@@ -292,7 +300,7 @@ int main(int argc, char** argv) {
                                                    delta_opt->count() ? std::optional(delta) : std::nullopt, alpha);
       double reported = 0;
       for (const auto& [round, e] : rounds) reported = std::max(reported, e.epsilon);
-      return emit(eps_from_scores::canife_csv(rounds), reported, scores_path);
+      return emit(eps_from_scores::canife_csv(rounds), reported, scores_path, {GuaranteeKind::point_estimate});
     }
     const bool one_run = method_name == "one-run" || method_name == "one-run-fdp";
     if (guesses_opt->count() && !one_run) throw UsageError("--guesses is for --method one-run or one-run-fdp");
@@ -320,6 +328,7 @@ int main(int argc, char** argv) {
       run.method_name = method_name;
       run.negated = negate;
       run.alpha = alpha;
+      run.guarantee = one_run_guarantee(options);
       OneRunEstimate e;
       if (guesses_opt->count()) {
         const auto [k_in, k_out] = parse_guesses(guesses_text);
@@ -337,7 +346,7 @@ int main(int argc, char** argv) {
       const std::string text = json     ? json_line(eps_from_scores::one_run_json(e, options, run))
                                : report ? eps_from_scores::one_run_report(e, options, run)
                                         : format_number(e.epsilon) + "\n";
-      return emit(text, e.epsilon, source);
+      return emit(text, e.epsilon, source, run.guarantee);
     }
     if (method_name == "gdp") {
       if (per_round || decisions || have_null || one_sided_opt->count())
@@ -351,11 +360,12 @@ int main(int argc, char** argv) {
       run.negated = negate;
       run.alpha = alpha;
       run.thresholds = strategy_name;
+      run.guarantee = gdp_epsilon_guarantee(strategy.choice);
       const GdpAuditEstimate e = gdp_audit(scores, delta, alpha, strategy);
       const std::string text = json     ? json_line(eps_from_scores::gdp_json(e, run))
                                : report ? eps_from_scores::gdp_report(e, run)
                                         : format_number(e.epsilon) + "\n";
-      return emit(text, e.epsilon, source);
+      return emit(text, e.epsilon, source, run.guarantee);
     }
     if (gauss_fit && (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || decisions))
       throw UsageError("gauss-fit takes no --thresholds, --threshold, --one-sided or --decisions");
@@ -384,6 +394,7 @@ int main(int argc, char** argv) {
     run.one_sided = one_sided;
     run.negated = negate;
     run.alpha = alpha;
+    run.guarantee = estimate_guarantee(options, decisions);
 
     const ScoreReadOptions read{negate, !have_null, have_null, null_dim};
     // The null's dimension: --null-dim (which the reader checked a dim column against),
@@ -443,6 +454,6 @@ int main(int argc, char** argv) {
              : report ? eps_from_scores::result_report(result, run)
                       : format_number(reported) + "\n";
     }
-    return emit(text, reported, source);
+    return emit(text, reported, source, run.guarantee);
   });
 }

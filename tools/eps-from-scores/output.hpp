@@ -11,6 +11,7 @@
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gdp_audit.hpp"
+#include "stats/guarantee.hpp"
 #include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
 
@@ -26,6 +27,7 @@ struct RunDescription {
   bool negated = false;    // scores were negated: a threshold t is the rule score <= -t
   double alpha = 0;  // shown for the confidence-bound methods only
   std::optional<CosineNull> null;
+  Guarantee guarantee;  // what the printed epsilon is and assumes (gdp: its eps; its mu assumes nothing)
 };
 
 // --bootstrap: the BCa interval of the point estimate.
