@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # dp-train canife (000 at sample level): bad input, the output folder, same bytes whatever
 # --threads, the audit scores as 000 models them (means near 0 and 1), and eps_hat
 # against composing the audits' eps_r again.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # dp-train canife --level user (000 at user level: fedavg's clients, a rogue client holding
 # the crafted example): bad input, same bytes whatever --threads, the scores of a crafted
 # canary at (almost) no noise against an uncrafted one, label skew, and eps_hat through

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # dp-train fedavg (003 Alg. 2-3) on the synthetic task with logistic regression
 # (D = 8*8*10 + 10 = 650 parameters): fast runs that check the audit's known answers.
 source "$SRC/tests/cli/lib.bash"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # Issue 9's reliability contract, on the real tools: -o never replaces a symlink, a
 # device or a FIFO; an NPY header cannot make a reader allocate what the input does not
 # hold, nor hide data beyond it; a canary spec beyond the limits is refused naming the
