@@ -139,4 +139,8 @@ expect_near "$(cat "$TMP/out")" "$want" 1e-12r "subnormal Gaussians"
 # Deviations 1e616 apart are legal values beyond double's range: exit 1 (was 2, a usage status)
 expect_error 1 "standard deviations 1e-308 and 1e\+308 differ by more than the double range$" eps-gauss2 --mu1 0 --sigma1 1e-308 --mu2 1 --sigma2 1e308 --delta 1e-5
 
+# --null-dim of 2^64 - 1 was "not a dimension >= 2": the range is named
+expect_error 2 "value 18446744073709551615 is not a whole dimension in \[2, 1\.8e19\)$" eps-gauss2 --null-dim 18446744073709551615 --mu 0.1 --sigma 0.01 --delta 1e-5
+expect_error 2 "'-1' is not a whole number >= 0$|value -1 is not a whole dimension" eps-gauss2 --null-dim -1 --mu 0.1 --sigma 0.01 --delta 1e-5
+
 finish
