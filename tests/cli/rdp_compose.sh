@@ -261,6 +261,9 @@ ROWS
 # PLD calibration at q 1e-6 took 71 s and 0.9 GB for 2 steps to end at sigma 1e-4: a record
 # joins one of the 2 steps with probability 2e-6 <= delta, so every sigma meets every eps
 expect_error 2 'eps 1 is met by any noise multiplier: a record joins some step with probability 1 - \(1 - q\)\^steps = 2e-06, at most delta 1e-05' rdp-compose --accountant pld --eps 1 --q 1e-6 --steps 2 --delta 1e-5
+# --empirical: an eps_r of 1e308 (a value in the file) was a usage error, exit 2
+printf 'round,epsilon\n0,1\n3,1e308\n' >"$TMP/huge-eps.csv"
+expect_error 1 'eps 1e\+308 is met by any noise multiplier above 0.0001: an eps_r that large reads as inf \(write inf, give --sigma-if-inf\) \(audit at round 3\)$' rdp-compose --empirical "$TMP/huge-eps.csv" --q 0.5 --rounds 10 --round-delta 0.01 --delta 1e-5
 # A NUL byte in a field cut the error line at it: written \x00
 printf 'sigma,q,steps\n1,0.1\000zz,10\n' >"$TMP/nul.csv"
 expect_error 1 "'0\.1\\\\x00zz' is not a finite number \(.*nul.csv, row 2, column 'q'\)$" rdp-compose --events "$TMP/nul.csv" --delta 1e-5
