@@ -153,9 +153,58 @@ expect_error 1 "column 'label' appears more than once in the header \(.*dup.csv\
 # With --null-dim, the note about ignored label-0 rows came before an error: two lines.
 printf 'label,score\n1,0.5\n1,0.5\n0,0.1\n' >"$TMP/null-equal.csv"
 expect_error 1 "all in scores are equal" $T "$TMP/null-equal.csv" --null-dim 100 --delta 1e-5
-# gauss-fit of scores near 1e308: the variance overflowed and reached the solver (exit 2).
+# gauss-fit of scores near 1e308: the variance overflowed and reached the solver (exit 2),
+# then was refused (exit 1); in units of 2^1023 the two classes are the same: eps 0.
 printf 'label,score\n1,1e308\n1,-1e308\n0,1e308\n0,-1e308\n' >"$TMP/huge.csv"
-expect_error 1 "too large for gauss-fit" $T "$TMP/huge.csv" --method gauss-fit --delta 1e-5
+expect_status 0 $T "$TMP/huge.csv" --method gauss-fit --delta 1e-5
+expect_eq "$(cat "$TMP/out")" 0 "gauss-fit of equal classes near 1e308"
+# Scores near 1e308 or subnormal are the same scores in other units: every method gives the
+# eps of the scores 1..4 against 0,-1,-2,3; --json and --report too (their score summary
+# reached log Phi with a NaN, "log_normal_cdf of NaN", exit 2, or said "all samples are
+# equal" of subnormal scores that differ). gauss-fit's reference: the two-Gaussian eps of
+# the fits, N(0, 3.5) and N(2.5, 1.25) (numpy's mean and std), by eps-gauss2.
+"$PYTHON" - "$TMP" <<'PY'
+import sys
+pairs = [(1, 1), (1, 2), (1, 3), (1, 4), (0, 0), (0, -1), (0, -2), (0, 3)]
+for name, unit in (("units", 1.0), ("subnormal", 2.0**-1074), ("near-max", 2.0**1021)):
+    with open(f"{sys.argv[1]}/{name}.csv", "w") as f:
+        f.write("label,score\n" + "".join(f"{l},{v * unit!r}\n" for l, v in pairs))
+PY
+want=$(eps-gauss2 --mu1 0 --sigma1 "$("$PYTHON" -c 'print(3.5 ** 0.5)')" --mu2 2.5 --sigma2 "$("$PYTHON" -c 'print(1.25 ** 0.5)')" --delta 1e-5)
+for f in units subnormal near-max; do
+  expect_status 0 $T "$TMP/$f.csv" --method gauss-fit --delta 1e-5
+  expect_near "$(cat "$TMP/out")" "$want" 1e-12r "gauss-fit of $f scores"
+  for m in threshold clopper-pearson gauss-fit gdp; do
+    expect_status 0 $T "$TMP/$f.csv" --method $m --delta 1e-5 --json
+    grep -qi nan "$TMP/out" && fail "NaN in --json of $m on $f scores"
+    expect_status 0 $T "$TMP/$f.csv" --method $m --delta 1e-5 --report
+  done
+done
+summary() {  # eps, the in scores' Anderson-Darling and the AUROC of --json on stdin
+  "$PYTHON" -c "import json,sys; j=json.load(sys.stdin); s=j['summary']; print(j['epsilon'], '%.12g' % s['in']['anderson_darling'], s['auroc'])"
+}
+expect_status 0 $T "$TMP/units.csv" --json
+units=$(summary <"$TMP/out")
+for f in subnormal near-max; do
+  expect_status 0 $T "$TMP/$f.csv" --json
+  expect_eq "$(summary <"$TMP/out")" "$units" "--json of $f scores"
+done
+# A trial column: rows of shards concatenated twice (or overlapping) counted twice and moved
+# the bound silently; each (trial, label) once, within a round where there is a round column.
+printf 'trial,label,score\n0,0,0.1\n0,1,0.9\n1,0,0.2\n1,1,0.8\n' >"$TMP/shard.csv"
+{ cat "$TMP/shard.csv"; tail -n +2 "$TMP/shard.csv"; } >"$TMP/twice.csv"
+expect_status 0 $T "$TMP/shard.csv"
+expect_error 1 "trial 0 with label 0 appears twice, rows 2 and 6 \(shards concatenated twice or with overlapping trials\?\) \(.*twice.csv, row 6\)$" $T "$TMP/twice.csv"
+printf 'round,trial,label,score\n0,0,0,0.1\n0,1,1,0.9\n1,0,0,0.2\n1,1,1,0.8\n' >"$TMP/rounds-trials.csv"
+expect_status 0 $T "$TMP/rounds-trials.csv" --per round --method threshold
+printf '1,1,1,0.7\n' >>"$TMP/rounds-trials.csv"
+expect_error 1 "trial 1 with label 1 in round 1 appears twice, rows 5 and 6 .*\(.*rounds-trials.csv, row 6\)$" $T "$TMP/rounds-trials.csv" --per round --method canife
+printf 'trial,label,guess\n0,0,0\n0,1,1\n0,1,1\n' >"$TMP/decisions-twice.csv"
+expect_error 1 "trial 0 with label 1 appears twice, rows 3 and 4 .*\(.*decisions-twice.csv, row 4\)$" $T --decisions "$TMP/decisions-twice.csv"
+expect_error 1 "trial -1 is not a whole number >= 0 \(.*, row 2, column 'trial'\)$" $T <<<$'trial,label,score\n-1,0,0.1'
+# A NUL byte in a field cut the error line at it: written \x00
+printf 'label,score\n1,0.5\000abc\n0,0.1\n' >"$TMP/nul.csv"
+expect_error 1 "'0\.5\\\\x00abc' is not a finite number \(.*nul.csv, row 2, column 'score'\)$" $T "$TMP/nul.csv"
 expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
 expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
 expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"

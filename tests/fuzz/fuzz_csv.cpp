@@ -1,6 +1,7 @@
-// libFuzzer harness: the CSV reader through every reader of scores (label,score with an
-// optional dim column; by round; as cosines against --null-dim) and of decisions
-// (label,guess). Only DataError may come out.
+// libFuzzer harness: the CSV reader through every reader of scores (label,score with
+// optional dim and trial columns, the trial rows checked for repeated (trial, label); by
+// round; as cosines against --null-dim) and of decisions (label,guess, optional trial).
+// Only DataError may come out.
 #include "core/error.hpp"
 #include "fuzz_input.hpp"
 #include "stats/scores.hpp"
