@@ -382,7 +382,7 @@ expect_error 2 'error: .*--in.*excludes|error: .*scores.*excludes' $T "$TMP/sepa
 expect_error 2 '--in needs --out' $T --in "$TMP/in.npy"
 expect_error 2 'error: .*--fail-above' $T "$TMP/separated.csv" --fail-above -1
 
-# ---- --bootstrap (BCa interval of a point estimate) -----------------------------
+# ---- --bootstrap (gauss-fit's fit-region interval, threshold's BCa interval) ------
 # 400 in ~ N(1,1) and 400 out ~ N(0,1) (numpy seed 5).
 "$PYTHON" - "$TMP/normal.csv" <<'PY'
 import sys
@@ -399,17 +399,33 @@ cp "$TMP/out" "$TMP/boot1"
 expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --threads 2 --json
 cmp -s "$TMP/out" "$TMP/boot1" || fail "--bootstrap differs between --threads 1 and 2"
 # The interval brackets the estimate here (the estimate itself unchanged by --bootstrap),
-# and the JSON says what it is: 200 replicates, 95%, delete-1 jackknife (400 <= 1000 scores).
+# and the JSON says what it is: gauss-fit's fit region of (d, log sd ratio), 200
+# replicates, 95%, radius 2.2668 (test_gauss_fit_interval), centred on the fits: d =
+# (0.94797 - 0.032173) / 1.00748 = 0.90900, log(0.963317 / 1.00748) = -0.044820.
 expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --json
-expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); o=a.pop("bootstrap"); print(a == b, o["method"], o["replicates"], o["confidence"], o["jackknife_groups"], o["seed"], o["lower"] < a["epsilon"] < o["upper"], o["accelerated"])' "$TMP/boot1" "$TMP/out")" \
-  "True BCa 200 0.95 {'in': 400, 'out': 400} 4 True True" "gauss-fit --bootstrap JSON"
-# Another seed, other replicates; --jackknife-groups 10 groups each class into 10.
-expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 5 --jackknife-groups 10 --json
-expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a["lower"] != b["lower"], b["jackknife_groups"])' "$TMP/boot1" "$TMP/out")" \
-  "True {'in': 10, 'out': 10}" "--seed and --jackknife-groups"
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); o=a.pop("bootstrap"); print(a == b, o["method"], o["parameters"], o["replicates"], o["confidence"], o["seed"], o["lower"] < a["epsilon"] < o["upper"], round(o["radius"], 4), [round(c, 5) for c in o["center"]], o["covariance"][0][1] == o["covariance"][1][0])' "$TMP/boot1" "$TMP/out")" \
+  "True fit-region ['d', 'log_sd_ratio'] 200 0.95 4 True 2.2668 [0.909, -0.04482] True" "gauss-fit --bootstrap JSON"
+# Another seed, other replicates.
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a["lower"] != b["lower"], a["center"] == b["center"])' "$TMP/boot1" "$TMP/out")" \
+  "True True" "--seed"
 expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --report
-grep -Eq '^bootstrap +95% BCa \[[0-9.]+, [0-9.]+\] \(B 200, z0 -?[0-9.]+, a -?[0-9.]+\)$' "$TMP/out" ||
+grep -Eq '^bootstrap +95% fit region \[[0-9.]+, [0-9.]+\] \(B 200, radius 2\.2668\)$' "$TMP/out" ||
   fail "--report has no bootstrap line: $(grep bootstrap "$TMP/out")"
+# threshold keeps BCa. An in score at -10 and an out score at 10 keep its estimate finite;
+# --jackknife-groups 10 groups each class into 10 (BCa's acceleration), gauss-fit has no
+# jackknife.
+{ cat "$TMP/normal.csv"; printf '1,-10\n0,10\n'; } >"$TMP/normal2.csv"
+expect_status 0 $T "$TMP/normal2.csv" -m threshold --delta 1e-5 --bootstrap 200 --seed 4 --jackknife-groups 10 --json -q
+cp "$TMP/out" "$TMP/boot1"
+expect_status 0 $T "$TMP/normal2.csv" -m threshold --delta 1e-5 --bootstrap 200 --seed 5 --jackknife-groups 10 --json -q
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(b["method"], a["lower"] != b["lower"], b["jackknife_groups"])' "$TMP/boot1" "$TMP/out")" \
+  "BCa True {'in': 10, 'out': 10}" "threshold --bootstrap, --seed and --jackknife-groups"
+expect_status 0 $T "$TMP/normal2.csv" -m threshold --delta 1e-5 --bootstrap 200 --seed 4 --report -q
+grep -Eq '^bootstrap +95% BCa \[[0-9.]+, inf\] \(B 200, z0 -?[0-9.]+, a -?[0-9.]+, not accelerated\)$' "$TMP/out" ||
+  fail "--report has no BCa line: $(grep bootstrap "$TMP/out")"
+expect_error 2 '--jackknife-groups is for the BCa interval of --method threshold' \
+  $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 20 --jackknife-groups 10 --json
 # Separated scores: the threshold estimate is inf on the scores, every replicate and every
 # jackknife deletion, so the interval is [inf, inf] and a is 0 (BC percentile), with a note.
 expect_status 0 $T "$TMP/separated.csv" -m threshold --bootstrap 50 --json
@@ -421,8 +437,11 @@ expect_status 0 $T "$TMP/separated.csv" -m threshold --bootstrap 50 --json -q
 # With the cosine null only the in scores are resampled (the label-0 row is ignored).
 printf 'label,score\n1,0.1\n1,0.3\n1,0.2\n1,0.25\n1,0.15\n0,0.05\n' >"$TMP/cosines5.csv"
 expect_status 0 $T "$TMP/cosines5.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
-expect_eq "$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["bootstrap"]["jackknife_groups"])' <"$TMP/out")" \
-  "{'in': 5, 'out': 0}" "--bootstrap against the null"
+cp "$TMP/out" "$TMP/boot1"
+grep -v '^0,' "$TMP/cosines5.csv" >"$TMP/cosines5in.csv"
+expect_status 0 $T "$TMP/cosines5in.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a == b, a["parameters"], a["center"][0])' "$TMP/boot1" "$TMP/out")" \
+  "True ['mean_in', 'log_sd_in'] 0.2" "--bootstrap against the null"
 # Two in scores: some resample repeats one score, and gauss-fit cannot fit it (bad data, named).
 expect_error 1 'gauss-fit needs scores that vary \(bootstrap replicate [0-9]+ of 20\)' \
   $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q

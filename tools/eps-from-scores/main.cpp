@@ -18,6 +18,7 @@
 #include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/gauss_fit_interval.hpp"
 #include "stats/gdp_audit.hpp"
 #include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
@@ -59,7 +60,7 @@ const char* kExamples =
     "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound; its eps assumes a Gaussian curve\n"
     "  eps-from-scores scores.csv --thresholds multi-split --seed 1 --threads 2   # median of 100 split bounds\n"
     "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n"
-    "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% BCa\n"
+    "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% interval\n"
     "  eps-from-scores scores.csv --tpr-at 0.0001,0.001 --report  # TPR at FPR 0.01% and 0.1%, accuracies\n";
 
 // --guesses K or K+:K- (whole numbers).
@@ -89,20 +90,26 @@ std::vector<double> parse_fpr_targets(const std::string& list) {
   return targets;
 }
 
-// --bootstrap: the BCa interval of a point estimate (gauss-fit, threshold).
+// --bootstrap: gauss-fit's fit-region interval, or the BCa interval of threshold's estimate.
 eps_from_scores::BootstrapResult bootstrap_estimate(const ScoreSet& scores, const EstimatorOptions& options,
                                                     const BootstrapOptions& boot) {
   eps_from_scores::BootstrapResult r;
-  r.distribution = bootstrap_epsilon(scores, options, boot);
-  r.interval = bca_interval(r.distribution, options.alpha);
+  if (options.method == Method::gauss_fit) {
+    r.region = gauss_fit_interval(scores, options, boot);
+  } else {
+    r.distribution = bootstrap_epsilon(scores, options, boot);
+    r.interval = bca_interval(r.distribution, options.alpha);
+  }
   r.alpha = options.alpha;
   r.seed = boot.seed;
   return r;
 }
 
-// The stderr notes of a BCa interval: an end that B, not the data, limits; no acceleration.
+// The stderr notes of a BCa interval (threshold): an end that B, not the data, limits; no
+// acceleration. The fit-region interval has none.
 std::vector<std::string> bootstrap_notes(const eps_from_scores::BootstrapResult& r) {
   std::vector<std::string> notes;
+  if (r.region) return notes;
   const std::size_t b = r.distribution.replicates.size();
   for (const auto& [name, end] : {std::pair{"lower", r.interval.lower}, std::pair{"upper", r.interval.upper}})
     if (end.at_extreme)
@@ -209,12 +216,14 @@ int main(int argc, char** argv) {
       ->check(dpaudit::cli::thread_count());
   auto* bootstrap_opt =
       app.add_option("--bootstrap", bootstrap_replicates,
-                     "B: a two-sided 1 - alpha BCa bootstrap interval (Efron 1987) of the point estimate (gauss-fit, "
-                     "threshold) from B stratified resamples, in --json and --report; seeded by --seed")
+                     "B: a two-sided 1 - alpha interval of the point estimate from B stratified resamples, in "
+                     "--json and --report; seeded by --seed. gauss-fit: the range of eps over a confidence region "
+                     "of the fitted parameters, shaped by the resamples (valid where its eps has a kink, at equal "
+                     "spreads); threshold: BCa (Efron 1987)")
           ->check(CLI::Range(std::size_t{2}, std::size_t{10000000}));
   auto* groups_opt = app.add_option("--jackknife-groups", jackknife_groups,
-                                    "--bootstrap: a class of more than G scores is jackknifed (BCa's acceleration) by "
-                                    "deleting G random groups, not single scores")
+                                    "--bootstrap with --method threshold: a class of more than G scores is jackknifed "
+                                    "(BCa's acceleration) by deleting G random groups, not single scores")
                          ->capture_default_str()
                          ->check(CLI::Range(std::size_t{2}, std::size_t{100000000}));
   auto* tpr_opt = app.add_option("--tpr-at", tpr_list,
@@ -286,6 +295,9 @@ int main(int argc, char** argv) {
       throw UsageError(fmt::format("--bootstrap is for point estimates (gauss-fit, threshold); {} already gives a "
                                    "confidence bound",
                                    method_name));
+    if (groups_opt->count() && method_name != "threshold")
+      throw UsageError("--jackknife-groups is for the BCa interval of --method threshold (gauss-fit's interval has "
+                       "no jackknife)");
     if ((bootstrapped || tpr_opt->count()) && !json && !report)
       throw UsageError(fmt::format("{} adds to --json and --report: give one", bootstrapped ? "--bootstrap" : "--tpr-at"));
     if (method_name == "one-run" || method_name == "one-run-fdp" || method_name == "gdp")

@@ -85,7 +85,25 @@ Json summary_json(const ScoreSummary& s, const RunDescription& run) {
   return j;
 }
 
-Json bootstrap_json(const BootstrapResult& b) {
+Json bootstrap_json(const BootstrapResult& b, const RunDescription& run) {
+  if (b.region) {
+    const GaussFitInterval& g = *b.region;
+    const bool null = run.null.has_value();
+    return {{"method", "fit-region"},
+            {"replicates", g.replicates},
+            {"confidence", 1 - b.alpha},
+            {"lower", json_number(g.lower)},
+            {"upper", json_number(g.upper)},
+            {"radius", g.radius},
+            {"parameters", null ? Json::array({"mean_in", "log_sd_in"}) : Json::array({"d", "log_sd_ratio"})},
+            // In the input's units: --negate flips the first parameter's sign (a mean or d).
+            {"center", {input_units(g.center[0], run), g.center[1]}},
+            {"covariance",
+             {{g.covariance[0], input_units(g.covariance[1], run)}, {input_units(g.covariance[1], run), g.covariance[2]}}},
+            {"replicate_mean", json_number(g.replicate_mean)},
+            {"standard_error", json_number(g.standard_error)},
+            {"seed", b.seed}};
+  }
   const BootstrapDistribution& d = b.distribution;
   const BcaInterval& ci = b.interval;
   return {{"method", "BCa"},
@@ -117,7 +135,7 @@ Json estimate_json(const Result& r, const RunDescription& run) {
     if (has_confidence(run)) j["alpha_per_rate"] = e.alpha_per_rate;
   }
   if (r.summary) j["summary"] = summary_json(*r.summary, run);
-  if (r.bootstrap) j["bootstrap"] = bootstrap_json(*r.bootstrap);
+  if (r.bootstrap) j["bootstrap"] = bootstrap_json(*r.bootstrap, run);
   return j;
 }
 
@@ -180,7 +198,12 @@ std::string result_report(const Result& r, const RunDescription& run) {
   }
   if (r.bootstrap) {
     const BootstrapResult& b = *r.bootstrap;
-    report_line(out, "bootstrap",
+    if (b.region)
+      report_line(out, "bootstrap",
+                  fmt::format("{:g}% fit region [{:.6g}, {:.6g}] (B {}, radius {:.4f})", 100 * (1 - b.alpha),
+                              b.region->lower, b.region->upper, b.region->replicates, b.region->radius));
+    else
+      report_line(out, "bootstrap",
                 fmt::format("{:g}% BCa [{:.6g}, {:.6g}] (B {}, z0 {:.3f}, a {:.4f}{})", 100 * (1 - b.alpha),
                             b.interval.lower.value, b.interval.upper.value, b.distribution.replicates.size(),
                             b.distribution.z0, b.distribution.acceleration,

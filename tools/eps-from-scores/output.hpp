@@ -10,6 +10,7 @@
 #include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/gauss_fit_interval.hpp"
 #include "stats/gdp_audit.hpp"
 #include "stats/guarantee.hpp"
 #include "stats/one_run.hpp"
@@ -30,8 +31,10 @@ struct RunDescription {
   Guarantee guarantee;  // what the printed epsilon is and assumes (gdp: its eps; its mu assumes nothing)
 };
 
-// --bootstrap: the BCa interval of the point estimate.
+// --bootstrap: the interval of the point estimate: gauss-fit's fit-region interval
+// (stats/gauss_fit_interval.hpp), or the threshold estimate's BCa interval.
 struct BootstrapResult {
+  std::optional<GaussFitInterval> region;  // gauss-fit; else the two below
   BootstrapDistribution distribution;
   BcaInterval interval;
   double alpha = 0;  // two-sided 1 - alpha
