@@ -28,6 +28,7 @@ expect_error 1 "canary's gradient is not finite: the model has diverged \(a smal
 # ... and the cause named: the noise, the clip norm, or the crafted input (each said "the
 # model has diverged (a smaller --lr or --server-lr)")
 SMALL=("${BASE[@]}" --audit-every 1 --design-steps 2 --audit-rounds 2 --design-pool 16)
+expect_error 2 "^dp-train: error: eps 1e\+300 is met by any noise multiplier above 0.0001 \(--eps\)$" "${SMALL[@]}" --eps 1e300 --out bad
 expect_error 1 "noise's standard deviation z C = 1e\+300 overflows single precision: lower --noise-multiplier \(--noise-multiplier\)$" \
   "${SMALL[@]}" --noise-multiplier 1e300 --out bad
 expect_error 2 "clip norm must lie in \[1e-30, 1e30\] \(--clip\)$" "${SMALL[@]}" --noise-multiplier 1 --clip 1e300 --out bad

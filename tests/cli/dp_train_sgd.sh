@@ -32,6 +32,7 @@ expect_error 2 "watermark's 1000 coordinates exceed the model's 650 parameters \
 # counts beyond the random streams were read through a signed cast (steps 2^64 - 1 as -1)
 expect_error 2 "at most 2\^50 steps .*\(--steps\)$" dp-train sgd --task synthetic --eps 1 --steps 18446744073709551615
 expect_error 2 "at most 2\^39 trials .*\(--trials\)$" "${SYN[@]}" --eps 1 --trials 18446744073709551615
+expect_error 2 "^dp-train: error: eps 1e\+300 is met by any noise multiplier above 0.0001 \(--eps\)$" "${SYN[@]}" --eps 1e300
 # the trainer's floats: a clip norm or watermark beyond them
 expect_error 2 "clip norm must lie in \[1e-30, 1e30\] \(--clip\)$" "${SYN[@]}" --eps 1 --clip 1e300
 expect_error 2 "at most 1e30 \(--canary-norm\)$" "${SYN[@]}" --threat gradient-canary --eps 1 --canary-norm 1e40

@@ -8,6 +8,7 @@
 #include "data.hpp"
 #include "io/atomic_output.hpp"
 #include "io/format.hpp"
+#include "sgd/accounting.hpp"
 #include "staging_dir.hpp"
 
 namespace dpaudit::dp_train {
@@ -24,7 +25,8 @@ Json run_canife(const CanifeConfig& c) {
                          std::to_string(data.test.size()) + " test examples",
                      "--design-pool");
   const auto steps = static_cast<long long>(c.total_rounds());
-  const double sigma = c.eps > 0 ? rdp_sigma_for_epsilon(c.eps, c.q, steps, c.delta) : c.noise_multiplier;
+  const double sigma =
+      c.eps > 0 ? sigma_for_eps([&] { return rdp_sigma_for_epsilon(c.eps, c.q, steps, c.delta); }) : c.noise_multiplier;
   if (!(sigma * c.clip < 1e30))  // the noise is drawn in single precision
     throw DataError("the noise's standard deviation z C = " + format_number(sigma * c.clip) +
                         " overflows single precision: " + (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier"),
