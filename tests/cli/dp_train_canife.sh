@@ -47,6 +47,8 @@ expect_eq "$(ls t2 | tr '\n' ' ')" "audits.csv canaries.npy metrics.csv run.json
 expect_eq "$("$PYTHON" -c "import json,sys; t = json.load(open(sys.argv[1])); a = t['audits']
 print(sorted(t), [r['round'] for r in a], t['seconds'] > 0 and all(r['design_seconds'] > 0 and r['mock_seconds'] > 0 for r in a))" \
   t2.json)" "['audits', 'peak_memory_mb', 'seconds', 'threads'] [0, 20, 40] True" "--timings FILE"
+expect_eq "$("$PYTHON" -c "import json,sys; g = json.load(open(sys.argv[1]))['eps_hat_guarantee']; print(g['guarantee'], '/', g['assumes'])" t1/run.json)" \
+  "point estimate / gaussian trade-off curve" "eps_hat says what it is"
 expect_eq "$(head -1 t1/scores.csv)" "round,trial,label,score" "scores header"
 expect_eq "$(tail -n +2 t1/scores.csv | cut -d, -f1 | sort -u | tr '\n' ' ')" "0 20 40 " "audits before rounds 0, 20, 40"
 expect_eq "$(wc -l <t1/scores.csv)" 301 "3 audits x 100 mock rounds"

@@ -100,6 +100,10 @@ expect_eq "$(json_field accountant <<<"$got")" "pld-poisson" "the headline accou
 expect_near "$(json_field eps_rdp <<<"$got")" 1.3737 1e-3r "RDP eps beside it"
 expect_near "$("$PYTHON" -c "import json,sys; print(json.load(sys.stdin)['eps_pld']['lower'])" <<<"$got")" \
   0.5417377482574032 1e-4r "the PLD interval's lower end"
+# What each estimate is (eps-from-scores(1), What each number assumes).
+expect_eq "$("$PYTHON" -c "import json,sys; g = json.load(sys.stdin)['estimates']['guarantee']
+print(*[g[k]['guarantee'] + '/' + g[k]['assumes'] for k in ('eps_threshold', 'eps_lower_cp_best_threshold', 'eps_lower_cp')], sep=', ')" <<<"$got")" \
+  "point estimate/none, not a bound/none, lower bound/none" "the estimates' guarantees"
 got=$("${SYN[@]}" --eps 2 --trials 1 --json | json_field analytic_eps)
 expect_near "$got" 2 1e-4r "analytic eps of --eps 2"
 

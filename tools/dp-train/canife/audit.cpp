@@ -13,6 +13,7 @@
 #include "staging_dir.hpp"
 #include "stats/epsilon_from_rates.hpp"
 #include "stats/gaussian_fit.hpp"
+#include "stats/guarantee.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -137,6 +138,9 @@ void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConf
     if (std::isinf(e.epsilon)) e.epsilon = cap;
   run["eps_hat_inf_capped"] = composed(capped, AuditCover::backward)["eps_hat"];
   run["eps_hat"] = run["empirical_backward"]["eps_hat"];
+  // Each eps_r is a point estimate read as one Gaussian step (Maddock et al. 2023 Alg. 2).
+  run["eps_hat_guarantee"] = {{"guarantee", guarantee_name(GuaranteeKind::point_estimate)},
+                              {"assumes", assumption_name(Assumption::gaussian_tradeoff_curve)}};
   Json per_audit = Json::array();
   for (const Audit& a : audits)
     per_audit.push_back({{"round", a.round}, {"eps_r", json_number(a.eps.epsilon)}, {"health", a.canary.health}});

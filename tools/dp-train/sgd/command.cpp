@@ -16,22 +16,26 @@ namespace dpaudit::dp_train {
 
 namespace {
 
-// The estimates --json reports: 004's (Clopper-Pearson at the best threshold, as the
-// paper) and the honest one (Bonferroni over the thresholds), at the run's delta.
+// The estimates --json reports: the point estimate, Nasr et al. 2021's (Clopper-Pearson at
+// the best threshold, as the paper: not a bound) and the honest one (Bonferroni over the
+// thresholds), at the run's delta; "guarantee" says what each is and assumes.
 Json estimates(const std::vector<double>& scores, double delta) {
   std::vector<double> in, out;
   for (std::size_t k = 0; k < scores.size(); ++k) (k % 2 ? in : out).push_back(scores[k]);
   const ScoreSet set(std::move(in), std::move(out));
   EstimatorOptions o;
   o.delta = delta;
-  o.method = Method::threshold;
-  o.strategy.choice = ThresholdChoice::max;
   Json j;
-  j["eps_threshold"] = json_number(estimate_epsilon(set, o).epsilon);
-  o.method = Method::clopper_pearson;
-  j["eps_lower_cp_best_threshold"] = json_number(estimate_epsilon(set, o).epsilon);
-  o.strategy.choice = ThresholdChoice::bonferroni;
-  j["eps_lower_cp"] = json_number(estimate_epsilon(set, o).epsilon);
+  const auto put = [&](const char* key, Method method, ThresholdChoice choice) {
+    o.method = method;
+    o.strategy.choice = choice;
+    j[key] = json_number(estimate_epsilon(set, o).epsilon);
+    const Guarantee g = estimate_guarantee(o);
+    j["guarantee"][key] = {{"guarantee", guarantee_name(g.kind)}, {"assumes", assumption_name(g.assumes)}};
+  };
+  put("eps_threshold", Method::threshold, ThresholdChoice::max);
+  put("eps_lower_cp_best_threshold", Method::clopper_pearson, ThresholdChoice::max);
+  put("eps_lower_cp", Method::clopper_pearson, ThresholdChoice::bonferroni);
   return j;
 }
 
