@@ -15,6 +15,9 @@ COVERAGE_FDP_SPLIT_RUNS ?= 10
 COVERAGE_CELLS ?= gauss-mu1-n10000 gauss-mu2-n10000 gauss-mu3-n10000 onerun-mu2-m10000 \
   gauss-mu1-n1000 gauss-mu2-n1000 gauss-mu3-n1000 onerun-mu2-m1000 \
   rr-eps1-n1000 rr-eps4-n1000 laplace-eps1-n1000 laplace-eps2-n1000
+# A folder of cells whose rows a newer build measured again on the same runs (summarize.py
+# --override): they replace those rows, the old ones shown beside them as "(before)".
+COVERAGE_OVERRIDE ?=
 COVERAGE_OUT ?= $(OUT)/coverage
 COVERAGE_DIR := $(dir $(lastword $(MAKEFILE_LIST)))coverage
 COVERAGE_CELL_FILES := $(foreach c,$(COVERAGE_CELLS),$(COVERAGE_OUT)/runs-$(COVERAGE_RUNS)/$(c).json)
@@ -30,5 +33,6 @@ $(COVERAGE_OUT)/runs-$(COVERAGE_RUNS)/%.json: $(COVERAGE_DIR)/run_cell.py
 	  --slow-runs $(COVERAGE_SLOW_RUNS) --fdp-split-runs $(COVERAGE_FDP_SPLIT_RUNS) -o $@
 
 $(COVERAGE_OUT)/table.md: $(COVERAGE_CELL_FILES) $(COVERAGE_DIR)/summarize.py
-	$(PYTHON) $(COVERAGE_DIR)/summarize.py $(COVERAGE_CELL_FILES) >$@.tmp
+	$(PYTHON) $(COVERAGE_DIR)/summarize.py $(if $(COVERAGE_OVERRIDE),--override $(COVERAGE_OVERRIDE)) \
+	  $(COVERAGE_CELL_FILES) >$@.tmp
 	mv $@.tmp $@

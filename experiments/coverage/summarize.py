@@ -1,7 +1,12 @@
 """The tables of experiments/coverage.md from run_cell.py's cells (one JSON file each).
 
-usage: summarize.py CELL.json ...   (markdown on stdout)
+usage: summarize.py [--override DIR] CELL.json ...   (markdown on stdout)
+
+--override DIR: rows measured again on the same seeded runs with a newer build (run_cell.py
+--rows ... -o DIR/CELL.json): each replaces the cell's row of the same key, and the replaced
+row stays beside it as "KEY (before)", so a change to an estimator shows before and after.
 """
+import os
 import argparse
 import json
 import math
@@ -134,19 +139,40 @@ def ms(v):
     return f"{1000 * mean(v):.0f}" if v else "-"
 
 
+def apply_override(c, directory):
+    path = os.path.join(directory, c["cell"] + ".json")
+    if not os.path.exists(path):
+        return
+    newer = json.load(open(path))
+    if newer["true_epsilon"] != {d: c["true_epsilon"][d] for d in newer["true_epsilon"]}:
+        raise SystemExit(f"summarize.py: error: {path} is not the same cell as {c['cell']} (--override)")
+    rows = {}
+    for key, row in c["rows"].items():
+        if key in newer["rows"]:
+            rows[key] = newer["rows"][key]
+            rows[key + " (before)"] = row
+        else:
+            rows[key] = row
+    c["rows"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--override", help="a folder of cells with rows measured again by a newer build")
     ap.add_argument("cells", nargs="+")
     a = ap.parse_args()
     cells = [json.load(open(p)) for p in a.cells]
-    keys = list(cells[0]["rows"])
+    for c in cells:
+        if a.override:
+            apply_override(c, a.override)
+    keys = list(dict.fromkeys(k for c in cells for k in c["rows"]))
 
     print("Failure: a 95% lower bound above the true eps (gdp: also its mu bound above the true mu;")
     print("the bootstrap: the true eps outside its two-sided 95% interval; point estimates: the fraction")
     print("above the truth), with its Clopper-Pearson 95% interval. Tightness: mean bound / true eps.")
     print("CPU ms: the tool's user + sys time per run (one process, NPY reading included).")
     wall = max(c["finished"] for c in cells) - min(c["started"] for c in cells)
-    cpu = sum(sum(r["cpu"]) for c in cells for r in c["rows"].values())
+    cpu = sum(sum(r["cpu"]) for c in cells for k, r in c["rows"].items() if not k.endswith(" (before)"))
     print(f"Wall time from the first cell's start to the last one's end: {wall / 60:.1f} min "
           f"({cpu / 60:.1f} min of the tool's CPU time).")
     print()
