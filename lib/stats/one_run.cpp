@@ -183,6 +183,23 @@ OneRunEstimate best_threshold(const RocSweep& sweep, const OneRunOptions& o, dou
   return best;
 }
 
+// The rule "in for the scores >= t" of grid count k on the ascending scores: t is the k-th
+// highest score when the cut falls between two different scores. A cut inside tied scores
+// moves to the nearer end of the tie (above it on equal distance; below it when nothing lies
+// above), so a tie costs the count only the guesses the tie forces: moving always above would
+// leave no guesses when the top scores are one tie (randomized response, scores in {0,1}).
+// A function of the scores and k alone.
+double grid_threshold(const std::vector<double>& sorted, std::size_t k) {
+  const std::size_t m = sorted.size();
+  const double t = sorted[m - k];
+  if (k == m || sorted[m - k - 1] != t) return t;
+  const auto above = std::upper_bound(sorted.begin(), sorted.end(), t);
+  if (above == sorted.end()) return t;  // the top scores are all one tie: guess them all
+  const std::size_t guesses_above = std::size_t(sorted.end() - above);
+  const std::size_t guesses_with_tie = std::size_t(sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), t));
+  return k - guesses_above <= guesses_with_tie - k ? *above : t;
+}
+
 // Top-k guesses for k on the grid, each at level(grid size).
 OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o, const std::function<double(std::size_t)>& level) {
   const Canaries c(s);
@@ -193,14 +210,7 @@ OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o, const std:
   best.counts_tried = grid.size();
   best.alpha_per_count = alpha;
   for (std::size_t k : grid) {
-    // The k-th highest score; a cut inside a tie moves above it.
-    double t = c.sorted[c.m() - k];
-    if (k < c.m() && c.sorted[c.m() - k - 1] == t) {
-      const auto above = std::upper_bound(c.sorted.begin(), c.sorted.end(), t);
-      if (above == c.sorted.end()) continue;
-      t = *above;
-    }
-    const OneRunEstimate e = at_threshold(s, t, o, alpha, grid.size());
+    const OneRunEstimate e = at_threshold(s, grid_threshold(c.sorted, k), o, alpha, grid.size());
     if (e.epsilon > best.epsilon || !best.threshold_in) best = e;
   }
   return best;

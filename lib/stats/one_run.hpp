@@ -27,8 +27,9 @@
 //   split       the best t on a label-blind random half (max), tested on the other half.
 //   multi_split the median over seeded splits, each at alpha / 2.
 //   fixed       "in" for the scores >= a given threshold, at alpha.
-// A cut of top-k inside tied scores moves down to the last score above the tie (the
-// guesses depend on the scores only, never on the labels).
+// A grid cut of top-k inside tied scores moves to the nearer end of the tie (above it on
+// equal distance, below it when nothing lies above): the guesses depend on the scores and k
+// only, never on the labels, so each count's test keeps its level.
 #pragma once
 #include <cstddef>
 #include <optional>

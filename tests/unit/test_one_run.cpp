@@ -184,12 +184,42 @@ TEST_CASE("bonferroni: top-k on the grid 10, 20, 50, ... up to m/2, each at alph
   for (std::size_t k : one_run_guess_grid(1000))
     best = std::max(best, one_run_fixed(s, k, 0, at(1e-5, 0.05 / 6)).epsilon);
   CHECK(e.epsilon == best);
-  // A grid cut inside tied scores moves above the tie: 30 scores of 5 (10 in) over 30 below.
-  std::vector<double> in(10, 5.0), out(20, 5.0);
+}
+
+TEST_CASE("bonferroni: a grid cut inside tied scores moves to the nearer end of the tie") {
+  // Randomized response's shape: the top 30 of m = 60 scores are one tie at 5 (25 in, 5 out),
+  // 30 distinct scores below (15 in). Both grid counts, 10 and 20, cut inside the tie, with
+  // nothing above it: both guess the whole tie, 30 guesses, 25 correct, each at alpha / 2.
+  // (Moving above the tie, as before, left no guesses and eps 0.)
+  std::vector<double> in(25, 5.0), out(5, 5.0);
   for (int i = 0; i < 30; ++i) (i % 2 ? in : out).push_back(i - 40);
-  const OneRunEstimate tied = one_run_audit(ScoreSet(in, out), at(0));
-  CHECK(tied.guesses_in == 0);  // the top 10 and 20 are all inside the tie: nothing above it
-  CHECK(tied.epsilon == 0);
+  const ScoreSet rr(in, out);
+  CHECK(one_run_guess_grid(60) == std::vector<std::size_t>{10, 20});
+  const OneRunEstimate tied = one_run_audit(rr, at(0));
+  CHECK(tied.guesses_in == 30);
+  CHECK(tied.correct == 25);
+  CHECK(*tied.threshold_in == 5);
+  // delta 0: the eps where P[Binomial(30, q) >= 25] = alpha / 2 (q = e^eps / (1 + e^eps)).
+  CHECK(tied.epsilon == doctest::Approx(one_run_epsilon(60, 30, 25, 0, 0.025)).epsilon(1e-12));
+  CHECK(binomial_upper_tail(30, 25, logistic(tied.epsilon)) == doctest::Approx(0.025).epsilon(1e-9));
+  CHECK(tied.epsilon > 0.6);  // 0.631
+  // 8 distinct scores above the tie: count 10 is 2 guesses from the tie's upper end and 28 from
+  // its lower end (38 guesses), so it guesses the 8; count 20 (12 against 18) too.
+  std::vector<double> in8 = in, out8 = out;
+  for (int i = 0; i < 8; ++i) (i < 6 ? in8 : out8).push_back(10 + i);  // 6 in, 2 out
+  const OneRunEstimate above = one_run_audit(ScoreSet(in8, out8), at(0, 0.5));
+  CHECK(above.guesses_in == 8);
+  CHECK(*above.threshold_in == 10);
+  CHECK(above.correct == 6);
+  // Equal distance goes above: 5 distinct scores over a tie of 10 at 0 over 10 below; count 10
+  // is 5 guesses from either end of the tie.
+  std::vector<double> in5(5, 0.0), out5(5, 0.0);
+  for (int i = 0; i < 5; ++i) in5.push_back(1 + i);
+  for (int i = 0; i < 10; ++i) out5.push_back(-1 - i);
+  CHECK(one_run_guess_grid(25) == std::vector<std::size_t>{10});
+  const OneRunEstimate equal = one_run_audit(ScoreSet(in5, out5), at(0, 0.5));
+  CHECK(equal.guesses_in == 5);
+  CHECK(equal.correct == 5);
 }
 
 TEST_CASE("split and multi-split: label-blind halves, seeded, the same for any thread count") {
