@@ -54,7 +54,8 @@ double TradeoffCurve::operator()(double x) const {
   if (!(x >= 0 && x <= 1)) throw UsageError(fmt::format("a trade-off curve is read at fpr in [0,1], not {}", x));
   const auto& v = vertices;
   // The first vertex with fpr > x; x lies on the segment before it.
-  const auto next = std::upper_bound(v.begin(), v.end(), x, [](double a, const TradeoffVertex& b) { return a < b.fpr; });
+  const auto next =
+      std::upper_bound(v.begin(), v.end(), x, [](double a, const TradeoffVertex& b) { return a < b.fpr; });
   if (next == v.end()) return x == v.back().fpr ? v.back().fnr : 0;
   const TradeoffVertex& a = *(next - 1);
   const TradeoffVertex& b = *next;
@@ -109,13 +110,22 @@ TradeoffCurve tradeoff_envelope(const std::vector<EpsDelta>& pairs) {
     hull.push_back(l);
   }
   // Left of the diagonal: the vertices of the envelope up to x* = f(x*), on line k.
+  // Rounding can put two crossings at one fpr, or leave fnr flat between them (lines that
+  // cross at x ~ 1e-16): the lower point is kept at one fpr, and a vertex not below the
+  // previous one is dropped. Both only lower the polyline, so it stays at or below f.
   std::vector<TradeoffVertex> left{{0, std::max(0.0, hull[0].at(0) - kRoundoff)}};
+  const auto push_left = [&](const TradeoffVertex& v) {
+    if (v.fpr <= left.back().fpr)
+      left.back().fnr = std::min(left.back().fnr, v.fnr);
+    else if (v.fnr < left.back().fnr)
+      left.push_back(v);
+  };
   std::size_t k = 0;
   for (;; ++k) {
     const double diagonal = (1 - hull[k].delta) / (1 + hull[k].s);
     if (k + 1 == hull.size() || diagonal <= crossing(hull[k], hull[k + 1])) break;
     const double x = crossing(hull[k], hull[k + 1]);
-    left.push_back({x, std::max(0.0, std::min(hull[k].at(x), hull[k + 1].at(x)) - kRoundoff)});
+    push_left({x, std::max(0.0, std::min(hull[k].at(x), hull[k + 1].at(x)) - kRoundoff)});
   }
   // The diagonal point (d, d) with d <= x* (f(d) >= f(x*) = x* >= d): d is computed to a
   // few units of 2^-53 relative, and taken 1e-15 relative lower.
@@ -125,8 +135,8 @@ TradeoffCurve tradeoff_envelope(const std::vector<EpsDelta>& pairs) {
   // Right of it: the mirror image (f is symmetric: a point is at or below f iff its
   // mirror is), from the last vertex left of the diagonal back to the first.
   for (std::size_t i = left.size(); i-- > 0;) all.push_back({left[i].fnr, left[i].fpr});
-  // Rounding may leave two vertices at one fpr, or a tiny rise in fnr, near the diagonal:
-  // keep the lower point, never a higher one.
+  // Near the diagonal rounding may still leave two vertices at one fpr, or a rise in fnr:
+  // the same rules (the curve is then symmetric only up to that rounding).
   TradeoffCurve curve;
   for (const TradeoffVertex& v : all) {
     if (!curve.vertices.empty() && v.fpr <= curve.vertices.back().fpr) {

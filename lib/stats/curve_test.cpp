@@ -45,7 +45,8 @@ CurveTestResult at_point(const OperatingPoint& p, std::size_t n_in, std::size_t 
 CurveTestResult best_of_sweep(const RocSweep& sweep, const TradeoffCurve& curve, double level) {
   const auto& points = sweep.points;
   const SweepMaximum best = maximize_over_sweep(
-      points.size(), [&](std::size_t i) { return clopper_pearson_upper(points[i].false_positives, sweep.n_out, level); },
+      points.size(),
+      [&](std::size_t i) { return clopper_pearson_upper(points[i].false_positives, sweep.n_out, level); },
       [&](std::size_t i) { return clopper_pearson_upper(sweep.false_negatives(points[i]), sweep.n_in, level); },
       [&](double fpr_hi, double fnr_hi) { return curve(fpr_hi) - fnr_hi; });
   return at_point(points[best.index], sweep.n_in, sweep.n_out, curve, level, points.size());
