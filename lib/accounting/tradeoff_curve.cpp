@@ -158,11 +158,11 @@ TradeoffCurve pld_tradeoff_curve(const std::vector<AccountingEvent>& events, con
     throw DataError(fmt::format("the PLD's upper delta stays above {} at every eps (its roundoff and window slack): "
                                 "no curve to write",
                                 kTradeoffSmallestDelta));
+  std::vector<double> grid;
+  for (int i = 0; i <= kTradeoffGridPoints; ++i) grid.push_back(eps_max * i / kTradeoffGridPoints);
+  const std::vector<PldInterval> deltas = pld.delta(grid);
   std::vector<EpsDelta> pairs;
-  for (int i = 0; i <= kTradeoffGridPoints; ++i) {
-    const double eps = eps_max * i / kTradeoffGridPoints;
-    pairs.push_back({eps, pld.delta(eps).upper});
-  }
+  for (std::size_t i = 0; i < grid.size(); ++i) pairs.push_back({grid[i], deltas[i].upper});
   return tradeoff_envelope(pairs);
 }
 
