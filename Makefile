@@ -1,13 +1,16 @@
 # Thin wrapper: install missing Debian packages, configure CMake (Release, build/),
 # build, and run the demo or the tests. `make fuzz` builds the libFuzzer harnesses of
 # tests/fuzz with clang in build-fuzz/ and runs each for FUZZ_SECONDS (not part of test).
+# `make test-sanitize` builds the LibTorch-free part (lib, the five numerics tools, their
+# tests) with ASan and UBSan in build-sanitize/ and runs its tests (.ci/run does both).
 BUILD ?= build
+SANITIZE_BUILD ?= build-sanitize
 JOBS ?= 2
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build test demo fuzz clean
+.PHONY: all deps configure build test test-sanitize demo fuzz clean
 
 all: build
 
@@ -15,13 +18,19 @@ deps:
 	@scripts/install-deps
 
 configure: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+test-sanitize: deps
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPAUDIT_WITH_TORCH=OFF \
+	  -DDPAUDIT_SANITIZE=address,undefined $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j$(JOBS)
+	@ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j$(JOBS)
 
 demo: build
 	@scripts/demo $(BUILD)/bin
@@ -33,4 +42,4 @@ fuzz:
 	@tests/fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD)

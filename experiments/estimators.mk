@@ -5,7 +5,7 @@
 #   design), seeds ESTIMATORS_SEEDS; and the final models of the fedavg noise runs (fedavg.mk:
 #   1000 seen + 1000 unseen canaries, delta 3000^-1.1; trained first if missing, ~1 min each).
 # Each audit runs estimators/audit.sh: threshold, Clopper-Pearson, Jeffreys, gauss-fit with its
-#   95% BCa bootstrap (B = 1000), one-run, one-run f-DP and GDP on seen vs unseen; Jeffreys and
+#   95% bootstrap interval (B = 1000), one-run, one-run f-DP and GDP on seen vs unseen; Jeffreys and
 #   gauss-fit (with bootstrap) against the exact cosine null; the attack metrics.
 ESTIMATORS_SIGMAS ?= 4.22 1.54 0.541
 ESTIMATORS_SEEDS ?= 1 2 3

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PLD against Google dp_accounting, row by row: reads ../shared/reference/pld_dp_accounting.csv
+"""PLD against Google dp_accounting, row by row: reads tests/golden/pld_dp_accounting.csv
 (dp_accounting's own pessimistic and optimistic eps at its discretisation interval, 1e-4, and its
 seconds per row), runs `rdp-compose --accountant pld --json` on each row twice: at our default
 lattice (chosen from the run: an interval about 1e-4 of eps wide) and at dp_accounting's own
@@ -16,7 +16,7 @@ import sys
 import time
 
 bin_dir = sys.argv[1] if len(sys.argv) > 1 else "build/bin"
-path = sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "../shared/reference/pld_dp_accounting.csv"
+path = sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "tests/golden/pld_dp_accounting.csv"
 threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
 
 

@@ -4,13 +4,13 @@
 #   rdp-compose: 10,000 heterogeneous events with 100 orders in under 0.5 s;
 #   rdp-compose --accountant pld: 10,000 DP-SGD steps in under 1 s and 200 MiB; 1,000
 #   heterogeneous events measured beside RDP; every row of dp_accounting's reference
-#   (../shared/reference/pld_dp_accounting.csv) against its own seconds.
+#   (tests/golden/pld_dp_accounting.csv) against its own seconds.
 # Usage: bench/accounting/run.sh [BIN_DIR] [REFERENCE_CSV]   (default build/bin and
-# ../shared/reference/pld_dp_accounting.csv); best of 3 runs each.
+# tests/golden/pld_dp_accounting.csv); best of 3 runs each.
 # Prints wall and CPU (user+sys) seconds and peak memory; the figures go to bench/accounting.md.
 set -euo pipefail
 BIN=${1:-build/bin}
-REF=${2:-../shared/reference/pld_dp_accounting.csv}
+REF=${2:-tests/golden/pld_dp_accounting.csv}
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 TMP=$(mktemp -d)

@@ -8,7 +8,7 @@
 # MOCK overrides the 100 mock rounds (smoke tests; with 4, dp-train stops on a negative eps_r).
 #
 # dp-train: `dp-train canife --rounds 2 --audit-every 1` (2 audits, at the initial model and
-# after one DP-SGD step) at each T; audits.csv gives design_seconds (the pool's clipped
+# after one DP-SGD step) at each T; --timings gives design_seconds (the pool's clipped
 # gradients, L(z_0), the T Adam steps, L(z_T)) and mock_seconds per audit. Its CPU time is
 # user + sys of the whole process (/usr/bin/time); the per-step CPU is differenced between
 # the two T, (cpu(T_LONG) - cpu(T_SHORT)) / (2 (T_LONG - T_SHORT)), so start-up, data,
@@ -30,7 +30,8 @@ trap 'rm -rf "$OUT"' EXIT
 
 dp_train() {  # dp_train T
   /usr/bin/time -f "%U %S" -o "$OUT/dp-train-$1.time" "$BIN/dp-train" canife --noise-multiplier 0.2 --rounds 2 \
-    --audit-every 1 --design-steps "$1" --audit-rounds "$MOCK" --threads "$THREADS" --seed "$SEED" --quiet --out "$OUT/dp-train-$1" >/dev/null
+    --audit-every 1 --design-steps "$1" --audit-rounds "$MOCK" --threads "$THREADS" --seed "$SEED" --quiet --out "$OUT/dp-train-$1" \
+    --timings "$OUT/dp-train-$1.timings.json" >/dev/null
 }
 torch_peer() {  # torch_peer T
   /usr/bin/python3 "$HERE/craft_torch.py" --steps "$1" --threads "$THREADS" --seed "$SEED" --noise-multiplier 0.2 \
@@ -53,8 +54,9 @@ mean = statistics.mean
 
 def dp(t):
     rows = list(csv.DictReader(open(f"{out}/dp-train-{t}/audits.csv")))
+    timings = json.load(open(f"{out}/dp-train-{t}.timings.json"))["audits"]
     cpu = sum(map(float, open(f"{out}/dp-train-{t}.time").read().split()))
-    return {"design": [float(r["design_seconds"]) for r in rows], "mock": [float(r["mock_seconds"]) for r in rows],
+    return {"design": [a["design_seconds"] for a in timings], "mock": [a["mock_seconds"] for a in timings],
             "health": [float(r["health"]) for r in rows], "cpu": cpu}
 
 def pt(t):

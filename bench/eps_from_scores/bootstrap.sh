@@ -2,7 +2,9 @@
 # Times the BCa bootstrap (lib/stats/bootstrap) of gauss-fit's eps_est, B replicates on
 # N scores (half in, half out), on 1 and 2 threads, with the grouped (1000 groups per
 # class, the default) and the delete-1 jackknife, beside scipy.stats.bootstrap's BCa of
-# the same statistic on the same scores (bootstrap_scipy.py), in the same run.
+# the same statistic on the same scores (bootstrap_scipy.py), in the same run; and the
+# fit-region interval (lib/stats/gauss_fit_interval), which eps-from-scores --bootstrap
+# gives gauss-fit since bench/bootstrap_coverage.md, on the same replicates.
 # usage: bench/eps_from_scores/bootstrap.sh BUILD_DIR [N] [B]
 # BUILD_DIR must hold libdpaudit.a (cmake --build BUILD_DIR --target dpaudit); the
 # driver bootstrap.cpp is compiled against it here, as the library is (-O3).
@@ -25,15 +27,19 @@ echo "| run | jackknife | wall s | CPU s | eps_est | 95% BCa interval | q' of it
 echo "|---|---|---|---|---|---|---|---|---|"
 # Best of 3 runs (wall-clock and CPU seconds of bootstrap + interval, reading excluded).
 ours() {
-  local threads=$1 groups=$2 label=$3 best=999 cpu=999 line
+  local threads=$1 groups=$2 label=$3 best=999 cpu=999 rbest=999 rcpu=999 line
   for _ in 1 2 3; do
     line=$("$data/bootstrap" "$scores" "$b" "$threads" "$groups" 1e-5)
-    read -r nin nout est lo hi z0 a s c us qlo qhi <<<"$line"
+    read -r nin nout est lo hi z0 a s c us qlo qhi rlo rhi rs rc <<<"$line"
     best=$(/usr/bin/python3 -c "print(min($best, $s))")
     cpu=$(/usr/bin/python3 -c "print(min($cpu, $c))")
+    rbest=$(/usr/bin/python3 -c "print(min($rbest, $rs))")
+    rcpu=$(/usr/bin/python3 -c "print(min($rcpu, $rc))")
   done
-  printf '| dpaudit, %s | %s | %s | %s | %.4f | [%.4f, %.4f] | %s, %s | %.3f | %.6f |\n' "$label" "$4" "$best" "$cpu" \
+  printf '| dpaudit BCa, %s | %s | %s | %s | %.4f | [%.4f, %.4f] | %s, %s | %.3f | %.6f |\n' "$label" "$4" "$best" "$cpu" \
     "$est" "$lo" "$hi" "$qlo" "$qhi" "$z0" "$a"
+  [ "$groups" = 1000 ] && printf '| dpaudit fit region, %s | none | %s | %s | %.4f | [%.4f, %.4f] | | | |\n' "$label" \
+    "$rbest" "$rcpu" "$est" "$rlo" "$rhi"
   echo "$best" >"$data/bootstrap-$threads-$groups.s"
 }
 ours 1 1000 "1 thread" "1000 groups per class"

@@ -18,7 +18,7 @@ for seed in $SEEDS; do
   "$BIN/dp-train" fedavg --model mlp --clients 3000 --clients-per-round 100 --rounds "$ROUNDS" --local-epochs 2 \
     --local-batch 16 --client-lr 0.1 --clip 1 --noise-multiplier 0.5 --server-lr 1 --server-momentum 0.9 \
     --num-canaries 1000 --num-unseen 1000 --seed "$seed" --threads "$THREADS" --eval-every "$ROUNDS" --quiet \
-    --out "$OUT/run-$seed" --json >"$OUT/dp-train-$seed.json"
+    --out "$OUT/run-$seed" --timings "$OUT/dp-train-$seed.timings.json" --json >"$OUT/dp-train-$seed.json"
   /usr/bin/python3 "$HERE/fedavg_torch.py" --rounds "$ROUNDS" --threads "$THREADS" --seed "$seed" >"$OUT/pytorch-$seed.json"
 done
 /usr/bin/python3 - "$OUT" "$THREADS" $SEEDS <<'PY'
@@ -27,6 +27,8 @@ out, threads, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
 rows = {}
 for impl in ("dp-train", "pytorch"):
     runs = [json.load(open(f"{out}/{impl}-{s}.json")) for s in seeds]
+    if impl == "dp-train":  # its timings are beside run.json (--timings), not in it
+        runs = [{**r, **json.load(open(f"{out}/{impl}-{s}.timings.json"))} for s, r in zip(seeds, runs)]
     for s, r in zip(seeds, runs):
         print(f"{impl:9} threads {threads} seed {s}  seconds/round {r['seconds_per_round']:.3f}  accuracy {r['test_accuracy']:.4f}")
     rows[impl] = (statistics.mean(r["seconds_per_round"] for r in runs), statistics.mean(r["test_accuracy"] for r in runs))

@@ -23,12 +23,12 @@ def with_interval(r):
 rows = [json.load(open(p)) for p in sys.argv[1:]]
 print("Seen against unseen canaries unless marked \"null\" (the in cosines against the exact cosine")
 print("null). Bounds at 95%, Bonferroni over the distinct scores (one-run: its grid of guess counts);")
-print("gauss-fit with its 95% BCa bootstrap interval (B = 1000). delta: 1e-6 for the sum query,")
+print("gauss-fit with its 95% bootstrap interval (fit region, B = 1000). delta: 1e-6 for the sum query,")
 print("3000^-1.1 for fedavg, 1e-5 for DP-SGD (004's game: one trial = one model on D and one on D';")
 print("no cosine null there, \"-\").")
 print()
-print("| audit | analytic | threshold | Clopper-Pearson | Jeffreys | Jeffreys, null | gauss-fit [BCa] "
-      "| gauss-fit, null [BCa] | one-run | one-run f-DP | GDP (mu) |")
+print("| audit | analytic | threshold | Clopper-Pearson | Jeffreys | Jeffreys, null | gauss-fit [95%] "
+      "| gauss-fit, null [95%] | one-run | one-run f-DP | GDP (mu) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     print(f"| {r['name']} | {num(r['analytic'])} | {num(r['threshold']['epsilon'])} "

@@ -41,6 +41,5 @@ print(json.dumps({
     "eps_est_all": est_all, "eps_lo_all": lo_all, "eps_lo_all_max": lo_all_max,
     "anderson_final": fit["summary"]["in"]["anderson_darling"], "seen": fit["n_in"],
     "final_clip": run["final_clip"],
-    "test_accuracy": run["test_accuracy"], "dim": run["dim"], "delta": run["delta"],
-    "wall_seconds": run["wall_seconds"]}))
+    "test_accuracy": run["test_accuracy"], "dim": run["dim"], "delta": run["delta"]}))
 PY

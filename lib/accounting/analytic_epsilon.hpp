@@ -17,7 +17,8 @@
 namespace dpaudit {
 
 struct AnalyticEpsilon {
-  // Absent where the PLD is beyond double's reach (sigma ~1e-100); pld_note says why.
+  // Absent where the PLD is beyond double's reach (sigma ~1e-100); pld_note says why. With
+  // a PLD, pld_note says when its segments were merged (PldAccountant::merge_ratio).
   std::optional<PldInterval> pld;
   std::string pld_note;
   double pld_lattice = 0;  // the PLD's lattice spacing (PldAccountant::lattice_spacing)

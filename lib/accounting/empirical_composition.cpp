@@ -35,7 +35,13 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
       result.sigma.push_back(std::isinf(eps) ? o.sigma_if_inf
                                              : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
     } catch (const UsageError& e) {  // an eps_r beyond what any noise in [1e-4, 1e6] has
-      throw UsageError(std::string(e.what()), "audit at round " + std::to_string(audits[j].round));
+      const std::string where = "audit at round " + std::to_string(audits[j].round);
+      // Above ~4e7 (a data value such as 1e308): bad data, exit 1; a floor so small that no
+      // noise up to 1e6 meets it (eps < 1e-12): the flag's fault.
+      if (std::max(eps, o.floor) > 1)
+        throw DataError(std::string(e.what()) + ": an eps_r that large reads as inf (write inf, give --sigma-if-inf)",
+                        where);
+      throw UsageError(std::string(e.what()), where);
     }
     // Rounds [begin, end) the audit stands for.
     long long begin, end;

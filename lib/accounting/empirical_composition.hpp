@@ -40,7 +40,8 @@ struct EmpiricalCompositionOptions {
 };
 
 // Throws UsageError for no audits, rounds not strictly increasing within [0, R), a
-// negative or NaN eps_r, an inf eps_r without sigma_if_inf > 0, or options out of range.
+// negative or NaN eps_r, an inf eps_r without sigma_if_inf > 0, or options out of range;
+// DataError for a finite eps_r above what noise 1e-4 gives (about 4e7 at delta 0.01).
 EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
                                        const EmpiricalCompositionOptions& options);
 

@@ -19,13 +19,25 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // mu^2 of one step of an event (exact at q = 1, the CLT's per-step term otherwise).
 // sigma is the noise over the sensitivity (without replacement, half the event's).
+// Products in log space: q^2 underflows to 0 (q 1e-200) where e^(1/sigma^2) overflows
+// (sigma 0.01), and 0 * inf would be a NaN mu.
 double mu_squared_per_step(const AccountingEvent& e) {
-  const double sigma = noise_over_sensitivity(e), inv_var = 1 / (sigma * sigma);
+  const double sigma = noise_over_sensitivity(e), x = 1 / sigma, inv_var = x * x;
   if (e.q == 1) return inv_var;
-  if (e.sampling == Sampling::poisson) return e.q * e.q * std::expm1(inv_var);
-  const boost::math::normal n;
-  return 2 * e.q * e.q *
-         (std::exp(inv_var) * boost::math::cdf(n, 1.5 / sigma) + 3 * boost::math::cdf(n, -0.5 / sigma) - 2);
+  double log_factor;  // log of what q^2 multiplies
+  if (e.sampling == Sampling::poisson) {
+    log_factor = inv_var > 40 ? inv_var + std::log1p(-std::exp(-inv_var)) : std::log(std::expm1(inv_var));
+  } else if (x < 1e-4) {
+    // e^(x^2) Phi(1.5 x) + 3 Phi(-0.5 x) - 2 = x^2/2 + x^3/sqrt(2 pi) + O(x^4): the direct
+    // form cancels to nothing (sigma 1e8) or below 0.
+    log_factor = std::log(2 * (0.5 * inv_var + 0.3989422804014327 * inv_var * x));
+  } else {
+    const boost::math::normal n;
+    log_factor = inv_var > 700 ? kInf
+                               : std::log(2 * (std::exp(inv_var) * boost::math::cdf(n, 1.5 * x) +
+                                               3 * boost::math::cdf(n, -0.5 * x) - 2));
+  }
+  return std::exp(2 * std::log(e.q) + log_factor);
 }
 
 }  // namespace

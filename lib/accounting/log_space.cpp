@@ -30,7 +30,8 @@ double log_normal_cdf_far_left(double z) {
 }  // namespace
 
 double log_normal_cdf(double z) {
-  if (std::isnan(z)) throw UsageError("log_normal_cdf of NaN");
+  // A NaN here comes from a computation, not from a flag: exit 1, not 2.
+  if (std::isnan(z)) throw DataError("internal: log Phi of NaN (a number beyond double's range)");
   if (z > 0) return std::log1p(-0.5 * std::erfc(z / std::sqrt(2.0)));
   if (z > -35) return std::log(0.5 * std::erfc(-z / std::sqrt(2.0)));
   if (z == -kInf) return -kInf;

@@ -17,7 +17,7 @@ struct Gaussian {
 };
 
 // log Phi(z) and log(1 - Phi(z)) of the standard normal, accurate in both tails
-// (erfc, and the asymptotic Mills-ratio series below z = -35).
+// (erfc, and the asymptotic Mills-ratio series below z = -35). DataError for a NaN z.
 double log_normal_cdf(double z);
 double log_normal_sf(double z);
 double log_cdf(const Gaussian& g, double x);

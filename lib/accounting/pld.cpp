@@ -49,6 +49,47 @@ GaussianPair step_pair(const Segment& s, Adjacency direction) {
   return {s.sigma, s.q, s.replace_one ? Adjacency::remove : direction};
 }
 
+// The one-step lattice points of all segments, estimates and directions together (8 bytes
+// each).
+constexpr double kMaxStepPointsTotal = 16777216;  // 2^24: 128 MiB
+
+using SegmentKey = std::tuple<double, double, bool>;  // (sigma over the sensitivity, q, replace-one)
+
+// The segments of `steps_of` in at most `groups` groups of neighbours (in the order of
+// (replace-one, sigma, q), equal counts; a group never mixes the two samplings), each one
+// segment with the group's steps: for the pessimistic (upper) estimates at the group's
+// smallest sigma and largest q, a less private step whose pair dominates each member's
+// (more noise is a post-processing; the subsampled trade-off curve q f + (1 - q) Id falls as
+// q grows, Zhu, Dong & Wang 2022); for the optimistic (lower) ones at its largest sigma and
+// smallest q, a dominated pair. Both ends stay sound; the interval widens. loss_sd is left 0.
+std::vector<Segment> merged_segments(const std::map<SegmentKey, long long>& steps_of, std::size_t groups, bool up) {
+  std::vector<Segment> all;
+  for (const auto& [key, steps] : steps_of) {
+    const auto [sigma, q, replace_one] = key;
+    all.push_back({sigma, q, replace_one, steps, 0});
+  }
+  if (all.size() <= groups) return all;
+  // the map's order is (sigma, q, replace-one): regroup by sampling first
+  std::stable_partition(all.begin(), all.end(), [](const Segment& s) { return !s.replace_one; });
+  std::vector<Segment> merged;
+  const std::size_t n = all.size();
+  for (std::size_t g = 0, begin = 0; begin < n; ++g) {
+    std::size_t end = std::max(begin + 1, (g + 1) * n / groups);
+    for (std::size_t k = begin + 1; k < end; ++k)
+      if (all[k].replace_one != all[begin].replace_one) end = k;  // a group stops where the sampling changes
+    Segment m = all[begin];
+    m.steps = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      m.sigma = up ? std::min(m.sigma, all[k].sigma) : std::max(m.sigma, all[k].sigma);
+      m.q = up ? std::max(m.q, all[k].q) : std::min(m.q, all[k].q);
+      m.steps += all[k].steps;  // the sum of all steps fits (checked by the caller)
+    }
+    merged.push_back(m);
+    begin = end;
+  }
+  return merged;
+}
+
 // The largest h with sum_i T_i min(h^2/6, h s_i/2) <= rho sum_i T_i s_i^2 (both sides
 // increase in h: bisection on log h, from the h where every term is h^2/6).
 double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
@@ -106,7 +147,7 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     throw UsageError(fmt::format("the lattice spacing must be a finite number >= 0, got {}", options.lattice));
   // (sigma over the sensitivity, q, replace-one) -> steps; q = 1 is the Gaussian mechanism
   // at that sigma under either sampling.
-  std::map<std::tuple<double, double, bool>, long long> steps_of;
+  std::map<SegmentKey, long long> steps_of;
   double total_steps = 0;
   bool add_differs = false;  // some Poisson segment with q < 1: the add direction differs
   for (const AccountingEvent& e : events) {
@@ -119,17 +160,18 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     total_steps += static_cast<double>(e.steps);
     add_differs = add_differs || (e.q < 1 && !replace_one);
   }
-  std::vector<Segment> segments;
-  for (const auto& [key, steps] : steps_of) {
-    const auto [sigma, q, replace_one] = key;
-    const double variance = privacy_loss_moments({sigma, q, Adjacency::remove}).variance;
-    segments.push_back({sigma, q, replace_one, steps, std::sqrt(variance)});
-  }
+  // Beyond max_segments distinct segments, merged in groups (merged_segments).
+  if (options.max_segments < 1) throw UsageError("max_segments must be >= 1");
+  std::vector<Segment> upper = merged_segments(steps_of, options.max_segments, true),
+                       lower = merged_segments(steps_of, options.max_segments, false);
+  if (steps_of.size() > options.max_segments) merged_from_ = steps_of.size();
+  for (std::vector<Segment>* list : {&upper, &lower})
+    for (Segment& s : *list) s.loss_sd = std::sqrt(privacy_loss_moments({s.sigma, s.q, Adjacency::remove}).variance);
   std::vector<Adjacency> adjacencies{Adjacency::remove};
   if (add_differs) adjacencies.push_back(Adjacency::add);
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
-  double h = lattice_spacing_for(segments, options.relative_variance_error);  // checks the variance too
+  double h = lattice_spacing_for(upper, options.relative_variance_error);  // checks the variance too
   if (options.lattice > 0) {
     // A spacing far below the chosen one only adds points (and would build one-step PLDs of
     // ~1e9 points before the composition's limit grows it back): refused below 1/1000 of it.
@@ -139,22 +181,45 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
                                    options.lattice, h, h / 1000));
     h = options.lattice;
   }
+  // The one-step PLDs, before they are built: none above max_points, all together at most
+  // kMaxStepPointsTotal (a few distinct segments at q 1e-6 with the spacing their variance
+  // asks for span 1e8 points each): h grows to fit, a wider interval, still sound.
+  {
+    double most = 0, total = 0;
+    for (const std::vector<Segment>* list : {&upper, &lower})
+      for (const Segment& s : *list)
+        for (Adjacency a : adjacencies) {
+          const double n = step_points(step_pair(s, a), h, tail);
+          most = std::max(most, n);
+          total += n;
+        }
+    const double grow = std::max(most / static_cast<double>(options.max_points), total / kMaxStepPointsTotal);
+    if (grow > 1) h *= 1.05 * grow;
+  }
   // The work splits over threads by whole one-step PLDs and whole compositions, each
   // computed the same way on any thread: the result does not depend on the count.
   const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction
+  // Estimate c's segments: pessimistic ones (c even) from `upper`, optimistic ones from `lower`.
+  const auto segments_of = [&](std::size_t c) -> const std::vector<Segment>& { return c % 2 == 0 ? upper : lower; };
   for (int attempt = 0;; ++attempt) {
     // One-step PLDs of every segment, each direction and estimate, on the lattice h.
-    std::vector<std::vector<PldPmf>> steps(estimates, std::vector<PldPmf>(segments.size()));
-    parallel_blocks(estimates * segments.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<std::vector<PldPmf>> steps(estimates);
+    std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (estimate, segment)
+    for (std::size_t c = 0; c < estimates; ++c) {
+      steps[c].resize(segments_of(c).size());
+      for (std::size_t i = 0; i < segments_of(c).size(); ++i) jobs.emplace_back(c, i);
+    }
+    parallel_blocks(jobs.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t k = begin; k < end; ++k) {
-        const std::size_t c = k / segments.size(), i = k % segments.size();
-        const GaussianPair pair = step_pair(segments[i], adjacencies[c / 2]);
+        const auto [c, i] = jobs[k];
+        const GaussianPair pair = step_pair(segments_of(c)[i], adjacencies[c / 2]);
         steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
       }
     });
     std::vector<std::vector<PldFactor>> factors(estimates);
     for (std::size_t c = 0; c < estimates; ++c)
-      for (std::size_t i = 0; i < segments.size(); ++i) factors[c].push_back({&steps[c][i], segments[i].steps});
+      for (std::size_t i = 0; i < segments_of(c).size(); ++i)
+        factors[c].push_back({&steps[c][i], segments_of(c)[i].steps});
     std::vector<CompositionPlan> plans(estimates);
     parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t c = begin; c < end; ++c) plans[c] = plan_composition(factors[c], kOutsideMass);
@@ -228,6 +293,14 @@ double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta
                              Sampling sampling) {
   check_event({1, q, steps, sampling});
   check_delta(delta);
+  // A record in no step's batch is a probability of 1 - (1 - q)^steps: at most delta, and
+  // every noise multiplier meets every eps (at q 1e-6 the bisection would otherwise go down
+  // to sigma 1e-4 through ever wider PLDs to say so).
+  const double joins = -std::expm1(static_cast<double>(steps) * std::log1p(-q));
+  if (joins <= delta)
+    throw UsageError(fmt::format("eps {} is met by any noise multiplier: a record joins some step with probability "
+                                 "1 - (1 - q)^steps = {:.3g}, at most delta {}",
+                                 eps, joins, delta));
   PldOptions o = options;
   o.roundoff_delta = std::max(o.roundoff_delta, 1e-4 * delta);
   return smallest_sigma(

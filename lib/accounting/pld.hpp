@@ -26,6 +26,11 @@
 // than `max_points` lattice points, h grows to fit (a wider, still sound, interval).
 // A fixed spacing (`lattice`, as dp_accounting's value_discretization_interval) replaces the
 // choice: the interval stays sound at any h, only its width changes.
+//
+// The work is bounded whatever the input: one step's discretisation has at most
+// `max_points` points and all of them together at most 2^24 (h grows to fit); more than
+// `max_segments` distinct (sigma, q) are merged in groups of neighbours (merged_from), each
+// group at its smallest sigma and largest q for the upper end, the other way for the lower.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -41,6 +46,8 @@ struct PldOptions {
   // the composition would need more than max_points.
   double lattice = 0;
   std::size_t max_points = std::size_t{1} << 21;  // about 100 MB a composition at the peak
+  // Distinct (sigma, q) beyond which the segments are merged in groups (merged_from).
+  std::size_t max_segments = 1024;
   // Threads over the one-step PLDs and the (up to four) compositions; 0 = all cores. The
   // result does not depend on it; the peak memory grows with it (a window per composition).
   int threads = 1;
@@ -72,6 +79,11 @@ class PldAccountant {
   std::vector<PldInterval> delta(const std::vector<double>& eps) const;
   // The lattice spacing h the compositions used.
   double lattice_spacing() const { return h_; }
+  // Above max_segments distinct (sigma, q), the segments are merged into max_segments groups
+  // of neighbours (one more where both samplings occur), each at its smallest sigma and largest q for the upper end and the other
+  // way for the lower end (a wider interval, still sound): the number of distinct segments
+  // merged, or 0 where they were not.
+  std::size_t merged_from() const { return merged_from_; }
 
  private:
   struct Direction {
@@ -80,6 +92,7 @@ class PldAccountant {
   };
   std::vector<Direction> directions_;  // remove, then add when some q < 1
   double h_ = 0;
+  std::size_t merged_from_ = 0;
 };
 
 // The smallest noise multiplier whose `steps` steps at rate q have PLD upper bound

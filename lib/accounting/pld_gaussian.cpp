@@ -192,6 +192,13 @@ LossMoments privacy_loss_moments(const GaussianPair& p) {
   return {mean, m2 / m0};
 }
 
+double step_points(const GaussianPair& p, double h, double tail) {
+  const Pair pair(p);
+  check_lattice(h, tail);
+  const auto [x_lo, x_hi] = pair.x_range(tail);
+  return (pair.loss(pair.u_of_x(x_hi)) - pair.loss(pair.u_of_x(x_lo))) / h + 2;
+}
+
 PldPmf pessimistic_pld(const GaussianPair& p, double h, double tail) {
   const Pair pair(p);
   check_lattice(h, tail);

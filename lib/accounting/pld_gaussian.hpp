@@ -48,6 +48,11 @@ LossMoments privacy_loss_moments(const GaussianPair& pair);
 // only raise delta.
 PldPmf pessimistic_pld(const GaussianPair& pair, double h, double tail);
 
+// About how many lattice points of spacing h the discretisations of one step take: the
+// span of the loss between the two tails over h (computed without building them, in
+// double: it may be far beyond what could be built).
+double step_points(const GaussianPair& pair, double h, double tail);
+
 // Optimistic: the outcomes are merged into consecutive cells (a, b] chosen so that
 // each cell's merged loss log(P(a,b] / Q(a,b]) is exactly a lattice point k h (in
 // practice at or just above it, and rounded down to it; the last cell, which cannot

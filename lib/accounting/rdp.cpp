@@ -20,6 +20,7 @@ namespace dpaudit {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Running log(sum of e^x_i) with at most one exp per term; terms below e^-40 times
 // the largest so far are skipped (n of them change the sum by < n 4.3e-18 relative).
@@ -114,14 +115,19 @@ struct SampledGaussian {
       : sigma(sigma_), q(q_), log_q(std::log(q_)), log_1mq(std::log1p(-q_)),
         inv_2var(0.5 / (sigma_ * sigma_)),
         // at q = 1 only the closed form is used (log_a), and sigma^2 may underflow to 0
-        // (0 * -inf would be NaN): z0 = -inf there
-        z0(q_ < 1 ? sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5 : -std::numeric_limits<double>::infinity()),
-        log_phi{log_normal_cdf(z0 / sigma), log_normal_cdf((z0 - 1) / sigma), log_normal_cdf(-z0 / sigma),
-                log_normal_cdf((1 - z0) / sigma)} {}
+        // (0 * -inf would be NaN): z0 = -inf there. Where sigma^2 overflows (sigma > 1e154)
+        // z0 is +-inf or NaN (inf * 0 at q = 1/2): fractional orders then take the chord
+        // (log_a_fractional) and log_phi is not read.
+        z0(q_ < 1 ? sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5 : -std::numeric_limits<double>::infinity()) {
+    if (std::isfinite(z0))
+      log_phi = {log_normal_cdf(z0 / sigma), log_normal_cdf((z0 - 1) / sigma), log_normal_cdf(-z0 / sigma),
+                 log_normal_cdf((1 - z0) / sigma)};
+  }
   double sigma, q, log_q, log_1mq, inv_2var;
   double z0;  // sigma^2 log(1/q - 1) + 1/2 (fractional orders)
-  // log Phi of z0/sigma, (z0 - 1)/sigma, -z0/sigma, (1 - z0)/sigma (fractional orders)
-  std::array<double, 4> log_phi;
+  // log Phi of z0/sigma, (z0 - 1)/sigma, -z0/sigma, (1 - z0)/sigma (fractional orders;
+  // NaN where z0 is not finite)
+  std::array<double, 4> log_phi{kNaN, kNaN, kNaN, kNaN};
 
   // log E[(r - 1)^m] for even m, computed once per pair as far as asked.
   double log_moment(int m) const {
@@ -220,11 +226,16 @@ double log_bernoulli_gap(double alpha, double q) {
 // and on z > z0 subtracts (1 - alpha q) Phi(-z0/sigma) + alpha q Phi((1 - z0)/sigma): terms
 // of size alpha^2 q^2 that cancel to alpha^2 q^2 / sigma^2, which loses only sigma^2 of
 // the 1e-16, not 1/(alpha^2 q^2).
+// Returns NaN where the series cannot give A - 1: z0 beyond double's range (sigma above
+// 1e154), A - 1 cancelled to fewer than 6 digits (sigma above ~1e5, or q near the
+// smallest double), or no convergence in 10^6 terms; the caller then bounds it by the
+// chord (log_a_chord).
 double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
   const double alpha = binom.alpha();
   const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var, z0 = g.z0, sigma = g.sigma;
   // As in log_a_integer: the i = 0 term of A1, q^alpha e^((alpha^2 - alpha)/(2 sigma^2)) Phi(~inf), is inf.
   if (std::isinf(inv_2var)) return kInf;
+  if (!std::isfinite(z0)) return kNaN;
   LogSum positive, negative;
   positive.add(log_bernoulli_gap(alpha, g.q) + g.log_phi[0]);
   negative.add(std::log(alpha) + log_q + std::log(-std::expm1((alpha - 1) * log_1mq)) + g.log_phi[1]);
@@ -247,9 +258,10 @@ double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
     const double term = std::max(s0, s1), decay = term - last_term;
     last_term = term;
     if (id > alpha && (term < positive.value() - LogSum::kNegligible || (term < -30 && decay > -0.7))) {
+      // A - 1 below 1e-10 of the terms it is the difference of: fewer than 6 of the 16
+      // digits are left (at sigma ~1e5; the ratio is about 1/sigma^2).
       const double log_a_minus_1 = log_sub(positive.value(), negative.value());
-      if (!std::isfinite(log_a_minus_1))
-        throw DataError(fmt::format("RDP series lost precision (sigma {}, q {}, order {})", sigma, g.q, alpha));
+      if (!std::isfinite(log_a_minus_1) || log_a_minus_1 < positive.value() - 23) return kNaN;
       return log_add(0, log_a_minus_1);
     }
     if (i + 1 >= binom.size()) {  // beyond the row: continue the recurrence
@@ -258,7 +270,7 @@ double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
       log_abs_binom += std::log(std::abs(ratio));
     }
   }
-  throw DataError(fmt::format("RDP series did not converge (sigma {}, q {}, order {})", sigma, g.q, alpha));
+  return kNaN;  // no convergence in 10^6 terms: the chord
 }
 
 // Wang, Balle & Kasiviswanathan 2019's strengthened bound (Thm 27) needs the moments up
@@ -293,24 +305,32 @@ double log_a_without_replacement(const SampledGaussian& g, const BinomialRow& bi
   return log_add(0, sum.value());
 }
 
-// Without replacement at fractional alpha: the CGF (alpha - 1) RDP interpolated
-// linearly between floor(alpha) and ceil(alpha) (Wang, Balle & Kasiviswanathan 2019,
-// Cor. 10); log A_1 = 0.
-double log_a_without_replacement_interpolated(const SampledGaussian& g, double alpha) {
+// At fractional alpha, the CGF log A_alpha = (alpha - 1) RDP interpolated linearly between
+// floor(alpha) and ceil(alpha): an upper bound, since log A_alpha = log E[v^alpha] is
+// convex in alpha (Wang, Balle & Kasiviswanathan 2019, Cor. 10); log A_1 = 0. `log_a` is
+// the integer-order bound.
+template <class LogA>
+double log_a_chord(const SampledGaussian& g, double alpha, LogA log_a) {
   const double lo = std::floor(alpha), hi = std::ceil(alpha), t = alpha - lo;
-  const double at_lo = lo < 2 ? 0.0 : log_a_without_replacement(g, binomial_row(lo));
-  return (1 - t) * at_lo + t * log_a_without_replacement(g, binomial_row(hi));
+  const double at_lo = lo < 2 ? 0.0 : log_a(g, binomial_row(lo));
+  return (1 - t) * at_lo + t * log_a(g, binomial_row(hi));
 }
 
-double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom, Sampling sampling) {
+// `chord` is set where a Poisson fractional order had to take the chord.
+double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom, Sampling sampling, bool& chord) {
   const double alpha = binom.alpha();
   if (g.q == 1) return alpha * g.inv_2var;  // the Gaussian mechanism (Mironov 2017)
   const bool integer = alpha == std::floor(alpha);
   double log_a;
-  if (sampling == Sampling::without_replacement)
-    log_a = integer ? log_a_without_replacement(g, binom) : log_a_without_replacement_interpolated(g, alpha);
-  else
+  if (sampling == Sampling::without_replacement) {
+    log_a = integer ? log_a_without_replacement(g, binom) : log_a_chord(g, alpha, log_a_without_replacement);
+  } else {
     log_a = integer ? log_a_integer(g, binom) : log_a_fractional(g, binom);
+    if (std::isnan(log_a)) {
+      log_a = log_a_chord(g, alpha, log_a_integer);
+      chord = true;
+    }
+  }
   return std::max(0.0, log_a / (alpha - 1));
 }
 
@@ -337,11 +357,12 @@ std::vector<double> default_rdp_orders() {
 double subsampled_gaussian_rdp(double sigma, double q, double alpha, Sampling sampling) {
   check_event({sigma, q, 1});
   check_orders({alpha});
-  return rdp_unchecked(SampledGaussian(sigma, q), binomial_row(alpha), sampling);
+  bool chord = false;
+  return rdp_unchecked(SampledGaussian(sigma, q), binomial_row(alpha), sampling, chord);
 }
 
 std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
-                                 const std::vector<double>& orders, int threads) {
+                                 const std::vector<double>& orders, int threads, bool* chord) {
   if (events.empty()) throw UsageError("no accounting events");
   for (const auto& e : events) check_event(e);
   check_orders(orders);
@@ -356,13 +377,17 @@ std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
   std::vector<BinomialRow> binomials;
   for (double a : orders) binomials.push_back(binomial_row(a));
   std::vector<double> curves(distinct.size() * n_orders);
+  std::vector<char> chords(distinct.size(), 0);
   parallel_blocks(distinct.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
     for (std::size_t i = begin; i < end; ++i) {
       const SampledGaussian g(noise_over_sensitivity(distinct[i]), distinct[i].q);
+      bool used = false;
       for (std::size_t o = 0; o < n_orders; ++o)
-        curves[i * n_orders + o] = rdp_unchecked(g, binomials[o], distinct[i].sampling);
+        curves[i * n_orders + o] = rdp_unchecked(g, binomials[o], distinct[i].sampling, used);
+      chords[i] = used;
     }
   });
+  if (chord) *chord = std::find(chords.begin(), chords.end(), 1) != chords.end();
   std::vector<double> total(n_orders, 0.0);
   for (const auto& e : events) {
     const double* curve = &curves[index.at(key(e)) * n_orders];
@@ -395,7 +420,10 @@ RdpResult rdp_to_dp(const std::vector<double>& rdp, const std::vector<double>& o
 RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
                       const std::vector<double>& orders, int threads) {
   check_delta(delta);
-  return rdp_to_dp(composed_rdp(events, orders, threads), orders, delta);
+  bool chord = false;
+  RdpResult r = rdp_to_dp(composed_rdp(events, orders, threads, &chord), orders, delta);
+  r.chord = chord;
+  return r;
 }
 
 double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,

@@ -26,13 +26,18 @@ double subsampled_gaussian_rdp(double sigma, double q, double alpha,
                                Sampling sampling = Sampling::poisson);
 
 // Total RDP at each order, summed over events (steps times the one-step RDP).
-// `threads` splits the events; the result does not depend on it.
+// `threads` splits the events; the result does not depend on it. Where the fractional
+// orders' series of a Poisson segment loses its digits (noise multiplier ~1e7 or more at
+// q 0.01, sigma above 1e154, q near the smallest double), those orders take the chord
+// between the neighbouring integer orders, an upper bound (log A_alpha is convex in alpha),
+// and `*chord` (when given) is set.
 std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
-                                 const std::vector<double>& orders, int threads = 1);
+                                 const std::vector<double>& orders, int threads = 1, bool* chord = nullptr);
 
 struct RdpResult {
   double epsilon;
-  double order;  // the order that attains it
+  double order;        // the order that attains it
+  bool chord = false;  // some fractional orders took the chord (composed_rdp)
 };
 
 // The smallest eps over the orders (Canonne, Kamath & Steinke 2020, Prop. 12;

@@ -57,10 +57,14 @@ std::pair<Gaussian, Gaussian> standardized(const Gaussian& p, const Gaussian& q)
   check_gaussian(q, "the second Gaussian");
   const Gaussian& narrow = p.stddev <= q.stddev ? p : q;
   const Gaussian& wide = p.stddev <= q.stddev ? q : p;
-  const Gaussian other{(wide.mean - narrow.mean) / narrow.stddev, wide.stddev / narrow.stddev};
-  if (!std::isfinite(other.stddev))
-    throw UsageError(fmt::format("standard deviations {} and {} differ by more than the double range",
-                                 p.stddev, q.stddev));
+  // Means near +-1e308 of opposite signs: their difference overflows, its half does not
+  // (an infinite quotient is then a separable pair).
+  const double gap = wide.mean - narrow.mean;
+  const Gaussian other{std::isfinite(gap) ? gap / narrow.stddev : 2 * ((wide.mean / 2 - narrow.mean / 2) / narrow.stddev),
+                       wide.stddev / narrow.stddev};
+  if (!std::isfinite(other.stddev))  // legal values beyond double's range: exit 1, not 2
+    throw DataError(fmt::format("standard deviations {} and {} differ by more than the double range",
+                                p.stddev, q.stddev));
   return {{0, 1}, other};
 }
 

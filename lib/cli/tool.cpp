@@ -136,7 +136,7 @@ CLI::Validator epsilon() {
       "", ">= 0 or inf");
 }
 CLI::Validator cosine_dimension() {
-  return number_check("a dimension >= 2", [](double x) { return x >= 2 && x == std::floor(x) && x < 1.8e19; });
+  return number_check("a whole dimension in [2, 1.8e19)", [](double x) { return x >= 2 && x == std::floor(x) && x < 1.8e19; });
 }
 CLI::Validator thread_count() {
   return number_check("a thread count in [0, 1024] (0: all cores)",

@@ -18,13 +18,19 @@ double anderson_darling_normal(const std::vector<double>& x_sorted) {
   if (n < 2) throw UsageError("anderson_darling_normal: needs at least 2 samples");
   if (!std::is_sorted(x_sorted.begin(), x_sorted.end()))
     throw UsageError("anderson_darling_normal: samples are not sorted ascending");
-  const Gaussian fit = fit_gaussian(x_sorted, 1);
+  // The statistic is scale-free: computed on the samples over a power of two near the
+  // largest (exact), so that x - mean and the spread stay finite near +-1e308.
+  const double largest = std::max(std::abs(x_sorted.front()), std::abs(x_sorted.back()));
+  const int e = largest > 0 ? std::ilogb(largest) : 0;
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = std::scalbn(x_sorted[i], -e);
+  const Gaussian fit = fit_gaussian(x, 1);
   if (!(fit.stddev > 0)) throw UsageError("anderson_darling_normal: all samples are equal");
   const double nd = static_cast<double>(n);
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double w_low = (x_sorted[i] - fit.mean) / fit.stddev;
-    const double w_high = (x_sorted[n - 1 - i] - fit.mean) / fit.stddev;
+    const double w_low = (x[i] - fit.mean) / fit.stddev;
+    const double w_high = (x[n - 1 - i] - fit.mean) / fit.stddev;
     sum += (2.0 * static_cast<double>(i) + 1.0) / nd * (log_normal_cdf(w_low) + log_normal_sf(w_high));
   }
   return -nd - sum;

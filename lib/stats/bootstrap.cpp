@@ -136,6 +136,26 @@ double replicate_quantile(const std::vector<double>& r, double p, bool lower_end
 
 }  // namespace
 
+void for_each_resample(const ScoreSet& scores, std::size_t replicates, std::uint64_t seed, int threads,
+                       const std::function<void(std::size_t, const ScoreSet&)>& visit) {
+  // Stream b holds 2 words per draw, the in draws first.
+  const std::vector<double>& in = scores.in();
+  const std::vector<double>& out = scores.out();
+  const std::uint64_t key = derive_seed(seed, kReplicatePurpose);
+  const std::size_t draws = in.size() + out.size();
+  parallel_blocks(replicates, threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<std::uint32_t> words(2 * draws);
+    std::vector<std::size_t> counts, starts;
+    for (std::size_t b = begin; b < end; ++b) {
+      philox_words(key, b, 0, words.size(), words.data());
+      std::vector<double> rin, rout;
+      resample_sorted(in, words.data(), counts, starts, rin);
+      resample_sorted(out, words.data() + 2 * in.size(), counts, starts, rout);
+      visit(b, ScoreSet(std::move(rin), std::move(rout), scores.dim()));
+    }
+  });
+}
+
 BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& statistic,
                                 const BootstrapOptions& options) {
   const std::size_t B = options.replicates;
@@ -154,21 +174,9 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
   d.estimate = statistic(scores);  // its own errors pass unchanged: they are not the bootstrap's
   if (std::isnan(d.estimate)) throw DataError("the bootstrapped statistic is NaN on the scores themselves");
 
-  // Replicates: stream b holds 2 words per draw, the in draws first.
-  const std::uint64_t key = derive_seed(options.seed, kReplicatePurpose);
-  const std::size_t draws = in.size() + out.size();
   d.replicates.resize(B);
-  parallel_blocks(B, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-    std::vector<std::uint32_t> words(2 * draws);
-    std::vector<std::size_t> counts, starts;
-    for (std::size_t b = begin; b < end; ++b) {
-      philox_words(key, b, 0, words.size(), words.data());
-      std::vector<double> rin, rout;
-      resample_sorted(in, words.data(), counts, starts, rin);
-      resample_sorted(out, words.data() + 2 * in.size(), counts, starts, rout);
-      d.replicates[b] = evaluate(statistic, ScoreSet(std::move(rin), std::move(rout), scores.dim()),
-                                 fmt::format("bootstrap replicate {} of {}", b + 1, B));
-    }
+  for_each_resample(scores, B, options.seed, options.threads, [&](std::size_t b, const ScoreSet& resample) {
+    d.replicates[b] = evaluate(statistic, resample, fmt::format("bootstrap replicate {} of {}", b + 1, B));
   });
   d.sorted = d.replicates;
   std::sort(d.sorted.begin(), d.sorted.end());

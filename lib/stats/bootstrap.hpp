@@ -78,6 +78,14 @@ struct BootstrapDistribution {
   double standard_error = 0;
 };
 
+// The B stratified resamples themselves: visit(b, resample_b) for b = 0..B-1, in
+// parallel (`threads` <= 0: all cores; visit must be safe to call concurrently, each
+// call writing only what belongs to its b). Resample b is the one bootstrap() evaluates
+// as theta*_b, whatever the thread count. Estimators that need more than one number per
+// resample (stats/gauss_fit_interval.hpp) read them here.
+void for_each_resample(const ScoreSet& scores, std::size_t replicates, std::uint64_t seed, int threads,
+                       const std::function<void(std::size_t, const ScoreSet&)>& visit);
+
 // The statistic, B stratified replicates and the jackknife, in parallel over
 // replicates and over jackknife deletions. UsageError for B < 2, G < 2, or no in
 // scores; DataError for a class with a single score (the jackknife must delete one),

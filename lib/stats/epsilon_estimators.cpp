@@ -1,5 +1,6 @@
 #include "stats/epsilon_estimators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -12,6 +13,17 @@
 #include "stats/sweep_maximum.hpp"
 
 namespace dpaudit {
+
+Guarantee estimate_guarantee(const EstimatorOptions& options, bool decisions) {
+  const ThresholdChoice choice = decisions ? ThresholdChoice::fixed : options.strategy.choice;
+  switch (options.method) {
+    case Method::threshold: return {GuaranteeKind::point_estimate, Assumption::none};
+    case Method::clopper_pearson: return {bound_kind(choice), Assumption::none};
+    case Method::jeffreys: return {bound_kind(choice, GuaranteeKind::approximate_bound), Assumption::none};
+    case Method::gauss_fit: return {GuaranteeKind::point_estimate, Assumption::gaussian_scores};
+  }
+  throw UsageError("unknown method");
+}
 namespace {
 
 RateBound rate_bound_of(Method method) {
@@ -121,9 +133,7 @@ Gaussian fit_with_spread(const std::vector<double>& x, const char* side) {
   const Gaussian g = fit_gaussian(x);
   if (!(g.stddev > 0))
     throw DataError(fmt::format("all {} scores are equal: gauss-fit needs scores that vary", side));
-  if (!std::isfinite(g.mean) || !std::isfinite(g.stddev))  // e.g. scores near 1e308: the variance overflows
-    throw DataError(fmt::format("the {} scores are too large for gauss-fit (their mean or spread overflows)", side));
-  return g;
+  return g;  // a spread beyond 1.8e308 is inf here; the estimate uses scaled fits
 }
 
 EpsilonEstimate gauss_fit_estimate(const ScoreSet& scores, const EstimatorOptions& options) {
@@ -138,7 +148,19 @@ EpsilonEstimate gauss_fit_estimate(const ScoreSet& scores, const EstimatorOption
   } else {
     e.fit_out = fit_with_spread(scores.out(), "out");
     e.n_out = scores.out().size();
-    e.epsilon = two_gaussian_epsilon(*e.fit_out, *e.fit_in, options.delta);
+    // The two-Gaussian eps is invariant under x -> x / 2^k: both fits again in units of a
+    // power of two near the largest |score| (exact), so that scores near 1e308 (whose
+    // difference of means overflows) or subnormal ones (whose fits round to a few ulps)
+    // keep their digits; the fits are reported in the scores' units.
+    const double largest = std::max({std::abs(scores.in().front()), std::abs(scores.in().back()),
+                                     std::abs(scores.out().front()), std::abs(scores.out().back())});
+    const int k = std::ilogb(largest);  // largest > 0: both fits have a spread
+    const auto scaled = [k](const std::vector<double>& x) {
+      std::vector<double> y(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) y[i] = std::scalbn(x[i], -k);
+      return fit_gaussian(y);
+    };
+    e.epsilon = two_gaussian_epsilon(scaled(scores.out()), scaled(scores.in()), options.delta);
   }
   return e;
 }

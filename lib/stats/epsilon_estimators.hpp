@@ -18,6 +18,7 @@
 #include "accounting/two_gaussian.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/epsilon_from_rates.hpp"
+#include "stats/guarantee.hpp"
 #include "stats/scores.hpp"
 #include "stats/threshold_strategy.hpp"
 
@@ -52,6 +53,12 @@ struct EpsilonEstimate {
   std::optional<Gaussian> fit_in;    // gauss_fit
   std::optional<Gaussian> fit_out;   // gauss_fit without a null
 };
+
+// What estimate_epsilon's number is (stats/guarantee.hpp): threshold a point estimate;
+// clopper-pearson a lower bound and jeffreys an approximate one (not a bound with
+// --thresholds max or uncorrected; decisions are one fixed rule); gauss-fit an estimate
+// that assumes Gaussian scores.
+Guarantee estimate_guarantee(const EstimatorOptions& options, bool decisions = false);
 
 // Throws UsageError for options out of range, DataError for scores an estimator
 // cannot use (a missing class; gauss_fit on a side whose scores are all equal).

@@ -1,5 +1,6 @@
 #include "stats/gaussian_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,12 +12,18 @@ namespace dpaudit {
 Gaussian fit_gaussian(const std::vector<double>& x, unsigned ddof) {
   if (x.size() <= ddof) throw UsageError(fmt::format("fit_gaussian: {} samples, needs more than {}", x.size(), ddof));
   const double n = static_cast<double>(x.size());
+  // In units of a power of two near the largest |x| (exact scaling): a sum of scores near
+  // 1e308 does not overflow, nor do squares of subnormal ones underflow to 0.
+  double largest = 0;
+  for (double v : x) largest = std::max(largest, std::abs(v));
+  if (largest == 0) return {0, 0};
+  const int e = std::ilogb(largest);
   double sum = 0;
-  for (double v : x) sum += v;
+  for (double v : x) sum += std::scalbn(v, -e);
   const double mean = sum / n;
   double squares = 0;
-  for (double v : x) squares += (v - mean) * (v - mean);
-  return {mean, std::sqrt(squares / (n - ddof))};
+  for (double v : x) squares += (std::scalbn(v, -e) - mean) * (std::scalbn(v, -e) - mean);
+  return {std::scalbn(mean, e), std::scalbn(std::sqrt(squares / (n - ddof)), e)};
 }
 
 }  // namespace dpaudit

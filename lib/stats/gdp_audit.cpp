@@ -14,6 +14,10 @@
 #include "stats/roc.hpp"
 
 namespace dpaudit {
+
+Guarantee gdp_epsilon_guarantee(ThresholdChoice choice) {
+  return {bound_kind(choice), Assumption::gaussian_tradeoff_curve};
+}
 namespace {
 
 void check(const ScoreSet& scores, double delta, double alpha) {

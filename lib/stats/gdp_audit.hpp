@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "stats/guarantee.hpp"
 #include "stats/scores.hpp"
 #include "stats/threshold_strategy.hpp"
 
@@ -46,6 +47,11 @@ struct GdpAuditEstimate {
 // confidence 1 - alpha_per_rate (one ROC sweep). Throws UsageError unless 0 < delta < 1
 // and 0 < alpha_per_rate < 1; DataError when a class has no scores.
 GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double alpha_per_rate);
+
+// What gdp_audit's eps is (stats/guarantee.hpp): a lower bound only when the trade-off
+// curve is Gaussian (and not a bound with --thresholds max or uncorrected). Its mu is
+// a bound of the same kind that assumes nothing.
+Guarantee gdp_epsilon_guarantee(ThresholdChoice choice);
 
 // The bound at level alpha, split evenly over FPR and FNR, with the rule chosen by the
 // strategy (threshold_strategy.hpp): bonferroni divides by the number of distinct

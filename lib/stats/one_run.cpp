@@ -12,6 +12,11 @@
 #include "stats/roc.hpp"
 
 namespace dpaudit {
+
+Guarantee one_run_guarantee(const OneRunOptions& options) {
+  const bool gaussian = options.test == OneRunTest::fdp && options.curve == FdpCurve::gaussian;
+  return {bound_kind(options.strategy.choice), gaussian ? Assumption::gaussian_tradeoff_curve : Assumption::none};
+}
 namespace {
 
 void check_outcome(std::size_t m, std::size_t r, std::size_t v) {

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "stats/one_run_fdp.hpp"
+#include "stats/guarantee.hpp"
 #include "stats/scores.hpp"
 #include "stats/threshold_strategy.hpp"
 
@@ -80,6 +81,12 @@ struct OneRunEstimate {
 // The largest eps the outcome refutes at level alpha under options' test (options.alpha
 // is not used: searches test each count at their own level); 0 when eps = 0 is not refuted.
 double one_run_outcome_epsilon(const OneRunOptions& options, std::size_t m, std::size_t r, std::size_t v, double alpha);
+
+// What the one-run eps is (stats/guarantee.hpp): a lower bound, that assumes a Gaussian
+// trade-off curve for one-run-fdp against the Gaussian curve (the claim tested is that
+// curve, so refuting it says nothing of other mechanisms with the same (eps, delta));
+// not a bound for --thresholds max.
+Guarantee one_run_guarantee(const OneRunOptions& options);
 
 // The Bonferroni grid of guess counts for m canaries (see the header).
 std::vector<std::size_t> one_run_guess_grid(std::size_t m);

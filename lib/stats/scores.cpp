@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -46,6 +48,54 @@ class DimColumn {
   std::size_t dim_ = 0;
 };
 
+// The optional `trial` column (dp-train sgd and canife write one): each (trial, label) at
+// most once (within a round where there is a round column). Rows from shards concatenated
+// twice, or from overlapping trial ranges, would otherwise count twice and narrow the
+// bound. The keys are kept (24 bytes a row) and sorted at the end: no order is assumed.
+class TrialColumn {
+ public:
+  explicit TrialColumn(const CsvReader& csv) : col_(csv.find_column("trial")), round_col_(csv.find_column("round")) {}
+  void add_row(const CsvReader& csv, int label) {
+    if (!col_) return;
+    const double t = csv.number(*col_);
+    if (!(t >= 0 && t == std::floor(t) && t <= 9007199254740992.0))  // 2^53: every whole number is exact
+      throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)), csv.where(*col_));
+    rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, static_cast<std::uint64_t>(t), label,
+                     static_cast<std::uint64_t>(csv.line())});
+  }
+  // DataError naming the pair and both rows (the first two by row of the first repeated key).
+  void check(const std::string& source) {
+    std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
+      return std::tie(a.round, a.trial, a.label, a.row) < std::tie(b.round, b.trial, b.label, b.row);
+    });
+    const Row* first = nullptr;
+    const Row* second = nullptr;
+    for (std::size_t i = 1; i < rows_.size(); ++i) {
+      const Row &a = rows_[i - 1], &b = rows_[i];
+      if (a.round == b.round && a.trial == b.trial && a.label == b.label && (!second || b.row < second->row)) {
+        first = &a;
+        second = &b;
+      }
+    }
+    if (!second) return;
+    const std::string round = round_col_ ? fmt::format(" in round {}", format_number(first->round)) : "";
+    throw DataError(fmt::format("trial {} with label {}{} appears twice, rows {} and {} (shards concatenated twice or "
+                                "with overlapping trials?)",
+                                first->trial, first->label, round, first->row, second->row),
+                    fmt::format("{}, row {}", source, second->row));
+  }
+
+ private:
+  struct Row {
+    double round;
+    std::uint64_t trial;
+    int label;
+    std::uint64_t row;
+  };
+  std::optional<std::size_t> col_, round_col_;
+  std::vector<Row> rows_;
+};
+
 // A score as the estimators see it: checked against the cosine range, then negated.
 double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
   if (options.cosines && (s < -1 || s > 1))
@@ -75,16 +125,19 @@ std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOpti
   const std::size_t score_col = csv.column("score");
   const std::size_t round_col = by_round ? csv.column("round") : 0;
   DimColumn dims(csv, options);
+  TrialColumn trials(csv);
   std::map<double, Classes> rounds;
   Classes* only = by_round ? nullptr : &rounds[0];
   while (csv.next()) {
     dims.check_row(csv);
     const int label = csv.label(label_col);
+    trials.add_row(csv, label);
     const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
     Classes& target = by_round ? rounds[round_of(csv, round_col)] : *only;
     (label == 1 ? target.in : target.out).push_back(score);
   }
   if (by_round && rounds.empty()) throw DataError("no score rows", csv.source());
+  trials.check(csv.source());
   for (const auto& [round, classes] : rounds)
     check_classes(classes, options, by_round ? fmt::format("{}, round {}", csv.source(), format_number(round))
                                              : csv.source());
@@ -138,10 +191,12 @@ DecisionCounts read_decisions_csv(const std::string& path) {
   CsvReader csv(path);
   const std::size_t label_col = csv.column("label");
   const std::size_t guess_col = csv.column("guess");
+  TrialColumn trials(csv);
   DecisionCounts counts;
   while (csv.next()) {
     const int label = csv.label(label_col);
     const int guess = csv.label(guess_col);
+    trials.add_row(csv, label);
     if (label == 1) {
       ++counts.n_in;
       if (guess == 0) ++counts.false_negatives;
@@ -150,6 +205,7 @@ DecisionCounts read_decisions_csv(const std::string& path) {
       if (guess == 1) ++counts.false_positives;
     }
   }
+  trials.check(csv.source());
   if (counts.n_in + counts.n_out == 0) throw DataError("no decision rows", csv.source());
   if (counts.n_in == 0) throw DataError("no rows with label 1 (in)", csv.source());
   if (counts.n_out == 0) throw DataError("no rows with label 0 (out)", csv.source());

@@ -44,9 +44,11 @@ struct ScoreReadOptions {
 };
 
 // The scores of a CSV file ("-" = stdin) as one set. DataError for an empty input,
-// a missing column, a bad label or score, or a missing class; and, when the optional
+// a missing column, a bad label or score, or a missing class; when the optional
 // `dim` column is present, for a dim that is not a whole number >= 1, differs between
-// rows, or is not options.dim.
+// rows, or is not options.dim; and when the optional `trial` column is present, for a
+// trial that is not a whole number >= 0 or a (trial, label) pair given twice (within a
+// round where there is a `round` column: shards concatenated twice or overlapping).
 ScoreSet read_scores_csv(const std::string& path, const ScoreReadOptions& options);
 
 // The same split by the `round` column (whole numbers), rounds in ascending order;
@@ -57,7 +59,8 @@ std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, con
 // an analytic null); arrays of any shape are read as flat lists.
 ScoreSet read_scores_npy(const std::string& in_path, const std::string& out_path, const ScoreReadOptions& options);
 
-// The counts of a decisions CSV (`label`,`guess`, both 0/1) with both classes present.
+// The counts of a decisions CSV (`label`,`guess`, both 0/1) with both classes present;
+// an optional `trial` column as read_scores_csv's.
 DecisionCounts read_decisions_csv(const std::string& path);
 
 }  // namespace dpaudit

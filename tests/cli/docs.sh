@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # Every tool: --help with EXAMPLES and --version; a man page that documents every
 # option --help lists; an entry in the README; dpaudit(7) names every tool.
 source "$SRC/tests/cli/lib.bash"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # dp-train fedavg (003 Alg. 2-3) on the synthetic task with logistic regression
 # (D = 8*8*10 + 10 = 650 parameters): fast runs that check the audit's known answers.
 source "$SRC/tests/cli/lib.bash"
@@ -20,7 +21,7 @@ PY
 
 # --- clipping only (z = 0): all iterates separate seen from unseen canaries; the final
 # model leaks far less (003 Table 3/4, first row: eps_est-all >> eps_est-final).
-expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0 --save-deltas
+expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0 --save-deltas --threads 1
 for f in final_model.npy delta.npy deltas.npy scores_final.csv scores_all.csv metrics.csv run.json canaries.json unseen.json; do
   [ -s "z0/$f" ] || fail "z0/$f missing"
 done
@@ -47,11 +48,15 @@ a = np.genfromtxt('all_again.csv', delimiter=',', names=True)['score']
 b = np.genfromtxt('z0/scores_all.csv', delimiter=',', names=True)['score']
 print(abs(a - b).max())")" 0 1e-6 "score-dump --deltas --reduce max = scores_all.csv"
 
-# --- same seed, --threads 1 and 2: byte-identical outputs (run.json differs in timings).
-expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0t2 --save-deltas --threads 2
-for f in final_model.npy delta.npy deltas.npy scores_final.csv scores_all.csv metrics.csv canaries.json unseen.json; do
-  expect_eq "$(cmp "z0/$f" "z0t2/$f" && echo same)" same "$f with --threads 1 and 2"
-done
+# --- same seed, --threads 1 and 2: byte-identical --out folders, run.json
+# included (timings go to --timings FILE, which has the run's seconds and peak memory).
+expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0t2 --save-deltas \
+  --threads 2 --timings z0t2.timings.json
+expect_eq "$(diff -r z0 z0t2 && echo same)" same "--out with --threads 1 and 2"
+expect_eq "$(ls z0t2 | tr '\n' ' ')" "canaries.json delta.npy deltas.npy final_model.npy metrics.csv run.json scores_all.csv scores_final.csv unseen.json " \
+  "the files of --out"
+expect_eq "$("$PYTHON" -c "import json,sys; t = json.load(open(sys.argv[1])); print(sorted(t), all(v > 0 for v in t.values()))" \
+  z0t2.timings.json)" "['peak_memory_mb', 'seconds_per_round', 'threads', 'wall_seconds'] True" "--timings FILE"
 
 # --- large noise (z = 100): every canary's final cosine follows the null N(0, 1/D) of
 # 003 Thm 3.1: mean 0 and sd 1/sqrt(650) = 0.03922; the seen ones as well.

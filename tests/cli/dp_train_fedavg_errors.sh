@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # dp-train fedavg's bad input (issue 5): one line on stderr, exit 1 (bad data) or 2
 # (usage), nothing on stdout, and no output folder (not even a half-written one).
 source "$SRC/tests/cli/lib.bash"

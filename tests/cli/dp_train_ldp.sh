@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # dp-train ldp (002 Alg. 1-4): bad input, output format, thread-independence, the
 # closed-form success rates of the dummy-gradient adversary, and a small Fig. 2 on the
 # synthetic task (mlp, 8x8 inputs).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# needs: dp-train
 # dp-train sum (003 Alg. 1): the release is the clipped sum plus N(0, (sigma C)^2 I),
 # the same whatever --threads; client data; and each bad input of issue 4.
 source "$SRC/tests/cli/lib.bash"

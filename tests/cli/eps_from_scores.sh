@@ -153,9 +153,58 @@ expect_error 1 "column 'label' appears more than once in the header \(.*dup.csv\
 # With --null-dim, the note about ignored label-0 rows came before an error: two lines.
 printf 'label,score\n1,0.5\n1,0.5\n0,0.1\n' >"$TMP/null-equal.csv"
 expect_error 1 "all in scores are equal" $T "$TMP/null-equal.csv" --null-dim 100 --delta 1e-5
-# gauss-fit of scores near 1e308: the variance overflowed and reached the solver (exit 2).
+# gauss-fit of scores near 1e308: the variance overflowed and reached the solver (exit 2),
+# then was refused (exit 1); in units of 2^1023 the two classes are the same: eps 0.
 printf 'label,score\n1,1e308\n1,-1e308\n0,1e308\n0,-1e308\n' >"$TMP/huge.csv"
-expect_error 1 "too large for gauss-fit" $T "$TMP/huge.csv" --method gauss-fit --delta 1e-5
+expect_status 0 $T "$TMP/huge.csv" --method gauss-fit --delta 1e-5
+expect_eq "$(cat "$TMP/out")" 0 "gauss-fit of equal classes near 1e308"
+# Scores near 1e308 or subnormal are the same scores in other units: every method gives the
+# eps of the scores 1..4 against 0,-1,-2,3; --json and --report too (their score summary
+# reached log Phi with a NaN, "log_normal_cdf of NaN", exit 2, or said "all samples are
+# equal" of subnormal scores that differ). gauss-fit's reference: the two-Gaussian eps of
+# the fits, N(0, 3.5) and N(2.5, 1.25) (numpy's mean and std), by eps-gauss2.
+"$PYTHON" - "$TMP" <<'PY'
+import sys
+pairs = [(1, 1), (1, 2), (1, 3), (1, 4), (0, 0), (0, -1), (0, -2), (0, 3)]
+for name, unit in (("units", 1.0), ("subnormal", 2.0**-1074), ("near-max", 2.0**1021)):
+    with open(f"{sys.argv[1]}/{name}.csv", "w") as f:
+        f.write("label,score\n" + "".join(f"{l},{v * unit!r}\n" for l, v in pairs))
+PY
+want=$(eps-gauss2 --mu1 0 --sigma1 "$("$PYTHON" -c 'print(3.5 ** 0.5)')" --mu2 2.5 --sigma2 "$("$PYTHON" -c 'print(1.25 ** 0.5)')" --delta 1e-5)
+for f in units subnormal near-max; do
+  expect_status 0 $T "$TMP/$f.csv" --method gauss-fit --delta 1e-5
+  expect_near "$(cat "$TMP/out")" "$want" 1e-12r "gauss-fit of $f scores"
+  for m in threshold clopper-pearson gauss-fit gdp; do
+    expect_status 0 $T "$TMP/$f.csv" --method $m --delta 1e-5 --json
+    grep -qi nan "$TMP/out" && fail "NaN in --json of $m on $f scores"
+    expect_status 0 $T "$TMP/$f.csv" --method $m --delta 1e-5 --report
+  done
+done
+summary() {  # eps, the in scores' Anderson-Darling and the AUROC of --json on stdin
+  "$PYTHON" -c "import json,sys; j=json.load(sys.stdin); s=j['summary']; print(j['epsilon'], '%.12g' % s['in']['anderson_darling'], s['auroc'])"
+}
+expect_status 0 $T "$TMP/units.csv" --json
+units=$(summary <"$TMP/out")
+for f in subnormal near-max; do
+  expect_status 0 $T "$TMP/$f.csv" --json
+  expect_eq "$(summary <"$TMP/out")" "$units" "--json of $f scores"
+done
+# A trial column: rows of shards concatenated twice (or overlapping) counted twice and moved
+# the bound silently; each (trial, label) once, within a round where there is a round column.
+printf 'trial,label,score\n0,0,0.1\n0,1,0.9\n1,0,0.2\n1,1,0.8\n' >"$TMP/shard.csv"
+{ cat "$TMP/shard.csv"; tail -n +2 "$TMP/shard.csv"; } >"$TMP/twice.csv"
+expect_status 0 $T "$TMP/shard.csv"
+expect_error 1 "trial 0 with label 0 appears twice, rows 2 and 6 \(shards concatenated twice or with overlapping trials\?\) \(.*twice.csv, row 6\)$" $T "$TMP/twice.csv"
+printf 'round,trial,label,score\n0,0,0,0.1\n0,1,1,0.9\n1,0,0,0.2\n1,1,1,0.8\n' >"$TMP/rounds-trials.csv"
+expect_status 0 $T "$TMP/rounds-trials.csv" --per round --method threshold
+printf '1,1,1,0.7\n' >>"$TMP/rounds-trials.csv"
+expect_error 1 "trial 1 with label 1 in round 1 appears twice, rows 5 and 6 .*\(.*rounds-trials.csv, row 6\)$" $T "$TMP/rounds-trials.csv" --per round --method canife
+printf 'trial,label,guess\n0,0,0\n0,1,1\n0,1,1\n' >"$TMP/decisions-twice.csv"
+expect_error 1 "trial 0 with label 1 appears twice, rows 3 and 4 .*\(.*decisions-twice.csv, row 4\)$" $T --decisions "$TMP/decisions-twice.csv"
+expect_error 1 "trial -1 is not a whole number >= 0 \(.*, row 2, column 'trial'\)$" $T <<<$'trial,label,score\n-1,0,0.1'
+# A NUL byte in a field cut the error line at it: written \x00
+printf 'label,score\n1,0.5\000abc\n0,0.1\n' >"$TMP/nul.csv"
+expect_error 1 "'0\.5\\\\x00abc' is not a finite number \(.*nul.csv, row 2, column 'score'\)$" $T "$TMP/nul.csv"
 expect_error 1 "missing column 'label'.*no_label.csv" $T "$TMP/no_label.csv"
 expect_error 1 "row has 3 fields, header has 2 \(.*ragged.csv, row 2\)" $T "$TMP/ragged.csv"
 expect_error 1 'cannot open file \(.*missing.csv\)' $T "$TMP/missing.csv"
@@ -192,14 +241,13 @@ assert j["method"] == "one-run" and j["canaries"] == 2000 and j["guesses_in"] ==
 assert j["correct"] == 10 and j["guess_in_rule"] == "score >= 2.995" and j["guess_out_rule"] == "score <= 0.004", j
 assert abs(j["epsilon"] - math.log(0.05**0.1 / (1 - 0.05**0.1))) < 1e-9, j
 PY
-# Golden values: ../shared/reference/jax_privacy_auditing.csv (jax_privacy's own code, run by
-# the CEO on ../shared/reference/scores/); its root finder stops at 1e-6 absolute.
-GOLD="$SRC/../shared/reference/scores"
-if [ -f "$GOLD/onerun_0.csv" ]; then
-  while read -r f k d want; do
-    expect_status 0 $T "$GOLD/$f" -m one-run --guesses "$k" --delta "$d"
-    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run $f top $k delta $d (jax_privacy)"
-  done <<'ROWS'
+# Golden values: tests/golden/jax_privacy/jax_privacy_auditing.csv (jax_privacy's own code on
+# the score files beside it; see its README); its root finder stops at 1e-6 absolute.
+GOLD="$SRC/tests/golden/jax_privacy"
+while read -r f k d want; do
+  expect_status 0 $T "$GOLD/$f" -m one-run --guesses "$k" --delta "$d"
+  expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run $f top $k delta $d (jax_privacy)"
+done <<'ROWS'
 onerun_0.csv 100 1e-05 2.7109631340457816
 onerun_0.csv 250 0 2.4234220068369914
 onerun_1.csv 250 1e-05 4.391223793667449
@@ -208,33 +256,33 @@ onerun_2.csv 2500 1e-05 1.2326123694293842
 onerun_3.csv 2500 0 4.987652252023381
 onerun_4.csv 100 1e-05 3.487464024328827
 ROWS
-  # jax_privacy's Bonferroni divides alpha by its ROC-frontier thresholds (25 for onerun_0,
-  # 3 for onerun_4): our uncorrected maximum at that alpha gives its number ...
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --thresholds max --alpha 0.002 --delta 1e-5
-  expect_near "$(cat "$TMP/out")" 2.230845838893747 1e-6 "one-run max at alpha/25 = jax_privacy's bonferroni"
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/3)')"
-  expect_near "$(cat "$TMP/out")" 3.253509398708713 1e-6 "one-run delta 0, max at alpha/3 = jax_privacy's bonferroni"
-  # ... ours counts a grid fixed in advance (top 10, 20, 50, 100 at m = 200: alpha/4 per
-  # count), and is the best --guesses K of the grid at that alpha.
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --json
-  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["counts_tried"], j["alpha_per_count"], j["guesses_in"], j["correct"])' <"$TMP/out")" \
-    "4 0.0125 100 100" "one-run bonferroni over its grid"
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --guesses 100 --alpha 0.0125
-  want=$(cat "$TMP/out")
-  expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5
-  expect_eq "$(cat "$TMP/out")" "$want" "one-run grid = its best count at alpha/4"
-  # The --help example at m = 1000, delta 1e-5: 0 before (alpha / 1000 per count, below the
-  # delta term 2 m delta); the grid's best count (top 100, 98 in) at alpha / 6.
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5 --guesses 100 --alpha "$("$PYTHON" -c 'print(0.05/6)')"
-  want=$(cat "$TMP/out")
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5
-  expect_eq "$(cat "$TMP/out")" "$want" "one-run --help example: positive, the grid's best count"
-  "$PYTHON" -c "import sys; sys.exit(not 2 < float('$want') < 2.7109631340457816)" || fail "one-run grid $want not in (2, the alpha-0.05 top-100 value)"
-  # one-run-fdp: jax_privacy's _epsilon_one_run_fdp (the Gaussian curve), column eps_one_run_fdp.
-  while read -r f k want; do
-    expect_status 0 $T "$GOLD/$f" -m one-run-fdp --guesses "$k" --delta 1e-5
-    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run-fdp $f top $k (jax_privacy)"
-  done <<'ROWS'
+# jax_privacy's Bonferroni divides alpha by its ROC-frontier thresholds (25 for onerun_0,
+# 3 for onerun_4): our uncorrected maximum at that alpha gives its number ...
+expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --thresholds max --alpha 0.002 --delta 1e-5
+expect_near "$(cat "$TMP/out")" 2.230845838893747 1e-6 "one-run max at alpha/25 = jax_privacy's bonferroni"
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/3)')"
+expect_near "$(cat "$TMP/out")" 3.253509398708713 1e-6 "one-run delta 0, max at alpha/3 = jax_privacy's bonferroni"
+# ... ours counts a grid fixed in advance (top 10, 20, 50, 100 at m = 200: alpha/4 per
+# count), and is the best --guesses K of the grid at that alpha.
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["counts_tried"], j["alpha_per_count"], j["guesses_in"], j["correct"])' <"$TMP/out")" \
+  "4 0.0125 100 100" "one-run bonferroni over its grid"
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5 --guesses 100 --alpha 0.0125
+want=$(cat "$TMP/out")
+expect_status 0 $T "$GOLD/onerun_4.csv" -m one-run --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "$want" "one-run grid = its best count at alpha/4"
+# The --help example at m = 1000, delta 1e-5: 0 before (alpha / 1000 per count, below the
+# delta term 2 m delta); the grid's best count (top 100, 98 in) at alpha / 6.
+expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5 --guesses 100 --alpha "$("$PYTHON" -c 'print(0.05/6)')"
+want=$(cat "$TMP/out")
+expect_status 0 $T "$GOLD/onerun_0.csv" -m one-run --delta 1e-5
+expect_eq "$(cat "$TMP/out")" "$want" "one-run --help example: positive, the grid's best count"
+"$PYTHON" -c "import sys; sys.exit(not 2 < float('$want') < 2.7109631340457816)" || fail "one-run grid $want not in (2, the alpha-0.05 top-100 value)"
+# one-run-fdp: jax_privacy's _epsilon_one_run_fdp (the Gaussian curve), column eps_one_run_fdp.
+while read -r f k want; do
+  expect_status 0 $T "$GOLD/$f" -m one-run-fdp --guesses "$k" --delta 1e-5
+  expect_near "$(cat "$TMP/out")" "$want" 1e-6 "one-run-fdp $f top $k (jax_privacy)"
+done <<'ROWS'
 onerun_0.csv 100 4.22787293359775
 onerun_1.csv 250 7.859760299039871
 onerun_2.csv 10 0
@@ -242,12 +290,9 @@ onerun_2.csv 2500 1.8028540806062912
 onerun_3.csv 2500 7.856470476777342
 onerun_4.csv 100 7.147313657404197
 ROWS
-  # jax's f-DP Bonferroni rows are, as for one-run, the uncorrected maximum at alpha / frontier size.
-  expect_status 0 $T "$GOLD/onerun_1.csv" -m one-run-fdp --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/9)')" --delta 1e-5
-  expect_near "$(cat "$TMP/out")" 7.216745176506418 1e-6 "one-run-fdp max at alpha/9 = jax_privacy's bonferroni"
-else
-  echo "note: $GOLD missing, jax_privacy golden rows not checked" >&2
-fi
+# jax's f-DP Bonferroni rows are, as for one-run, the uncorrected maximum at alpha / frontier size.
+expect_status 0 $T "$GOLD/onerun_1.csv" -m one-run-fdp --thresholds max --alpha "$("$PYTHON" -c 'print(0.05/9)')" --delta 1e-5
+expect_near "$(cat "$TMP/out")" 7.216745176506418 1e-6 "one-run-fdp max at alpha/9 = jax_privacy's bonferroni"
 printf 'label,score\n1,3\n1,2\n0,2\n0,1\n' >"$TMP/tie.csv"
 expect_error 1 'the 2 highest scores end inside tied scores \(2\): guess a different number \(.*tie.csv\)' $T "$TMP/tie.csv" -m one-run --guesses 2
 expect_error 2 "'abc' is not K or K\+:K- \(whole numbers\) \(--guesses\)" $T "$TMP/separated.csv" -m one-run --guesses abc
@@ -295,22 +340,20 @@ expect_error 1 'no rows with label 0' $T "$TMP/no_out.csv" -m one-run
 expect_status 0 $T "$TMP/separated.csv" -m gdp --threshold 1.5 --delta 1e-5 --json
 expect_near "$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["mu"])' <"$TMP/out")" \
   "$("$PYTHON" -c 'from scipy.stats import norm; print(-2 * norm.ppf(1 - 0.025**1e-3))')" 1e-9 "gdp mu, closed form"
-if [ -f "$GOLD/onerun_0.csv" ]; then
-  # jax_privacy's epsilon_from_gdp (Bonferroni over its 25 and 47 frontier thresholds: alpha/50, /94
-  # per rate) is our uncorrected maximum at alpha/25, /47; ../shared/reference/jax_privacy_auditing.csv.
-  while read -r f n d want; do
-    expect_status 0 $T "$GOLD/$f" -m gdp --thresholds max --alpha "$("$PYTHON" -c "print(0.05/$n)")" --delta "$d"
-    expect_near "$(cat "$TMP/out")" "$want" 1e-6 "gdp $f delta $d (jax_privacy)"
-  done <<'ROWS'
+# jax_privacy's epsilon_from_gdp (Bonferroni over its 25 and 47 frontier thresholds: alpha/50, /94
+# per rate) is our uncorrected maximum at alpha/25, /47; tests/golden/jax_privacy/jax_privacy_auditing.csv.
+while read -r f n d want; do
+  expect_status 0 $T "$GOLD/$f" -m gdp --thresholds max --alpha "$("$PYTHON" -c "print(0.05/$n)")" --delta "$d"
+  expect_near "$(cat "$TMP/out")" "$want" 1e-6 "gdp $f delta $d (jax_privacy)"
+done <<'ROWS'
 onerun_0.csv 25 1e-05 7.315466925386317
 onerun_0.csv 25 0.001 5.431773973699709
 onerun_2.csv 47 1e-05 3.960067692770796
 onerun_4.csv 3 0.001 15.265919458349098
 ROWS
-  expect_status 0 $T "$GOLD/onerun_0.csv" -m gdp --delta 1e-5 --json
-  expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["thresholds_tried"], j["alpha_per_rate"], j["epsilon"] < 7.315466925386317)' <"$TMP/out")" \
-    "1000 2.5e-05 True" "gdp bonferroni over the distinct scores"
-fi
+expect_status 0 $T "$GOLD/onerun_0.csv" -m gdp --delta 1e-5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["thresholds_tried"], j["alpha_per_rate"], j["epsilon"] < 7.315466925386317)' <"$TMP/out")" \
+  "1000 2.5e-05 True" "gdp bonferroni over the distinct scores"
 expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp
 expect_error 2 'gdp needs --delta in \(0,1\)' $T "$TMP/separated.csv" -m gdp --delta 0
 for t in split multi-split; do
@@ -339,7 +382,7 @@ expect_error 2 'error: .*--in.*excludes|error: .*scores.*excludes' $T "$TMP/sepa
 expect_error 2 '--in needs --out' $T --in "$TMP/in.npy"
 expect_error 2 'error: .*--fail-above' $T "$TMP/separated.csv" --fail-above -1
 
-# ---- --bootstrap (BCa interval of a point estimate) -----------------------------
+# ---- --bootstrap (gauss-fit's fit-region interval, threshold's BCa interval) ------
 # 400 in ~ N(1,1) and 400 out ~ N(0,1) (numpy seed 5).
 "$PYTHON" - "$TMP/normal.csv" <<'PY'
 import sys
@@ -356,17 +399,33 @@ cp "$TMP/out" "$TMP/boot1"
 expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --threads 2 --json
 cmp -s "$TMP/out" "$TMP/boot1" || fail "--bootstrap differs between --threads 1 and 2"
 # The interval brackets the estimate here (the estimate itself unchanged by --bootstrap),
-# and the JSON says what it is: 200 replicates, 95%, delete-1 jackknife (400 <= 1000 scores).
+# and the JSON says what it is: gauss-fit's fit region of (d, log sd ratio), 200
+# replicates, 95%, radius 2.2668 (test_gauss_fit_interval), centred on the fits: d =
+# (0.94797 - 0.032173) / 1.00748 = 0.90900, log(0.963317 / 1.00748) = -0.044820.
 expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --json
-expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); o=a.pop("bootstrap"); print(a == b, o["method"], o["replicates"], o["confidence"], o["jackknife_groups"], o["seed"], o["lower"] < a["epsilon"] < o["upper"], o["accelerated"])' "$TMP/boot1" "$TMP/out")" \
-  "True BCa 200 0.95 {'in': 400, 'out': 400} 4 True True" "gauss-fit --bootstrap JSON"
-# Another seed, other replicates; --jackknife-groups 10 groups each class into 10.
-expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 5 --jackknife-groups 10 --json
-expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a["lower"] != b["lower"], b["jackknife_groups"])' "$TMP/boot1" "$TMP/out")" \
-  "True {'in': 10, 'out': 10}" "--seed and --jackknife-groups"
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); o=a.pop("bootstrap"); print(a == b, o["method"], o["parameters"], o["replicates"], o["confidence"], o["seed"], o["lower"] < a["epsilon"] < o["upper"], round(o["radius"], 4), [round(c, 5) for c in o["center"]], o["covariance"][0][1] == o["covariance"][1][0])' "$TMP/boot1" "$TMP/out")" \
+  "True fit-region ['d', 'log_sd_ratio'] 200 0.95 4 True 2.2668 [0.909, -0.04482] True" "gauss-fit --bootstrap JSON"
+# Another seed, other replicates.
+expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 5 --json
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a["lower"] != b["lower"], a["center"] == b["center"])' "$TMP/boot1" "$TMP/out")" \
+  "True True" "--seed"
 expect_status 0 $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 200 --seed 4 --report
-grep -Eq '^bootstrap +95% BCa \[[0-9.]+, [0-9.]+\] \(B 200, z0 -?[0-9.]+, a -?[0-9.]+\)$' "$TMP/out" ||
+grep -Eq '^bootstrap +95% fit region \[[0-9.]+, [0-9.]+\] \(B 200, radius 2\.2668\)$' "$TMP/out" ||
   fail "--report has no bootstrap line: $(grep bootstrap "$TMP/out")"
+# threshold keeps BCa. An in score at -10 and an out score at 10 keep its estimate finite;
+# --jackknife-groups 10 groups each class into 10 (BCa's acceleration), gauss-fit has no
+# jackknife.
+{ cat "$TMP/normal.csv"; printf '1,-10\n0,10\n'; } >"$TMP/normal2.csv"
+expect_status 0 $T "$TMP/normal2.csv" -m threshold --delta 1e-5 --bootstrap 200 --seed 4 --jackknife-groups 10 --json -q
+cp "$TMP/out" "$TMP/boot1"
+expect_status 0 $T "$TMP/normal2.csv" -m threshold --delta 1e-5 --bootstrap 200 --seed 5 --jackknife-groups 10 --json -q
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(b["method"], a["lower"] != b["lower"], b["jackknife_groups"])' "$TMP/boot1" "$TMP/out")" \
+  "BCa True {'in': 10, 'out': 10}" "threshold --bootstrap, --seed and --jackknife-groups"
+expect_status 0 $T "$TMP/normal2.csv" -m threshold --delta 1e-5 --bootstrap 200 --seed 4 --report -q
+grep -Eq '^bootstrap +95% BCa \[[0-9.]+, inf\] \(B 200, z0 -?[0-9.]+, a -?[0-9.]+, not accelerated\)$' "$TMP/out" ||
+  fail "--report has no BCa line: $(grep bootstrap "$TMP/out")"
+expect_error 2 '--jackknife-groups is for the BCa interval of --method threshold' \
+  $T "$TMP/normal.csv" -m gauss-fit --delta 1e-5 --bootstrap 20 --jackknife-groups 10 --json
 # Separated scores: the threshold estimate is inf on the scores, every replicate and every
 # jackknife deletion, so the interval is [inf, inf] and a is 0 (BC percentile), with a note.
 expect_status 0 $T "$TMP/separated.csv" -m threshold --bootstrap 50 --json
@@ -378,8 +437,11 @@ expect_status 0 $T "$TMP/separated.csv" -m threshold --bootstrap 50 --json -q
 # With the cosine null only the in scores are resampled (the label-0 row is ignored).
 printf 'label,score\n1,0.1\n1,0.3\n1,0.2\n1,0.25\n1,0.15\n0,0.05\n' >"$TMP/cosines5.csv"
 expect_status 0 $T "$TMP/cosines5.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
-expect_eq "$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["bootstrap"]["jackknife_groups"])' <"$TMP/out")" \
-  "{'in': 5, 'out': 0}" "--bootstrap against the null"
+cp "$TMP/out" "$TMP/boot1"
+grep -v '^0,' "$TMP/cosines5.csv" >"$TMP/cosines5in.csv"
+expect_status 0 $T "$TMP/cosines5in.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
+expect_eq "$("$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["bootstrap"]; b=json.load(open(sys.argv[2]))["bootstrap"]; print(a == b, a["parameters"], a["center"][0])' "$TMP/boot1" "$TMP/out")" \
+  "True ['mean_in', 'log_sd_in'] 0.2" "--bootstrap against the null"
 # Two in scores: some resample repeats one score, and gauss-fit cannot fit it (bad data, named).
 expect_error 1 'gauss-fit needs scores that vary \(bootstrap replicate [0-9]+ of 20\)' \
   $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 --bootstrap 20 --json -q
@@ -440,5 +502,35 @@ expect_error 2 '0.1 is listed twice' $T "$TMP/metrics.csv" --tpr-at 0.1,0.1 --js
 expect_error 2 '--tpr-at adds to --json and --report' $T "$TMP/metrics.csv" --tpr-at 0.1
 expect_error 2 '--tpr-at cannot be used with --method one-run' $T "$TMP/metrics.csv" -m one-run --tpr-at 0.1 --json
 expect_error 2 '--tpr-at cannot be used with --decisions' $T --decisions "$TMP/decisions.csv" --tpr-at 0.1 --json
+
+# ---- what each number assumes (eps-from-scores(1), What each number assumes) --------------
+assumes() { "$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["guarantee"], "|", j["assumes"], *[j[k] for k in sys.argv[1:]])' "$@" <"$TMP/out"; }
+expect_status 0 $T "$TMP/separated.csv" --json
+expect_eq "$(assumes)" "lower bound | none" "clopper-pearson bonferroni: a lower bound that assumes nothing"
+[ -s "$TMP/err" ] && fail "clopper-pearson printed a note: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" --json --thresholds max
+expect_eq "$(assumes)" "not a bound | none" "--thresholds max is not a bound"
+grep -q "note: this epsilon takes the best rule without paying for the choice" "$TMP/err" || fail "no note on max: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" --json -m jeffreys
+expect_eq "$(assumes)" "approximate bound | none" "jeffreys: an approximate bound"
+expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 --json
+expect_eq "$(assumes mu_guarantee mu_assumes)" "lower bound | gaussian trade-off curve lower bound none" "gdp: eps assumes the curve, mu nothing"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "note: this epsilon assumes the mechanism's trade-off curve is Gaussian" "$TMP/err" ||
+  fail "gdp: not one note on its assumption: $(cat "$TMP/err")"
+expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 -q
+[ -s "$TMP/err" ] && fail "-q still prints gdp's note"
+expect_status 0 $T "$TMP/separated.csv" -m gdp --delta 1e-5 --report -q
+grep -Eq '^guarantee +lower bound, assumes gaussian trade-off curve$' "$TMP/out" || fail "--report guarantee line: $(cat "$TMP/out")"
+# A gate on an assumption-bound number says so in its one line, and prints no note.
+expect_error 3 '^eps-from-scores: error: epsilon [0-9.]+ \(lower bound, assumes gaussian trade-off curve\) exceeds the budget --fail-above 0\.1' \
+  $T "$TMP/separated.csv" -m gdp --delta 1e-5 --fail-above 0.1
+expect_status 0 $T "$TMP/half.csv" -m one-run-fdp --delta 1e-5 --json -q
+expect_eq "$(assumes)" "lower bound | gaussian trade-off curve" "one-run-fdp, Gaussian curve"
+expect_status 0 $T "$TMP/half.csv" -m one-run-fdp --curve dp --delta 1e-5 --json
+expect_eq "$(assumes)" "lower bound | none" "one-run-fdp --curve dp"
+expect_status 0 $T "$TMP/cosines.csv" --null-dim 100 --delta 1e-5 --json -q
+expect_eq "$(assumes)" "point estimate | gaussian scores" "gauss-fit"
+expect_status 0 $T --decisions "$TMP/decisions.csv" --json
+expect_eq "$(assumes)" "lower bound | none" "a game's one decision rule"
 
 finish

@@ -123,4 +123,24 @@ expect_error 1 "no rows after the header \(.*batch-header.csv\)" eps-gauss2 --ba
 printf 'mu1,sigma1,mu2,sigma2,delta\n0,1,1,1,1e-5\n0,1e-300,1,1e300,1e-5\n' >"$TMP/batch-range.csv"
 expect_error 1 "differ by more than the double range \(.*batch-range.csv, row 3\)" eps-gauss2 --batch "$TMP/batch-range.csv"
 
+# Means near +-1e308 of opposite signs: their difference overflowed to inf and the pair read
+# as separable (eps inf, delta 1); in units of 1e308 it is N(-1,1) against N(1,1): the
+# Gaussian mechanism at sigma 1/2, as N(0,1) against N(2,1).
+expect_status 0 eps-gauss2 --mu1 0 --sigma1 1 --mu2 2 --sigma2 1 --delta 1e-5
+want=$(cat "$TMP/out")
+expect_status 0 eps-gauss2 --mu1 -1e308 --sigma1 1e308 --mu2 1e308 --sigma2 1e308 --delta 1e-5
+expect_near "$(cat "$TMP/out")" "$want" 1e-12r "means at -+1e308, sigma 1e308"
+# Subnormal means and deviations: N(0, 5e-324) against N(5e-324, 5e-324) is the Gaussian
+# mechanism at sigma 1
+expect_status 0 eps-gauss2 --gaussian-mechanism --sigma 1 --delta 1e-5
+want=$(cat "$TMP/out")
+expect_status 0 eps-gauss2 --mu1 0 --sigma1 4.9e-324 --mu2 4.9e-324 --sigma2 4.9e-324 --delta 1e-5
+expect_near "$(cat "$TMP/out")" "$want" 1e-12r "subnormal Gaussians"
+# Deviations 1e616 apart are legal values beyond double's range: exit 1 (was 2, a usage status)
+expect_error 1 "standard deviations 1e-308 and 1e\+308 differ by more than the double range$" eps-gauss2 --mu1 0 --sigma1 1e-308 --mu2 1 --sigma2 1e308 --delta 1e-5
+
+# --null-dim of 2^64 - 1 was "not a dimension >= 2": the range is named
+expect_error 2 "value 18446744073709551615 is not a whole dimension in \[2, 1\.8e19\)$" eps-gauss2 --null-dim 18446744073709551615 --mu 0.1 --sigma 0.01 --delta 1e-5
+expect_error 2 "'-1' is not a whole number >= 0$|value -1 is not a whole dimension" eps-gauss2 --null-dim -1 --mu 0.1 --sigma 0.01 --delta 1e-5
+
 finish

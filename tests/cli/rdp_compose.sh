@@ -150,7 +150,7 @@ sys.exit(0 if j['pld']['lower'] <= e <= j['pld']['upper'] and j['pld']['upper'] 
 expect_eq "$(jget "j['headline'], j['eps'] == j['pld']['upper'], j['rdp']['eps'] > j['eps']")" "pld True True" "headline is the PLD bound"
 expect_status 0 rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6
 expect_eq "$(cat "$TMP/out")" "$(rdp-compose --accountant pld --sigma 2 --q 1 --steps 100 --delta 1e-6 --json | "$PYTHON" -c 'import json,sys; print(repr(json.load(sys.stdin)["eps"]))')" "plain output is the headline"
-# [golden] ../shared/reference/pld_dp_accounting.csv (Google dp_accounting's own PLD at 1e-4):
+# [golden] tests/golden/pld_dp_accounting.csv (Google dp_accounting's own PLD at 1e-4):
 # sigma 0.8, q 128/60000, 469 steps, delta 1e-5: optimistic 0.5183216114489269, pessimistic
 # 0.5417377482574032; RDP 1.374 (issue 13)
 expect_status 0 rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --json
@@ -205,7 +205,7 @@ grep -q "note: no PLD" "$TMP/err" || fail "no note when the PLD is out of reach"
 expect_status 0 rdp-compose --accountant pld --sigma 1e-200 --q 1 --steps 10 --delta 1e-5
 expect_eq "$(cat "$TMP/out")" "inf" "sigma 1e-200, q 1"
 grep -q "beyond double's range" "$TMP/err" || fail "no clear note for sigma 1e-200: $(cat "$TMP/err")"
-# --lattice: dp_accounting's own discretisation. [golden] ../shared/reference/pld_dp_accounting.csv
+# --lattice: dp_accounting's own discretisation. [golden] tests/golden/pld_dp_accounting.csv
 # row 6: its pessimistic eps 0.015391735595376117 at 1e-4; ours is that bound within 1e-5
 expect_status 0 rdp-compose --accountant pld --lattice 1e-4 --sigma 6.087582179989594 --q 0.0001121355261801421 --steps 20102 --delta 3.7264185435332526e-06 --json
 expect_near "$(jget "j['pld']['upper']")" 0.015391735595376117 1e-5r "--lattice 1e-4: dp_accounting's bound"
@@ -231,6 +231,42 @@ expect_status 0 rdp-compose --accountant gdp --eps 1 --q 0.01 --steps 1000 --del
 expect_near "$(cat "$TMP/out")" 1.3589917308057999 1e-8r "GDP calibration"
 expect_error 2 'rdp-compose: error: --orders cannot be used with --accountant gdp' rdp-compose --accountant gdp --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --orders 2
 expect_error 2 'rdp-compose: error: --accountant' rdp-compose --accountant prv --sigma 1 --q 0.1 --steps 10 --delta 1e-5
+
+# --- extreme but legal inputs (issue 20): a number, 0 or inf, or one clear line; never a NaN ---
+# sigma 1e7: the series of the fractional orders loses its digits (was "RDP series lost
+# precision", exit 1); they take the chord of the integer orders, with a note. At order 1024
+# and delta 1e-10: eps = log(1023/1024) - (log 1e-10 + log 1024)/1023 + RDP, RDP = 1000 * 512
+# q^2 / sigma^2 = 5.12e-13 (Canonne, Kamath & Steinke 2020, Prop. 12)
+expect_status 0 rdp-compose --sigma 1e7 --q 0.01 --steps 1000 --delta 1e-10 --orders 1.5,1024
+expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'import math; print(math.log1p(-1/1024) - (math.log(1e-10) + math.log(1024)) / 1023 + 5.12e-13)')" 1e-12r "sigma 1e7 at order 1024"
+grep -q 'note: the RDP series of fractional orders lost its digits at this noise' "$TMP/err" || fail "no note for the chord"
+# rows: arguments (with --steps 10 --delta 1e-5), then the eps. RDP(1.1) below delta^2 gives 0
+# (the KL bound); sigma^2 overflowing made z0 = inf * 0 (log_normal_cdf of NaN, exit 2); q^2
+# underflowing to 0 times e^(1e4) = inf made GDP's mu -nan (exit 2).
+while read -r want args; do
+  expect_status 0 rdp-compose $args --steps 10 --delta 1e-5
+  expect_eq "$(cat "$TMP/out")" "$want" "rdp-compose $args"
+  grep -qi nan "$TMP/err" && fail "a NaN in the notes of $args: $(cat "$TMP/err")"
+done <<'ROWS'
+0 --sigma 1e7 --q 0.01
+0 --sigma 1e300 --q 0.5
+0 --sigma 1 --q 4.9e-324
+inf --sigma 1e-300 --q 0.01
+inf --accountant gdp --sigma 0.01 --q 1e-200
+0 --accountant gdp --sigma 1e300 --q 0.5
+0 --accountant gdp --sigma 1e8 --q 0.5 --sampling without-replacement
+0 --accountant pld --sigma 1e300 --q 0.5
+0 --accountant pld --sigma 1e7 --q 0.5
+ROWS
+# PLD calibration at q 1e-6 took 71 s and 0.9 GB for 2 steps to end at sigma 1e-4: a record
+# joins one of the 2 steps with probability 2e-6 <= delta, so every sigma meets every eps
+expect_error 2 'eps 1 is met by any noise multiplier: a record joins some step with probability 1 - \(1 - q\)\^steps = 2e-06, at most delta 1e-05' rdp-compose --accountant pld --eps 1 --q 1e-6 --steps 2 --delta 1e-5
+# --empirical: an eps_r of 1e308 (a value in the file) was a usage error, exit 2
+printf 'round,epsilon\n0,1\n3,1e308\n' >"$TMP/huge-eps.csv"
+expect_error 1 'eps 1e\+308 is met by any noise multiplier above 0.0001: an eps_r that large reads as inf \(write inf, give --sigma-if-inf\) \(audit at round 3\)$' rdp-compose --empirical "$TMP/huge-eps.csv" --q 0.5 --rounds 10 --round-delta 0.01 --delta 1e-5
+# A NUL byte in a field cut the error line at it: written \x00
+printf 'sigma,q,steps\n1,0.1\000zz,10\n' >"$TMP/nul.csv"
+expect_error 1 "'0\.1\\\\x00zz' is not a finite number \(.*nul.csv, row 2, column 'q'\)$" rdp-compose --events "$TMP/nul.csv" --delta 1e-5
 
 expect_status 0 rdp-compose --help
 grep -q '^EXAMPLES:' "$TMP/out" || fail "--help has no EXAMPLES section"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: dp-train
 # Issue 9's reliability contract, on the real tools: -o never replaces a symlink, a
 # device or a FIFO; an NPY header cannot make a reader allocate what the input does not
 # hold, nor hide data beyond it; a canary spec beyond the limits is refused naming the
@@ -63,10 +64,29 @@ expect_error 1 '^dp-train: error: cannot write to stdout$' bash -c \
   'dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 1 --quiet --out json-run --json >/dev/full'
 expect_error 1 '^dp-train: error: cannot write to stdout$' bash -c \
   'dp-train ldp --crafter dummy-gradient --dim 11 --eps 1 --trials 20 --quiet --json >/dev/full'
-# A file-size limit (EFBIG, as a full disk) fails the run and leaves no output folder.
-expect_error 1 '^dp-train: error: cannot write output: file too large \(fsize\.partial-[0-9]+/final_model\.npy\)$' bash -c \
+# ... and for dp-train sgd (--json and the CSV) and canife (eps_hat and --json).
+SGD_SIM=(dp-train sgd --threat malicious-dataset --engine simulate --eps 2 --trials 20 --quiet)
+for out in "" --json; do
+  expect_error 1 '^dp-train: error: cannot write to stdout$' bash -c "${SGD_SIM[*]} $out >/dev/full"
+  expect_error 1 '^dp-train: error: cannot write to stdout$' bash -c \
+    "dp-train canife --task synthetic --q 0.05 --rounds 4 --audit-every 2 --design-steps 2 --design-pool 8 --audit-rounds 4 \
+     --noise-multiplier 1 --quiet --out canife-full$out $out >/dev/full"
+done
+# A file-size limit (EFBIG, as a full disk) fails the run and leaves no output folder; the
+# message names the file inside --out (not the staging folder DIR.partial-PID).
+expect_error 1 '^dp-train: error: cannot write output: file too large \(fsize/final_model\.npy\)$' bash -c \
   'trap "" XFSZ; ulimit -f 4; exec dp-train fedavg --task synthetic --model logreg --clients 50 --clients-per-round 10 --rounds 1 --quiet --num-canaries 3 --out fsize'
+expect_error 1 '^dp-train: error: cannot write output: file too large \(fsize-canife/scores\.csv\)$' bash -c \
+  'trap "" XFSZ; ulimit -f 4; exec dp-train canife --task synthetic --q 0.05 --rounds 6 --audit-every 2 --design-steps 2 --design-pool 8 --noise-multiplier 1 --quiet --out fsize-canife/'
 ! compgen -G "fsize*" >/dev/null || fail "a failed write left $(compgen -G "fsize*")"
+# An allocation failure is one line naming the options its size grows with (LibTorch's
+# allocator printed its message and a 24-line C++ stack trace); under a 1.5 GB address
+# space a 4M-unit hidden layer (1 GB of parameters) cannot be allocated.
+expect_error 1 '^dp-train: error: out of memory: its size grows with the model \(--model, --hidden\), the canaries' bash -c \
+  'ulimit -v 1500000; exec dp-train fedavg --task synthetic --model mlp --hidden 4000000 --clients 20 --clients-per-round 5 --rounds 1 --quiet --out oom'
+expect_error 1 '^dp-train: error: out of memory: its size grows with the model \(--model, --hidden\), --train-size' bash -c \
+  'ulimit -v 1500000; exec dp-train sgd --task synthetic --hidden 1048576 --train-size 200 --steps 2 --eps 1 --threads 1 --quiet'
+[ -e oom ] && fail "an allocation failure left oom/"
 mkfifo pipe
 cat pipe >from-pipe &
 expect_status 0 "${GEN[@]}" -o pipe

@@ -1,4 +1,5 @@
 #!/bin/bash
+# needs: dp-train
 # 003 Table 2, small: make -C experiments table2 with d = 1e5, k = 200, 4 seeded runs at
 # sigma = 1.54 (analytic eps 3.0084 at delta 1e-6), through the real process pipeline
 # canary-gen | dp-train sum | score-dump | eps-from-scores.

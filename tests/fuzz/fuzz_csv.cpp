@@ -1,7 +1,7 @@
-// libFuzzer harness: the CSV reader through every reader of scores (label,score with an
-// optional dim column; by round; as cosines against --null-dim), of decisions
-// (label,guess) and of trade-off curves (fpr,fnr, read at a few points). Only DataError may
-// come out.
+// libFuzzer harness: the CSV reader through every reader of scores (label,score with
+// optional dim and trial columns, the trial rows checked for repeated (trial, label); by
+// round; as cosines against --null-dim), of decisions (label,guess, optional trial) and of
+// trade-off curves (fpr,fnr, read at a few points). Only DataError may come out.
 #include "accounting/tradeoff_curve.hpp"
 #include "core/error.hpp"
 #include "fuzz_input.hpp"

@@ -26,3 +26,19 @@ TEST_CASE("too few samples") {
   CHECK_THROWS_AS(fit_gaussian({}), UsageError);
   CHECK_THROWS_AS(fit_gaussian({1}, 1), UsageError);
 }
+
+TEST_CASE("scores near 1e308 or subnormal: the fit of the same scores in other units") {
+  // {1,2,3,4} times 2^1021 (their sum overflows double) and times the smallest subnormal
+  // (their squared deviations underflow to 0): mean 2.5 and std sqrt(1.25) in those units
+  const double big = std::ldexp(1.0, 1021), tiny = std::ldexp(1.0, -1074);
+  const Gaussian g = fit_gaussian({big, 2 * big, 3 * big, 4 * big});
+  CHECK(g.mean == 2.5 * big);
+  CHECK(g.stddev == doctest::Approx(std::sqrt(1.25) * big).epsilon(1e-15));
+  const Gaussian s = fit_gaussian({tiny, 2 * tiny, 3 * tiny, 4 * tiny});
+  CHECK(s.mean == 2 * tiny);  // 2.5 ulps of the smallest subnormal round to 2 (to even)
+  CHECK(s.stddev == tiny);    // sqrt(1.25) = 1.118 rounds to 1
+  CHECK(s.stddev > 0);
+  // a spread beyond the double range is inf, not NaN
+  CHECK(std::isinf(fit_gaussian({-1.7e308, 1.7e308}, 1).stddev));
+  CHECK(fit_gaussian({0, 0}).stddev == 0);
+}

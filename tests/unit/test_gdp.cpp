@@ -86,3 +86,17 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(gdp_delta(1, -1), UsageError);
   CHECK_THROWS_AS(gdp_sigma_for_epsilon(0, 0.1, 10, 1e-5), UsageError);
 }
+
+TEST_CASE("extreme but legal noise and rates: mu is a number or inf, never NaN") {
+  // q^2 underflows to 0 where e^(1/sigma^2) overflows: mu^2 = 10 q^2 e^(1e4) = e^(9079.1) = inf
+  CHECK(std::isinf(gdp_mu({{0.01, 1e-200, 10}}).mu));
+  CHECK(gdp_mu({{1e300, 0.5, 10}}).mu == 0);
+  CHECK(gdp_epsilon(gdp_mu({{1e300, 0.5, 10}}).mu, 1e-5) == 0);
+  // without replacement at sigma 1e8 (x = 2/sigma per unit sensitivity): mu^2 = 10 * 2 q^2
+  // (x^2/2 + x^3/sqrt(2 pi)) = 10 * 2 * 0.25 * 2e-16 = 1e-15 to 1.6e-8 relative
+  const auto wor = Sampling::without_replacement;
+  CHECK(close(gdp_mu({{1e8, 0.5, 10, wor}}).mu, std::sqrt(1e-15), 1e-7));
+  // the series and the direct form meet at x = 1e-4 (sigma 2e4): 1e-6 apart at most
+  CHECK(close(gdp_mu({{19999.0, 0.5, 10, wor}}).mu, gdp_mu({{20001.0, 0.5, 10, wor}}).mu, 2e-4));
+  CHECK(std::isinf(gdp_mu({{1e-3, 0.5, 10, wor}}).mu));
+}

@@ -175,6 +175,10 @@ TEST_CASE("quoted input is cut to 80 characters with an ellipsis, never inside a
   CHECK(quote_input("abc") == "'abc'");
   CHECK(cut_input(std::string(80, 'x')) == std::string(80, 'x'));
   CHECK(cut_input(std::string(81, 'x')) == std::string(77, 'x') + "...");
+  // A NUL byte would end the message where it is printed as a C string (what()), a newline
+  // would make it two lines: written \xNN.
+  CHECK(quote_input(std::string("0.5\0abc", 7)) == "'0.5\\x00abc'");
+  CHECK(cut_input("a\nb\x7f") == "a\\x0ab\\x7f");
   // 76 ASCII bytes, then the 2-byte 'é' across the cut at 77: cut before it.
   CHECK(cut_input(std::string(76, 'x') + "\xC3\xA9" + std::string(10, 'y')) == std::string(76, 'x') + "...");
   // A 10 MB field gives a short error (issue 9 item 12).

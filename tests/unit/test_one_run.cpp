@@ -55,7 +55,7 @@ TEST_CASE("delta 0, all guesses correct: the closed form logit(alpha^(1/r))") {
   // Below 1/2 the claim eps = 0 is not rejected: one correct guess of one (q^1 = 0.05).
   CHECK(one_run_epsilon(2, 1, 1, 0, 0.05) == 0);
   // m = 1000 canaries, 10 of 10 correct: jax_privacy's row 1.0518732154273494
-  // (../shared/reference/jax_privacy_auditing.csv; its brentq stops at 1e-6).
+  // (tests/golden/jax_privacy/jax_privacy_auditing.csv; its brentq stops at 1e-6).
   CHECK(std::abs(one_run_epsilon(1000, 10, 10, 0, 0.05) - 1.0518732154273494) < 1e-6);
 }
 
@@ -70,9 +70,9 @@ TEST_CASE("delta 0: the bound is where P[Binomial(r, e^eps/(1+e^eps)) >= v] = al
 }
 
 TEST_CASE("golden: jax_privacy's _epsilon_one_run at explicit guess counts") {
-  // ../shared/reference/jax_privacy_auditing.csv, rows with guesses = top (computed by the
+  // tests/golden/jax_privacy/jax_privacy_auditing.csv, rows with guesses = top (computed by the
   // CEO with jax_privacy's auditing code, alpha 0.05); (m, r, v) are the canaries, the
-  // k top scores and the label-1 scores among them in ../shared/reference/scores/<file>.
+  // k top scores and the label-1 scores among them in tests/golden/jax_privacy/<file>.
   // jax_privacy's brentq stops at 1e-6 absolute, so agreement is to 1e-6.
   struct Golden { const char* file; std::size_t m, r, v; double delta, eps; };
   const std::vector<Golden> golden{

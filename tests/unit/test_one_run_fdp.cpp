@@ -10,10 +10,10 @@
 using namespace dpaudit;
 
 TEST_CASE("golden: jax_privacy's _epsilon_one_run_fdp at explicit guess counts") {
-  // ../shared/reference/jax_privacy_auditing.csv, column eps_one_run_fdp of the rows with
+  // tests/golden/jax_privacy/jax_privacy_auditing.csv, column eps_one_run_fdp of the rows with
   // guesses = top (jax_privacy's auditing code, alpha 0.05, delta 1e-5, the Gaussian
   // curve); (m, r, v) are the canaries, the k top scores and the label-1 scores among
-  // them in ../shared/reference/scores/<file>. Its brentq stops at 1e-6 absolute.
+  // them in tests/golden/jax_privacy/<file>. Its brentq stops at 1e-6 absolute.
   struct Golden { const char* file; std::size_t m, r, v; double eps; };
   const std::vector<Golden> golden{
       {"onerun_0", 1000, 10, 10, 1.227552991683491},     {"onerun_0", 1000, 50, 50, 4.061914968426104},

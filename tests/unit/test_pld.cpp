@@ -53,7 +53,7 @@ TEST_CASE("full batch: T steps at sigma are one Gaussian mechanism at sigma / sq
 }
 
 TEST_CASE("Poisson subsampling against Google dp_accounting's PLD") {
-  // [golden] ../shared/reference/pld_dp_accounting.csv: dp_accounting's PLDAccountant
+  // [golden] tests/golden/pld_dp_accounting.csv: dp_accounting's PLDAccountant
   // (Poisson-sampled Gaussian, add-or-remove adjacency) at value discretisation 1e-4, its
   // pessimistic connect-the-dots eps and its optimistic privacy-buckets eps (0 where it
   // gives up), computed with dp_accounting's own code. Both bound the truth, so ours
@@ -244,7 +244,7 @@ TEST_CASE("calibration: the smallest sigma whose PLD upper bound meets eps") {
 }
 
 TEST_CASE("a fixed lattice: dp_accounting's own discretisation, like for like") {
-  // [golden] ../shared/reference/pld_dp_accounting.csv, rows 6 and 15 (dp_accounting's
+  // [golden] tests/golden/pld_dp_accounting.csv, rows 6 and 15 (dp_accounting's
   // PLDAccountant at value_discretization_interval 1e-4, its pessimistic eps): at the same
   // spacing our upper end is the same connect-the-dots bound (plus our proven slack, within
   // 1e-5), and our interval still meets the one at the default lattice (both contain the truth).
@@ -314,4 +314,26 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(a.epsilon(1), UsageError);
   CHECK_THROWS_AS(a.delta(-1), UsageError);
   CHECK_THROWS_AS(pld_sigma_for_epsilon(0, 0.1, 10, 1e-5), UsageError);
+}
+
+TEST_CASE("bounded work: many distinct segments are merged, each end of the interval stays sound") {
+  // 12 segments of 20 steps, sigma 1.00 .. 1.11 at q 0.01 and 0.012 alternately, merged into 3
+  // groups: the upper end is at least the unmerged one and at most the PLD of every step at the
+  // smallest sigma and largest q; the lower end the other way.
+  std::vector<AccountingEvent> events;
+  for (int i = 0; i < 12; ++i) events.push_back({1.0 + 0.01 * i, i % 2 ? 0.012 : 0.01, 20});
+  PldOptions three;
+  three.max_segments = 3;
+  const PldAccountant merged(events, three), exact(events);
+  CHECK(merged.merged_from() == 12);
+  CHECK(exact.merged_from() == 0);
+  const PldInterval m = merged.epsilon(1e-5), e = exact.epsilon(1e-5);
+  CHECK(m.upper >= e.upper);
+  CHECK(m.lower <= e.lower);
+  CHECK(m.upper <= PldAccountant({{1.0, 0.012, 240}}).epsilon(1e-5).upper);
+  CHECK(m.lower >= PldAccountant({{1.11, 0.01, 240}}).epsilon(1e-5).lower);
+  CHECK(m.upper < 1.15 * e.upper);  // 1.088 against 0.965: groups of 4 spanning 3% in sigma, 20% in q
+  // calibration where every sigma meets eps: a record joins one of 2 steps at q 1e-6 with
+  // probability 2e-6 <= delta 1e-5, so delta(0) <= 2e-6: refused at once, as for sigma < 1e-4
+  CHECK_THROWS_AS(pld_sigma_for_epsilon(1, 1e-6, 2, 1e-5), UsageError);
 }

@@ -12,7 +12,7 @@ using namespace dpaudit;
 
 TEST_CASE("a Poisson-subsampled Gaussian run: PLD interval, RDP, and the PLD as the headline") {
   // issue 13: q = 128/60000, sigma 0.8, 469 steps, delta 1e-5. [golden] dp_accounting's PLD
-  // (../shared/reference/pld_dp_accounting.csv): [0.5183216114489269, 0.5417377482574032];
+  // (tests/golden/pld_dp_accounting.csv): [0.5183216114489269, 0.5417377482574032];
   // its RDP 1.374 (issue 13).
   const AnalyticEpsilon a = analytic_epsilon(0.8, 128.0 / 60000, 469, 1e-5);
   REQUIRE(a.pld);

@@ -182,3 +182,31 @@ TEST_CASE("invalid arguments") {
   // eps 1e9 in one step is met even at the lowest noise multiplier searched, 1e-4.
   CHECK_THROWS_AS(rdp_sigma_for_epsilon(1e9, 1.0, 1, 1e-5), UsageError);
 }
+
+TEST_CASE("huge noise: fractional orders take the chord of the integer ones, a bound, never an error") {
+  // sigma 1e6, q 0.01: A - 1 ~ 1e-16 of the series' terms, no digit left. At order 1.5 the
+  // chord between log A_1 = 0 and log A_2 = log(1 + q^2 (e^(1/sigma^2) - 1)) (the integer
+  // sum, exact) gives RDP = (0.5 log A_2) / 0.5 = log A_2, above the true RDP
+  // ~ alpha q^2 / (2 sigma^2) = 7.5e-17 (second order in q; log A is convex in alpha).
+  const double log_a2 = std::log1p(1e-4 * std::expm1(1e-12));
+  CHECK(close(subsampled_gaussian_rdp(1e6, 0.01, 1.5), log_a2, 1e-12));
+  CHECK(subsampled_gaussian_rdp(1e6, 0.01, 1.5) > 1.5e-4 / 2e12);
+  CHECK(rdp_epsilon({{1e6, 0.01, 10}}, 1e-5).chord);
+  CHECK_FALSE(rdp_epsilon({{1.1, 0.01, 10}}, 1e-5).chord);
+  // sigma 1e7, q 0.01, 1000 steps at delta 1e-10 and order 1024 alone: RDP ~ 1000 * 512 q^2 /
+  // sigma^2 = 5.12e-13, so eps = log(1023/1024) - (log 1e-10 + log 1024)/1023 + 5.12e-13
+  // (Canonne, Kamath & Steinke 2020, Prop. 12)
+  const double at_1024 = std::log1p(-1.0 / 1024) - (std::log(1e-10) + std::log(1024.0)) / 1023;
+  CHECK(close(rdp_epsilon({{1e7, 0.01, 1000}}, 1e-10, {1024}).epsilon, at_1024, 1e-9));
+  // the default orders: RDP(1.1) ~ 5.5e-13 < delta^2 = 1e-10, eps 0 by the KL bound
+  CHECK(rdp_epsilon({{1e7, 0.01, 1000}}, 1e-5).epsilon == 0);
+  // sigma^2 overflows (z0 = inf * 0 at q = 1/2), q the smallest double: 0, not a NaN
+  CHECK(rdp_epsilon({{1e300, 0.5, 10}}, 1e-5).epsilon == 0);
+  CHECK(rdp_epsilon({{1.0, 4.9e-324, 10}}, 1e-5).epsilon == 0);
+  // where the series still holds (sigma 1e3: A - 1 is 1e-6 of its terms) it is below the
+  // chord and above the second-order value alpha q^2 / (2 sigma^2) (e^(1/sigma^2) - 1)
+  const double series = subsampled_gaussian_rdp(1e3, 0.01, 1.5);
+  const double chord = std::log1p(1e-4 * std::expm1(1e-6));
+  CHECK(series < chord);
+  CHECK(close(series, 1.5 * 1e-4 * std::expm1(1e-6) / 2, 1e-3));
+}

@@ -4,6 +4,7 @@
 #include <functional>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "io/npy.hpp"
@@ -117,4 +118,32 @@ TEST_CASE("decisions CSV counts errors of each kind") {
         "label 'x' is not 0 or 1 (test_scores_bad_guess.csv, row 2, column 'guess')");
   TempFile one("one_class.csv", "label,guess\n1,1\n");
   CHECK(error_of([&] { read_decisions_csv(one.path); }) == "no rows with label 0 (out) (test_scores_one_class.csv)");
+}
+
+TEST_CASE("a trial column: each (trial, label) once, within a round where there is one") {
+  // dp-train sgd's layout, rows in any order: 2 trials, both labels each
+  TempFile ok("trials.csv", "trial,label,score\n1,1,0.8\n0,0,0.1\n0,1,0.9\n1,0,0.2\n");
+  const ScoreSet s = read_scores_csv(ok.path, {});
+  CHECK(s.in() == std::vector<double>{0.8, 0.9});
+  CHECK(s.out() == std::vector<double>{0.1, 0.2});
+  // the same shard twice: the first repeated pair by row, both rows named
+  TempFile twice("twice.csv", "trial,label,score\n0,0,0.1\n0,1,0.9\n1,0,0.2\n0,0,0.1\n0,1,0.9\n");
+  CHECK(error_of([&] { read_scores_csv(twice.path, {}); }) ==
+        "trial 0 with label 0 appears twice, rows 2 and 5 (shards concatenated twice or with overlapping trials?) "
+        "(test_scores_twice.csv, row 5)");
+  // canife's layout repeats trials across rounds: fine, by round or whole; within a round not
+  TempFile rounds("rounds.csv", "round,trial,label,score\n0,0,0,0.1\n0,1,1,0.9\n1,0,0,0.2\n1,1,1,0.8\n");
+  CHECK(read_scores_csv_by_round(rounds.path, {}).size() == 2);
+  CHECK(read_scores_csv(rounds.path, {}).in().size() == 2);
+  TempFile repeated("repeated.csv", "round,trial,label,score\n3,0,0,0.1\n3,1,1,0.9\n3,1,1,0.8\n");
+  CHECK(error_of([&] { read_scores_csv_by_round(repeated.path, {}); }) ==
+        "trial 1 with label 1 in round 3 appears twice, rows 3 and 4 (shards concatenated twice or with overlapping "
+        "trials?) (test_scores_repeated.csv, row 4)");
+  TempFile decisions("decisions-trials.csv", "trial,label,guess\n0,0,0\n0,1,1\n1,1,1\n0,1,0\n");
+  CHECK(error_of([&] { read_decisions_csv(decisions.path); }) ==
+        "trial 0 with label 1 appears twice, rows 3 and 5 (shards concatenated twice or with overlapping trials?) "
+        "(test_scores_decisions-trials.csv, row 5)");
+  TempFile half("half.csv", "trial,label,score\n0.5,0,0.1\n");
+  CHECK(error_of([&] { read_scores_csv(half.path, {}); }) ==
+        "trial 0.5 is not a whole number >= 0 (test_scores_half.csv, row 2, column 'trial')");
 }

@@ -13,6 +13,8 @@ struct Command {
   std::string name;
   // Declares the subcommand's options on `sub`; returns the body to run once parsed.
   std::function<std::function<int()>(CLI::App& sub)> declare;
+  // The options its memory grows with, for the one line an allocation failure prints.
+  std::string memory;
 };
 
 std::vector<Command>& commands();

@@ -1,9 +1,37 @@
 // dp-train: runs a DP mechanism or training algorithm with canaries inserted, and
 // writes what an auditor observes. Each subcommand is in its folder (canife/, fedavg/, ldp/, sgd/, sum/).
 #include <algorithm>
+#include <new>
+
+#include <c10/util/Exception.h>
 
 #include "cli/tool.hpp"
 #include "command.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+using dpaudit::DataError;
+
+// The subcommand's body, with what the allocator and LibTorch throw said in one line
+// (LibTorch's own message carries a C++ stack trace): an allocation failure names the
+// options its size grows with.
+int run_command(const dpaudit::dp_train::Command& command, const std::function<int()>& body) {
+  const std::string out_of_memory = "out of memory: its size grows with " + command.memory;
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    throw DataError(out_of_memory);
+  } catch (const c10::Error& e) {
+    std::string message = e.what_without_backtrace();
+    message = message.substr(0, message.find('\n'));
+    // "DefaultCPUAllocator: can't allocate memory" (not enough memory, in other versions)
+    if (message.find("DefaultCPUAllocator") != std::string::npos) throw DataError(out_of_memory);
+    throw DataError("LibTorch: " + message);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using dpaudit::dp_train::commands;
@@ -25,8 +53,8 @@ int main(int argc, char** argv) {
     bodies.emplace_back(sub, c.declare(*sub));
   }
   return dpaudit::cli::run(app, argc, argv, [&] {
-    for (auto& [sub, body] : bodies)
-      if (sub->parsed()) return body();
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (bodies[i].first->parsed()) return run_command(all[i], bodies[i].second);
     return 0;
   });
 }

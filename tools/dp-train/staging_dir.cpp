@@ -45,6 +45,18 @@ StagingDir::~StagingDir() {
 
 std::string StagingDir::path(const std::string& file) const { return (fs::path(staging_) / file).string(); }
 
+void StagingDir::write(const std::function<void()>& writes) const {
+  try {
+    writes();
+  } catch (const Error& e) {
+    // The message is `WHAT (WHERE)` with WHERE a staged path: the user's --out in its place.
+    std::string message = e.what();
+    const std::string shown = (fs::path(out_).filename().empty() ? fs::path(out_).parent_path() : fs::path(out_)).string();
+    for (std::size_t at; (at = message.find(staging_)) != std::string::npos;) message.replace(at, staging_.size(), shown);
+    throw Error(message, "", e.exit_status());
+  }
+}
+
 void StagingDir::commit() {
   // rename(2) replaces a missing or empty folder; a non-empty one (--force) is swapped
   // with the staging folder in one step, so target is never missing, then removed.
@@ -66,6 +78,14 @@ double peak_memory_mb() {
   rusage usage{};
   ::getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::unique_ptr<AtomicOutput> open_timings(const std::string& path) {
+  return path.empty() ? nullptr : std::make_unique<AtomicOutput>(path);
 }
 
 }  // namespace dpaudit::dp_train

@@ -4,9 +4,12 @@
 // either. An existing --out is never merged into: a non-empty one is refused unless
 // `force`, which replaces it whole. No LibTorch here.
 #pragma once
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "io/atomic_output.hpp"
 #include "io/remove_on_signal.hpp"
 
 namespace dpaudit::dp_train {
@@ -20,6 +23,9 @@ class StagingDir {
   StagingDir(const StagingDir&) = delete;
   StagingDir& operator=(const StagingDir&) = delete;
   std::string path(const std::string& file) const;  // a file inside the staging folder
+  // Runs `writes` (into path(...)); an error that names a staged file names it inside
+  // --out as given instead ("disk full (run/metrics.csv)"), never the staging folder.
+  void write(const std::function<void()>& writes) const;
   void commit();  // the staging folder becomes target (with force: replacing it whole)
 
  private:
@@ -31,5 +37,12 @@ class StagingDir {
 
 // Peak resident memory of this process in MiB (getrusage).
 double peak_memory_mb();
+
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+// --timings FILE: the run's wall time and peak memory, which differ from run to run and
+// so stay out of --out (byte-identical for the same --seed). Opened before the run, so a
+// FILE that cannot be written fails first; nullptr when `path` is empty.
+std::unique_ptr<AtomicOutput> open_timings(const std::string& path);
 
 }  // namespace dpaudit::dp_train

@@ -20,6 +20,7 @@
 #include "stats/canife_epsilon.hpp"
 #include "stats/curve_test.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/gauss_fit_interval.hpp"
 #include "stats/gdp_audit.hpp"
 #include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
@@ -57,11 +58,11 @@ const char* kExamples =
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n"
     "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run: the best of top 10, 20, 50, ...\n"
     "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, bottom 100 out\n"
-    "  eps-from-scores canaries.csv -m one-run-fdp --delta 1e-5   # the same game against the Gaussian curve (f-DP)\n"
-    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound, and eps at delta\n"
+    "  eps-from-scores canaries.csv -m one-run-fdp --delta 1e-5   # against the Gaussian curve (assumes it)\n"
+    "  eps-from-scores scores.csv -m gdp --delta 1e-5 --json      # mu-GDP lower bound; its eps assumes a Gaussian curve\n"
     "  eps-from-scores scores.csv --thresholds multi-split --seed 1 --threads 2   # median of 100 split bounds\n"
     "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n"
-    "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% BCa\n"
+    "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% interval\n"
     "  eps-from-scores scores.csv --tpr-at 0.0001,0.001 --report  # TPR at FPR 0.01% and 0.1%, accuracies\n"
     "  eps-from-scores scores.csv --against-curve curve.csv --report   # against rdp-compose --tradeoff's curve\n"
     "  eps-from-scores scores.csv --against-curve curve.csv --fail-on-refute   # CI gate: exit 3 (refuted)\n";
@@ -93,20 +94,26 @@ std::vector<double> parse_fpr_targets(const std::string& list) {
   return targets;
 }
 
-// --bootstrap: the BCa interval of a point estimate (gauss-fit, threshold).
+// --bootstrap: gauss-fit's fit-region interval, or the BCa interval of threshold's estimate.
 eps_from_scores::BootstrapResult bootstrap_estimate(const ScoreSet& scores, const EstimatorOptions& options,
                                                     const BootstrapOptions& boot) {
   eps_from_scores::BootstrapResult r;
-  r.distribution = bootstrap_epsilon(scores, options, boot);
-  r.interval = bca_interval(r.distribution, options.alpha);
+  if (options.method == Method::gauss_fit) {
+    r.region = gauss_fit_interval(scores, options, boot);
+  } else {
+    r.distribution = bootstrap_epsilon(scores, options, boot);
+    r.interval = bca_interval(r.distribution, options.alpha);
+  }
   r.alpha = options.alpha;
   r.seed = boot.seed;
   return r;
 }
 
-// The stderr notes of a BCa interval: an end that B, not the data, limits; no acceleration.
+// The stderr notes of a BCa interval (threshold): an end that B, not the data, limits; no
+// acceleration. The fit-region interval has none.
 std::vector<std::string> bootstrap_notes(const eps_from_scores::BootstrapResult& r) {
   std::vector<std::string> notes;
+  if (r.region) return notes;
   const std::size_t b = r.distribution.replicates.size();
   for (const auto& [name, end] : {std::pair{"lower", r.interval.lower}, std::pair{"upper", r.interval.upper}})
     if (end.at_extreme)
@@ -213,12 +220,14 @@ int main(int argc, char** argv) {
       ->check(dpaudit::cli::thread_count());
   auto* bootstrap_opt =
       app.add_option("--bootstrap", bootstrap_replicates,
-                     "B: a two-sided 1 - alpha BCa bootstrap interval (Efron 1987) of the point estimate (gauss-fit, "
-                     "threshold) from B stratified resamples, in --json and --report; seeded by --seed")
+                     "B: a two-sided 1 - alpha interval of the point estimate from B stratified resamples, in "
+                     "--json and --report; seeded by --seed. gauss-fit: the range of eps over a confidence region "
+                     "of the fitted parameters, shaped by the resamples (valid where its eps has a kink, at equal "
+                     "spreads); threshold: BCa (Efron 1987)")
           ->check(CLI::Range(std::size_t{2}, std::size_t{10000000}));
   auto* groups_opt = app.add_option("--jackknife-groups", jackknife_groups,
-                                    "--bootstrap: a class of more than G scores is jackknifed (BCa's acceleration) by "
-                                    "deleting G random groups, not single scores")
+                                    "--bootstrap with --method threshold: a class of more than G scores is jackknifed "
+                                    "(BCa's acceleration) by deleting G random groups, not single scores")
                          ->capture_default_str()
                          ->check(CLI::Range(std::size_t{2}, std::size_t{100000000}));
   auto* tpr_opt = app.add_option("--tpr-at", tpr_list,
@@ -262,12 +271,20 @@ int main(int argc, char** argv) {
     const bool gauss_fit = method_name == "gauss-fit";
     const bool decisions = decisions_opt->count() > 0;
     const bool per_round = per_opt->count() > 0;
-    // What every method ends with: the budget check, then the output, whole.
-    const auto emit = [&](const std::string& text, double reported, const std::string& source) {
+    // What every method ends with: the budget check, else the note on what the number is
+    // when it is not a plain bound or estimate for every mechanism (the budget's line
+    // says it instead), then the output, whole.
+    const auto emit = [&](const std::string& text, double reported, const std::string& source,
+                          const Guarantee& guarantee) {
+      const auto note = guarantee_note(guarantee, "this epsilon");
       if (fail_opt->count() && reported > fail_above)
-        throw Error(fmt::format("epsilon {} exceeds the budget --fail-above {}", format_number(reported),
+        throw Error(fmt::format("epsilon {}{} exceeds the budget --fail-above {}", format_number(reported),
+                                note ? fmt::format(" ({}, assumes {})", guarantee_name(guarantee.kind),
+                                                   assumption_name(guarantee.assumes))
+                                     : "",
                                 format_number(fail_above)),
                     source == "-" ? "stdin" : source, kExitBudgetExceeded);
+      if (note && !quiet) dpaudit::cli::note(app, *note);
       AtomicOutput output(output_path);
       output.stream() << text;
       output.commit();
@@ -296,6 +313,9 @@ int main(int argc, char** argv) {
       throw UsageError(fmt::format("--bootstrap is for point estimates (gauss-fit, threshold); {} already gives a "
                                    "confidence bound",
                                    method_name));
+    if (groups_opt->count() && method_name != "threshold")
+      throw UsageError("--jackknife-groups is for the BCa interval of --method threshold (gauss-fit's interval has "
+                       "no jackknife)");
     if ((bootstrapped || tpr_opt->count()) && !json && !report)
       throw UsageError(fmt::format("{} adds to --json and --report: give one", bootstrapped ? "--bootstrap" : "--tpr-at"));
     if (method_name == "one-run" || method_name == "one-run-fdp" || method_name == "gdp")
@@ -310,7 +330,7 @@ int main(int argc, char** argv) {
                                                    delta_opt->count() ? std::optional(delta) : std::nullopt, alpha);
       double reported = 0;
       for (const auto& [round, e] : rounds) reported = std::max(reported, e.epsilon);
-      return emit(eps_from_scores::canife_csv(rounds), reported, scores_path);
+      return emit(eps_from_scores::canife_csv(rounds), reported, scores_path, {GuaranteeKind::point_estimate});
     }
     const bool one_run = method_name == "one-run" || method_name == "one-run-fdp";
     if (guesses_opt->count() && !one_run) throw UsageError("--guesses is for --method one-run or one-run-fdp");
@@ -338,6 +358,7 @@ int main(int argc, char** argv) {
       run.method_name = method_name;
       run.negated = negate;
       run.alpha = alpha;
+      run.guarantee = one_run_guarantee(options);
       OneRunEstimate e;
       if (guesses_opt->count()) {
         const auto [k_in, k_out] = parse_guesses(guesses_text);
@@ -355,7 +376,7 @@ int main(int argc, char** argv) {
       const std::string text = json     ? json_line(eps_from_scores::one_run_json(e, options, run))
                                : report ? eps_from_scores::one_run_report(e, options, run)
                                         : format_number(e.epsilon) + "\n";
-      return emit(text, e.epsilon, source);
+      return emit(text, e.epsilon, source, run.guarantee);
     }
     if (method_name == "gdp") {
       if (per_round || decisions || have_null || one_sided_opt->count())
@@ -369,11 +390,12 @@ int main(int argc, char** argv) {
       run.negated = negate;
       run.alpha = alpha;
       run.thresholds = strategy_name;
+      run.guarantee = gdp_epsilon_guarantee(strategy.choice);
       const GdpAuditEstimate e = gdp_audit(scores, delta, alpha, strategy);
       const std::string text = json     ? json_line(eps_from_scores::gdp_json(e, run))
                                : report ? eps_from_scores::gdp_report(e, run)
                                         : format_number(e.epsilon) + "\n";
-      return emit(text, e.epsilon, source);
+      return emit(text, e.epsilon, source, run.guarantee);
     }
     if (gauss_fit && (thresholds_opt->count() || threshold_opt->count() || one_sided_opt->count() || decisions))
       throw UsageError("gauss-fit takes no --thresholds, --threshold, --one-sided or --decisions");
@@ -402,7 +424,7 @@ int main(int argc, char** argv) {
       return emit(json     ? json_line(eps_from_scores::curve_test_json(r, run, curve_path))
                   : report ? eps_from_scores::curve_test_report(r, run, curve_path)
                            : std::string(r.refuted ? "refuted\n" : "consistent\n"),
-                  0, source);
+                  0, source, Guarantee{});  // a test at level alpha, valid for every mechanism: no note
     }
     if (decisions) dpaudit::cli::forbid_options({bootstrap_opt, tpr_opt}, "with --decisions (one decision rule, no scores)");
     if (bootstrapped && per_round) throw UsageError("--bootstrap is for one estimate: not with --per round");
@@ -424,6 +446,7 @@ int main(int argc, char** argv) {
     run.one_sided = one_sided;
     run.negated = negate;
     run.alpha = alpha;
+    run.guarantee = estimate_guarantee(options, decisions);
 
     const ScoreReadOptions read{negate, !have_null, have_null, null_dim};
     // The null's dimension: --null-dim (which the reader checked a dim column against),
@@ -483,6 +506,6 @@ int main(int argc, char** argv) {
              : report ? eps_from_scores::result_report(result, run)
                       : format_number(reported) + "\n";
     }
-    return emit(text, reported, source);
+    return emit(text, reported, source, run.guarantee);
   });
 }

@@ -22,6 +22,16 @@ bool has_confidence(const RunDescription& run) {
   return run.method == Method::clopper_pearson || run.method == Method::jeffreys;
 }
 
+// "guarantee" and "assumes" of the printed epsilon.
+void guarantee_json(Json& j, const Guarantee& g) {
+  j["guarantee"] = guarantee_name(g.kind);
+  j["assumes"] = assumption_name(g.assumes);
+}
+
+std::string guarantee_text(const Guarantee& g) {
+  return guarantee_name(g.kind) + ", assumes " + assumption_name(g.assumes);
+}
+
 Json gaussian_json(const Gaussian& g, const RunDescription& run) {
   return {{"mean", input_units(g.mean, run)}, {"std", g.stddev}};
 }
@@ -75,7 +85,25 @@ Json summary_json(const ScoreSummary& s, const RunDescription& run) {
   return j;
 }
 
-Json bootstrap_json(const BootstrapResult& b) {
+Json bootstrap_json(const BootstrapResult& b, const RunDescription& run) {
+  if (b.region) {
+    const GaussFitInterval& g = *b.region;
+    const bool null = run.null.has_value();
+    return {{"method", "fit-region"},
+            {"replicates", g.replicates},
+            {"confidence", 1 - b.alpha},
+            {"lower", json_number(g.lower)},
+            {"upper", json_number(g.upper)},
+            {"radius", g.radius},
+            {"parameters", null ? Json::array({"mean_in", "log_sd_in"}) : Json::array({"d", "log_sd_ratio"})},
+            // In the input's units: --negate flips the first parameter's sign (a mean or d).
+            {"center", {input_units(g.center[0], run), g.center[1]}},
+            {"covariance",
+             {{g.covariance[0], input_units(g.covariance[1], run)}, {input_units(g.covariance[1], run), g.covariance[2]}}},
+            {"replicate_mean", json_number(g.replicate_mean)},
+            {"standard_error", json_number(g.standard_error)},
+            {"seed", b.seed}};
+  }
   const BootstrapDistribution& d = b.distribution;
   const BcaInterval& ci = b.interval;
   return {{"method", "BCa"},
@@ -107,7 +135,7 @@ Json estimate_json(const Result& r, const RunDescription& run) {
     if (has_confidence(run)) j["alpha_per_rate"] = e.alpha_per_rate;
   }
   if (r.summary) j["summary"] = summary_json(*r.summary, run);
-  if (r.bootstrap) j["bootstrap"] = bootstrap_json(*r.bootstrap);
+  if (r.bootstrap) j["bootstrap"] = bootstrap_json(*r.bootstrap, run);
   return j;
 }
 
@@ -115,6 +143,7 @@ Json run_json(const RunDescription& run) {
   Json j = {{"method", run.method_name}, {"sides", run.one_sided ? "tpr-over-fpr" : "both"}};
   if (has_confidence(run)) j["alpha"] = run.alpha;
   if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
+  guarantee_json(j, run.guarantee);
   if (run.negated) j["negated"] = true;
   if (run.null)
     j["null"] = {{"dim", run.null->dim}, {"kind", run.null->kind == NullKind::exact ? "exact" : "gaussian"}};
@@ -156,6 +185,7 @@ std::string result_report(const Result& r, const RunDescription& run) {
                           run.null->dim);
   report_line(out, "method", method);
   report_line(out, "epsilon", format_number(e.epsilon));
+  report_line(out, "guarantee", guarantee_text(run.guarantee));
   report_line(out, "delta", format_number(e.delta));
   if (has_confidence(run))
     report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
@@ -168,7 +198,12 @@ std::string result_report(const Result& r, const RunDescription& run) {
   }
   if (r.bootstrap) {
     const BootstrapResult& b = *r.bootstrap;
-    report_line(out, "bootstrap",
+    if (b.region)
+      report_line(out, "bootstrap",
+                  fmt::format("{:g}% fit region [{:.6g}, {:.6g}] (B {}, radius {:.4f})", 100 * (1 - b.alpha),
+                              b.region->lower, b.region->upper, b.region->replicates, b.region->radius));
+    else
+      report_line(out, "bootstrap",
                 fmt::format("{:g}% BCa [{:.6g}, {:.6g}] (B {}, z0 {:.3f}, a {:.4f}{})", 100 * (1 - b.alpha),
                             b.interval.lower.value, b.interval.upper.value, b.distribution.replicates.size(),
                             b.distribution.z0, b.distribution.acceleration,
@@ -210,7 +245,8 @@ Json per_round_json(const std::map<double, Result>& rounds, const RunDescription
 }
 
 std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run) {
-  std::string out = fmt::format("method {}{}\n", run.method_name, run.thresholds.empty() ? "" : " (" + run.thresholds + ")");
+  std::string out = fmt::format("method {}{}; {}\n", run.method_name,
+                                run.thresholds.empty() ? "" : " (" + run.thresholds + ")", guarantee_text(run.guarantee));
   out += fmt::format("{:>10} {:>12} {:>12} {:>7} {:>7}  {}\n", "round", "epsilon", "delta", "n_in", "n_out", "rule");
   for (const auto& [round, r] : rounds) {
     const EpsilonEstimate& e = r.estimate;
@@ -247,6 +283,7 @@ Json one_run_json(const OneRunEstimate& e, const OneRunOptions& options, const R
             {"counts_tried", e.counts_tried},
             {"alpha_per_count", e.alpha_per_count}};
   if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
+  guarantee_json(j, run.guarantee);
   if (e.splits) j["splits"] = e.splits;
   if (options.test == OneRunTest::fdp) j["curve"] = options.curve == FdpCurve::gaussian ? "gaussian" : "dp";
   if (run.negated) j["negated"] = true;
@@ -264,6 +301,7 @@ std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options
   if (e.splits) method += fmt::format(", median of {} splits", e.splits);
   report_line(out, "method", method);
   report_line(out, "epsilon", format_number(e.epsilon));
+  report_line(out, "guarantee", guarantee_text(run.guarantee));
   report_line(out, "delta", format_number(options.delta));
   report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per guess count)", 100 * (1 - run.alpha), e.alpha_per_count));
   report_line(out, "canaries", std::to_string(e.canaries));
@@ -284,6 +322,10 @@ Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run) {
             {"splits", e.splits},
             {"n_in", e.n_in},
             {"n_out", e.n_out}};
+  guarantee_json(j, run.guarantee);
+  const Guarantee mu = {run.guarantee.kind, Assumption::none};
+  j["mu_guarantee"] = guarantee_name(mu.kind);
+  j["mu_assumes"] = assumption_name(mu.assumes);
   rule_json(j, e, run);
   if (run.negated) j["negated"] = true;
   return j;
@@ -294,7 +336,9 @@ std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run) {
   report_line(out, "method", fmt::format("{} ({} over {} thresholds{})", run.method_name, run.thresholds,
                                          e.thresholds_tried, e.splits ? fmt::format(", median of {} splits", e.splits) : ""));
   report_line(out, "epsilon", format_number(e.epsilon));
-  report_line(out, "mu", format_number(e.mu) + (e.mu == 0 ? " (no rule refutes any mu-GDP claim)" : ""));
+  report_line(out, "guarantee", guarantee_text(run.guarantee));
+  report_line(out, "mu", format_number(e.mu) + (e.mu == 0 ? " (no rule refutes any mu-GDP claim)" : "") + "; " +
+                             guarantee_text({run.guarantee.kind, Assumption::none}));
   report_line(out, "delta", format_number(e.delta));
   report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
   rule_report(out, e, run);
@@ -324,7 +368,7 @@ std::string tested_rule_text(const CurveTestResult& r, const RunDescription& run
 Json curve_test_json(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
   Json j = {{"result", r.refuted ? "refuted" : "consistent"},
             {"refuted", r.refuted},
-            {"assumes", "none"},
+            {"assumes", assumption_name(Assumption::none)},
             {"curve", curve_name(curve_path)},
             {"margin", r.margin},
             {"curve_at_fpr_bound", r.curve_at_bound},

@@ -11,7 +11,9 @@
 #include "stats/canife_epsilon.hpp"
 #include "stats/curve_test.hpp"
 #include "stats/epsilon_estimators.hpp"
+#include "stats/gauss_fit_interval.hpp"
 #include "stats/gdp_audit.hpp"
+#include "stats/guarantee.hpp"
 #include "stats/one_run.hpp"
 #include "stats/score_summary.hpp"
 
@@ -27,10 +29,13 @@ struct RunDescription {
   bool negated = false;    // scores were negated: a threshold t is the rule score <= -t
   double alpha = 0;  // shown for the confidence-bound methods only
   std::optional<CosineNull> null;
+  Guarantee guarantee;  // what the printed epsilon is and assumes (gdp: its eps; its mu assumes nothing)
 };
 
-// --bootstrap: the BCa interval of the point estimate.
+// --bootstrap: the interval of the point estimate: gauss-fit's fit-region interval
+// (stats/gauss_fit_interval.hpp), or the threshold estimate's BCa interval.
 struct BootstrapResult {
+  std::optional<GaussFitInterval> region;  // gauss-fit; else the two below
   BootstrapDistribution distribution;
   BcaInterval interval;
   double alpha = 0;  // two-sided 1 - alpha

@@ -68,7 +68,7 @@ int run_batch(const std::string& input, bool json) {
     double eps;
     try {
       eps = two_gaussian_epsilon(r.p, r.q, r.delta);
-    } catch (const UsageError& e) {  // a bad row is bad data: exit 1, with its row
+    } catch (const Error& e) {  // a bad row is bad data: exit 1, with its row
       throw DataError(e.what(), fmt::format("{}, row {}", csv.source(), csv.line()));
     }
     if (json) {

@@ -44,6 +44,10 @@ const char* kExamples =
     "  eps-from-scores run/scores.csv --per round --method canife |\n"
     "    rdp-compose --empirical - --q 0.0021333 --rounds 469 --round-delta 0.01 --delta 1e-5 --sigma-if-inf 0.2\n";
 
+const char* kChordNote =
+    "the RDP series of fractional orders lost its digits at this noise (A - 1 below 1e-10 of its terms): those "
+    "orders use the chord between the neighbouring integer orders, a sound upper bound";
+
 // Largest steps count read from CSV that converts exactly from a double.
 constexpr double kMaxSteps = 9007199254740992.0;  // 2^53
 
@@ -292,8 +296,9 @@ int main(int argc, char** argv) {
       report["exact"] = g.exact;
     } else if (accountant == "pld") {
       const AnalyticEpsilon a = analytic_epsilon(events, delta, orders, threads, lattice);
+      if (a.rdp.chord) cli::note(app, kChordNote);
       printed = a.headline;
-      if (!a.pld) cli::note(app, a.pld_note);
+      if (!a.pld_note.empty()) cli::note(app, a.pld_note);
       report["pld"] = a.pld ? Json{{"upper", json_number(a.pld->upper)},
                                    {"lower", json_number(a.pld->lower)},
                                    {"lattice", a.pld_lattice}}
@@ -302,6 +307,7 @@ int main(int argc, char** argv) {
       report["headline"] = a.headline_accountant;
     } else {
       const RdpResult r = rdp_epsilon(events, delta, orders, threads);
+      if (r.chord) cli::note(app, kChordNote);
       printed = r.epsilon;
       report["order"] = r.order;
       report["orders"] = orders.size();

@@ -4,7 +4,6 @@
 // (canife/sample_level.hpp, canife/user_level.hpp); this holds what they share, and the
 // output files (scores.csv, audits.csv, canaries.npy, run.json's estimates). No LibTorch.
 #pragma once
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -44,8 +43,6 @@ double canary_score(const std::vector<double>& noisy_sum, const std::vector<doub
 
 // eps_r of a's scores (000 App. C.1 at delta = 1/n, stats/canife_epsilon.hpp).
 void estimate_epsilon(Audit& a);
-
-double seconds_since(std::chrono::steady_clock::time_point start);
 
 // scores.csv, audits.csv and canaries.npy into the staging folder; `sigma` is the run's z.
 void write_audit_files(const StagingDir& staging, const std::vector<Audit>& audits, const CanifeConfig& c,

@@ -1,12 +1,12 @@
 // `dp-train canife`: 000's crafted canaries and per-round empirical privacy, at sample or
 // user level (canife/run.hpp). Declares the options and prints the run's eps_hat.
-#include <iostream>
 #include <memory>
 
 #include "canife/run.hpp"
 #include "cli/tool.hpp"
 #include "command.hpp"
 #include "core/error.hpp"
+#include "io/atomic_output.hpp"
 #include "io/format.hpp"
 
 namespace dpaudit::dp_train {
@@ -98,6 +98,9 @@ std::function<int()> declare_canife(CLI::App& sub) {
       ->capture_default_str()->check(cli::thread_count());
   sub.add_option("--out", c.out, "output folder")->required();
   sub.add_flag("--force", c.force, "replace a non-empty --out");
+  sub.add_option("--timings", c.timings,
+                 "write the run's seconds, peak memory and each audit's design and mock seconds to this JSON file "
+                 "(they vary from run to run, so --out has none)");
   sub.add_flag("--json", o->json, "print run.json on stdout instead of eps_hat");
   sub.add_flag("--quiet,-q", c.quiet, "no progress on stderr");
   const std::vector<CLI::Option*> user_only{clients, per_round, partition, alpha, local_epochs, local_batch,
@@ -122,15 +125,15 @@ std::function<int()> declare_canife(CLI::App& sub) {
     o->config.init = parse_canary_init(o->init);
     const Json run = run_canife(o->config);
     const Json& eps_hat = run["eps_hat"];  // a number, or "inf"
-    if (o->json)
-      std::cout << json_line(run);
-    else
-      std::cout << (eps_hat.is_string() ? eps_hat.get<std::string>() : format_number(eps_hat.get<double>())) << '\n';
+    write_whole("-", o->json ? json_line(run)
+                             : (eps_hat.is_string() ? eps_hat.get<std::string>() : format_number(eps_hat.get<double>())) +
+                                   "\n");
     return 0;
   };
 }
 
-const Registration registration{{"canife", declare_canife}};
+const Registration registration{
+    {"canife", declare_canife, "the model (--model, --hidden), --design-pool and --threads (a model per thread)"}};
 
 }  // namespace
 

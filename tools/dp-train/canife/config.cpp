@@ -27,11 +27,16 @@ void CanifeConfig::validate() const {
   if (!(q > 0 && q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]", "--q");
   // total_rounds() casts ceil(1/q) to size_t: refuse an epoch that no count of rounds holds.
   if (rounds == 0 && !(1 / q < 1e18)) throw UsageError("one epoch at this q is over 1e18 rounds: give --rounds", "--q");
+  // The accountant counts rounds as a signed 64-bit number: 2^64 - 1 read as -1.
+  if (total_rounds() > (std::size_t{1} << 50))
+    throw UsageError("at most 2^50 rounds", rounds ? "--rounds" : "--q");
   if (audit_every == 0 || audit_every >= total_rounds())
     throw UsageError("the audit period " + std::to_string(audit_every) + " must lie in [1, " +
                          std::to_string(total_rounds()) + "), the run's rounds",
                      "--audit-every");
   if (audit_rounds < 2) throw UsageError("an audit needs n >= 2 mock rounds", "--audit-rounds");
+  // The model, its updates and the canary are floats (about 3.4e38), with room for sums.
+  if (!(clip >= 1e-30 && clip <= 1e30)) throw UsageError("the clip norm must lie in [1e-30, 1e30]", "--clip");
   if (design_pool == 0) throw UsageError("the design pool is empty", "--design-pool");
   if (craft.steps == 0) throw UsageError("crafting needs at least one design step", "--design-steps");
   if (out.empty()) throw UsageError("give the output folder", "--out");

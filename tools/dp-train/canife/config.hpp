@@ -57,6 +57,7 @@ struct CanifeConfig {
   bool quiet = false;
   std::string out;
   bool force = false;
+  std::string timings;  // --timings FILE: wall times and peak memory (not deterministic, so not in --out)
 
   // The number of rounds (one epoch when `rounds` is 0).
   std::size_t total_rounds() const;

@@ -42,7 +42,8 @@ CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g, c
   const Eigen::Map<const Eigen::VectorXf> gv(g.data(), d);
   const double n = gv.cast<double>().norm();
   if (!std::isfinite(n))
-    throw DataError("the canary's gradient is not finite: the model has diverged (a smaller --lr or --server-lr)");
+    throw DataError("the canary's gradient is not finite: the model has diverged (a smaller --lr or --server-lr, or "
+                    "less noise)");
   if (!(n > 0))
     throw DataError("the canary's gradient is 0: its loss is flat at this model, which fits it exactly or has "
                     "saturated (a smaller --lr or --server-lr, or another --seed)");
@@ -108,12 +109,23 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
   constexpr double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
   double beta1_t = 1, beta2_t = 1;
   std::vector<float> xf(size);
-  for (std::size_t t = 0; t < o.steps; ++t) {
+  // The first input gave a usable gradient (initial_loss): one that is not later is the
+  // crafted input's doing, Adam's steps or the hinge's pull, not the model's.
+  std::size_t t = 0;
+  auto at_crafted_input = [&](const auto& f) {
+    try {
+      return f();
+    } catch (const DataError&) {
+      throw DataError("the canary's gradient is not finite or 0 after " + std::to_string(t) +
+                      " design steps: the crafted input has diverged (a smaller --design-lr or --norm-constant)");
+    }
+  };
+  for (; t < o.steps; ++t) {
     // A minibatch of m design updates without replacement (a partial Fisher-Yates).
     shuffle_prefix(order, m, rng);
     std::copy_n(order.begin(), m, batch.begin());
     std::copy(x.begin(), x.end(), xf.begin());
-    const std::vector<float> dz = evaluate(xf, label, batch, o).input_gradient;
+    const std::vector<float> dz = at_crafted_input([&] { return evaluate(xf, label, batch, o).input_gradient; });
     beta1_t *= beta1;
     beta2_t *= beta2;
     for (std::size_t j = 0; j < size; ++j) {
@@ -123,7 +135,7 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
     }
   }
   c.x.assign(x.begin(), x.end());
-  c.final_loss = loss(c.x, label, o);
+  c.final_loss = at_crafted_input([&] { return loss(c.x, label, o); });
   c.health = c.initial_loss > 0 ? (c.initial_loss - c.final_loss) / c.initial_loss : 0.0;
   c.gradient = gradient(c.x, label);
   double norm2 = 0;

@@ -10,6 +10,7 @@
 #include "differentiable_model.hpp"
 #include "models.hpp"
 #include "sgd/trainer.hpp"
+#include "staging_dir.hpp"
 
 namespace dpaudit::dp_train {
 

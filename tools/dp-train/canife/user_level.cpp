@@ -15,6 +15,7 @@
 #include "mechanisms/fedavg_server.hpp"
 #include "models.hpp"
 #include "sgd/trainer.hpp"
+#include "staging_dir.hpp"
 
 namespace dpaudit::dp_train {
 

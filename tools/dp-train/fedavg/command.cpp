@@ -72,6 +72,9 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
       ->check(cli::non_negative());
   sub.add_option("--out", c->out, "output folder (new or empty)")->required();
   sub.add_flag("--force", c->force, "replace a non-empty --out whole (never merged into)");
+  sub.add_option("--timings", c->timings,
+                 "write seconds per round, wall seconds and peak memory to this JSON file (they vary from run to "
+                 "run, so --out has none)");
   sub.add_option("--eval-every", c->eval_every, "test accuracy every N rounds (and at the end)")->capture_default_str();
   sub.add_option("--delta", c->delta, "delta of the analytic epsilon (default: clients^-1.1, 003 Sec. 5.1)")
       ->check(cli::open_unit_interval());  // 0 stands for the default inside, but an explicit 0 is an error
@@ -89,7 +92,9 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   };
 }
 
-const Registration fedavg_registration{{"fedavg", declare_fedavg}};
+const Registration fedavg_registration{{"fedavg", declare_fedavg,
+                                         "the model (--model, --hidden), the canaries in memory (--canary-memory), "
+                                         "--threads and --save-deltas (--rounds rows)"}};
 
 }  // namespace
 }  // namespace dpaudit::dp_train

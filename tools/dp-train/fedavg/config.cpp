@@ -48,8 +48,7 @@ Json FedAvgConfig::to_json() const {
               {"eval_every", eval_every},
               {"delta", effective_delta()},
               {"save_deltas", save_deltas},
-              {"seed", seed},
-              {"threads", threads}};
+              {"seed", seed}};  // not --threads: the run does not depend on it (--timings has it)
 }
 
 }  // namespace dpaudit::dp_train

@@ -44,7 +44,8 @@ struct FedAvgConfig {
   double canary_memory_mb = 2048;
   // outputs
   std::string out;
-  bool force = false;  // replace a non-empty --out
+  bool force = false;   // replace a non-empty --out
+  std::string timings;  // --timings FILE: wall time and peak memory (not deterministic, so not in --out)
   std::size_t eval_every = 10;
   double delta = 0;  // 0: 003 Sec. 5.1's delta = n^-1.1 with n the number of clients
   bool save_deltas = false;

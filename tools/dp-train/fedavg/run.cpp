@@ -177,6 +177,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   const PartitionKind partition = parse_partition(c.partition);
   parse_sampling(c.sampling);  // fail on a bad name before the data set is read
   StagingDir staging(c.out, c.force);  // a non-empty --out is refused before any work
+  const std::unique_ptr<AtomicOutput> timings = open_timings(c.timings);
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
@@ -187,8 +188,11 @@ Json run_fedavg(const FedAvgConfig& c) {
   const Schedules schedules = make_schedules(c, canaries.seen());
   const Json analytic = analytic_epsilons(c, schedules, canaries.seen());
 
-  if (!canaries.made_seen_spec_json().empty()) write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
-  if (!canaries.made_unseen_spec_json().empty()) write_whole(staging.path("unseen.json"), canaries.made_unseen_spec_json());
+  staging.write([&] {
+    if (!canaries.made_seen_spec_json().empty()) write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
+    if (!canaries.made_unseen_spec_json().empty())
+      write_whole(staging.path("unseen.json"), canaries.made_unseen_spec_json());
+  });
 
   ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr}, c.threads);
   // With adaptive clipping the count query takes part of the budget (adaptive_clip.hpp).
@@ -246,13 +250,15 @@ Json run_fedavg(const FedAvgConfig& c) {
   std::vector<double> seen_final, unseen_final;
   canaries.cosines(delta, seen_final, unseen_final);
 
-  save_npy(staging.path("final_model.npy"), theta.data(), {dim});
-  save_npy(staging.path("delta.npy"), delta.data(), {dim});
-  if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
-  write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final), dim);
-  // Maxima over rounds are not single cosines: no dim column (the cosine null does not apply).
-  write_scores_csv(staging.path("scores_all.csv"), label_scores(seen_max.result(), unseen_max.result()), 0);
-  write_metrics_csv(staging.path("metrics.csv"), metrics);
+  staging.write([&] {
+    save_npy(staging.path("final_model.npy"), theta.data(), {dim});
+    save_npy(staging.path("delta.npy"), delta.data(), {dim});
+    if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
+    write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final), dim);
+    // Maxima over rounds are not single cosines: no dim column (the cosine null does not apply).
+    write_scores_csv(staging.path("scores_all.csv"), label_scores(seen_max.result(), unseen_max.result()), 0);
+    write_metrics_csv(staging.path("metrics.csv"), metrics);
+  });
 
   Json run;
   run["config"] = c.to_json();
@@ -271,10 +277,17 @@ Json run_fedavg(const FedAvgConfig& c) {
   run["analytic_epsilon"] = analytic;
   run["test_accuracy"] = accuracy;
   run["final_train_loss"] = metrics.back().train_loss;
-  run["seconds_per_round"] = train_seconds / static_cast<double>(c.rounds);
-  run["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run["peak_memory_mb"] = peak_memory_mb();
-  write_whole(staging.path("run.json"), run.dump(2) + "\n");
+  staging.write([&] { write_whole(staging.path("run.json"), run.dump(2) + "\n"); });
+  // Timings differ from run to run: never in --out, which the same --seed makes byte-identical.
+  if (timings) {
+    timings->stream() << Json{{"seconds_per_round", train_seconds / static_cast<double>(c.rounds)},
+                              {"wall_seconds", seconds_since(start)},
+                              {"peak_memory_mb", peak_memory_mb()},
+                              {"threads", c.threads}}
+                             .dump(2)
+                      << '\n';
+    timings->commit();
+  }
   staging.commit();
   return run;
 }

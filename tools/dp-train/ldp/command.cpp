@@ -116,7 +116,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   };
 }
 
-const Registration registration{{"ldp", declare_ldp}};
+const Registration registration{{"ldp", declare_ldp, "the model (--model) or --dim, and --trials"}};
 
 }  // namespace
 

@@ -5,10 +5,14 @@
 
 #include "core/error.hpp"
 #include "core/names.hpp"
+#include "io/format.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace {
+
+constexpr std::size_t kMaxSteps = std::size_t{1} << 50;   // the simulated game's limit
+constexpr std::size_t kMaxTrials = std::size_t{1} << 39;  // 2 i + label stays below kSgdTargetStream - kSgdTrialStream
 
 constexpr Named<SgdThreat> kThreats[] = {{"api", SgdThreat::api},
                                          {"static-poison", SgdThreat::static_poison},
@@ -44,6 +48,8 @@ bool reads_intermediate_losses(SgdThreat t) {
   return t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
 }
 
+bool uses_watermark(SgdThreat t) { return t == SgdThreat::gradient_canary || t == SgdThreat::malicious_dataset; }
+
 void SgdConfig::validate() const {
   if (train_size == 0) throw UsageError("the train size must be >= 1", "--train-size");
   if (sampling == LotSampling::poisson && !(q > 0 && q <= 1))
@@ -53,7 +59,18 @@ void SgdConfig::validate() const {
   if (fault == SgdFault::shuffle_as_poisson && sampling != LotSampling::poisson)
     throw UsageError("the fault shuffle-as-poisson needs --sampling poisson (it shuffles in its place)", "--fault");
   if (steps == 0) throw UsageError("the number of steps must be >= 1", "--steps");
+  if (steps > kMaxSteps) throw UsageError("at most 2^50 steps (the games' random streams)", "--steps");
   if (trials == 0) throw UsageError("the number of trials must be >= 1", "--trials");
+  if (trials > kMaxTrials) throw UsageError("at most 2^39 trials (the trials' random streams)", "--trials");
+  // The trainer computes in single precision (about 3.4e38): the clip norm and the
+  // watermark's norm must be floats with room for sums.
+  if (!(clip >= 1e-30 && clip <= 1e30)) throw UsageError("the clip norm must lie in [1e-30, 1e30]", "--clip");
+  if (!(canary_norm * clip <= 1e30))
+    throw UsageError("the watermark's norm, --canary-norm times --clip, must be at most 1e30", "--canary-norm");
+  // Settings under which the audit is blind.
+  if (lr == 0 && !uses_watermark(threat))
+    throw UsageError("at learning rate 0 the model never moves, so every trial scores the same: give --lr > 0",
+                     "--lr");
   if (!(first_trial < last_trial && last_trial <= trials))
     throw UsageError("the trial range " + std::to_string(first_trial) + ":" + std::to_string(last_trial) +
                          " is not a non-empty part of [0, " + std::to_string(trials) + ")",
@@ -63,16 +80,57 @@ void SgdConfig::validate() const {
     if (model == "cnn")
       throw UsageError("crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn", "--model");
   }
-  if (threat == SgdThreat::gradient_canary || threat == SgdThreat::malicious_dataset) {
+  if (uses_watermark(threat)) {
     if (watermark_coords < 2 || watermark_coords % 2)
       throw UsageError("the watermark needs an even number 2n >= 2 of coordinates", "--watermark-coords");
+    if (threat == SgdThreat::gradient_canary && observe_steps == 0)
+      throw UsageError("the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
+                       "(with none it has no watermark and every trial scores the same)",
+                       "--observe-steps");
     if (threat == SgdThreat::gradient_canary && observe_steps >= steps)
       throw UsageError("the adversary must observe fewer steps than the run has (" + std::to_string(steps) + ")",
                        "--observe-steps");
+    if (fault == SgdFault::no_clip && canary_norm <= 1)
+      throw UsageError("the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the clip "
+                       "norm is never clipped): give --canary-norm above 1",
+                       "--fault");
   }
+  if (fault == SgdFault::noise_ignores_clip && clip == 1)
+    throw UsageError("the fault noise-ignores-clip changes nothing at --clip 1 (noise sd z equals z C): give another "
+                     "--clip",
+                     "--fault");
+  if (fault == SgdFault::shuffle_as_poisson && q == 1)
+    throw UsageError("the fault shuffle-as-poisson changes nothing at --q 1 (every lot is the whole data set either "
+                     "way): give --q below 1",
+                     "--fault");
   if (engine == SgdEngine::simulate && threat != SgdThreat::malicious_dataset)
     throw UsageError("only the malicious-dataset game reduces to the simulated 1-D game", "--engine");
 }
+
+void SgdConfig::check_arithmetic(double sigma) const {
+  // D3's llr and paper scores divide by z^2 each step (games/watermark.hpp).
+  if (uses_watermark(threat) && score != WatermarkScore::sum && !(static_cast<double>(steps) / (sigma * sigma) < 1e300))
+    throw DataError("at noise multiplier z = " + format_number(sigma) + " D3's " + to_string(score) +
+                        " score, of order 1/z^2 per step, overflows a double: " +
+                        (eps > 0 ? "lower --eps" : "raise --noise-multiplier"),
+                    noise_option());
+  if (engine == SgdEngine::simulate) return;
+  // The trainer's update, (clipped sum + noise of sd z C) / (q N), is a float.
+  if (!(sigma * clip < 1e30))
+    throw DataError("the noise's standard deviation z C = " + format_number(sigma * clip) +
+                        " overflows the trainer's single precision: " +
+                        (eps > 0 ? "raise --eps" : "lower --noise-multiplier"),
+                    noise_option());
+  const double update = clip * std::max(1.0, sigma) / expected_lot();
+  if (!(update < 1e30))
+    throw DataError("an update, C max(1, z) / (q N) = " + format_number(update) +
+                        ", overflows the trainer's single precision: the expected lot q N = " +
+                        format_number(expected_lot()) + " is too small",
+                    lot_option());
+}
+
+std::string SgdConfig::lot_option() const { return sampling == LotSampling::shuffle ? "--batch" : "--q"; }
+std::string SgdConfig::noise_option() const { return eps > 0 ? "--eps" : "--noise-multiplier"; }
 
 double SgdConfig::expected_lot() const {
   return sampling == LotSampling::shuffle ? static_cast<double>(batch) : q * static_cast<double>(train_size);

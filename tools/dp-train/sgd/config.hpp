@@ -49,6 +49,8 @@ std::string to_string(SgdThreat t);
 bool crafts_input(SgdThreat t);
 // The threats whose distinguisher reads every intermediate model's loss (D2).
 bool reads_intermediate_losses(SgdThreat t);
+// The threats whose canary is the gradient watermark and whose distinguisher is D3 (C4, C5).
+bool uses_watermark(SgdThreat t);
 std::string to_string(SgdFault f);
 
 struct SgdConfig {
@@ -93,14 +95,24 @@ struct SgdConfig {
   int threads = 0;
   bool quiet = false;
 
-  // Throws UsageError for an inconsistent configuration (before any work).
+  // Throws UsageError for an inconsistent configuration (before any work), and for one
+  // that makes the audit blind: every score the same, or a --fault that changes nothing
+  // the distinguisher sees.
   void validate() const;
+  // Throws DataError when the run at noise multiplier `sigma` cannot give finite scores:
+  // the trainer's single-precision update or D3's per-step statistic (of order 1/z^2)
+  // would overflow. Names the option to change.
+  void check_arithmetic(double sigma) const;
   // The lot size the update is divided by: q N (Poisson) or B (shuffle).
   double expected_lot() const;
   // The rate the accountant assumes per step: q (Poisson) or B / N (shuffle).
   double sampling_rate() const;
   // Steps per epoch of shuffled lots: ceil(N / B).
   std::size_t epoch_steps() const;
+  // The option that sets the lot size: --q (Poisson) or --batch (shuffle); and the one
+  // that sets the noise: --eps when z is calibrated, else --noise-multiplier.
+  std::string lot_option() const;
+  std::string noise_option() const;
   Json to_json() const;
 };
 

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "differentiable_model.hpp"
+#include "io/format.hpp"
 #include "models.hpp"
 #include "sgd/poison.hpp"
 #include "sgd/trainer.hpp"
@@ -93,6 +94,10 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
   GameSetup s;
   const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   s.model = PerExampleModel::make(mc, c.seed, s.theta0);
+  if (uses_watermark(c.threat) && c.watermark_coords > s.theta0.size())
+    throw UsageError("the watermark's " + std::to_string(c.watermark_coords) + " coordinates exceed the model's " +
+                         std::to_string(s.theta0.size()) + " parameters",
+                     "--watermark-coords");
   s.test = std::move(data.test);
   s.train.example_shape = data.train.example_shape;
   s.train.num_classes = data.train.num_classes;
@@ -136,8 +141,7 @@ class TrialPlayer {
     theta_ = s_.theta0;
     Insertion insertion;
     Insertion* inserted = label ? &insertion : nullptr;
-    if (c_.threat == SgdThreat::gradient_canary || c_.threat == SgdThreat::malicious_dataset)
-      return play_watermark(rng, inserted);
+    if (uses_watermark(c_.threat)) return play_watermark(rng, inserted);
     insertion.y = s_.target_y;
     if (crafter_) {
       insertion.craft = [&](const float* theta) {
@@ -234,7 +238,7 @@ SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
   g.noise_multiplier = sigma;
   g.q = c.sampling_rate();
   g.steps = c.steps;
-  g.signal = c.fault == SgdFault::no_clip ? c.canary_norm : 1.0;
+  g.signal = c.fault == SgdFault::no_clip ? c.canary_norm : std::min(c.canary_norm, 1.0);  // clipped to C
   g.noise_scale = c.fault == SgdFault::noise_ignores_clip ? 1.0 / c.clip : 1.0;
   const bool shuffled = c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
   g.sampling = shuffled ? GameSampling::shuffle : GameSampling::poisson;
@@ -242,6 +246,25 @@ SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
   g.score = c.score;
   g.seed = c.seed;
   return g;
+}
+
+// Every score must be finite (eps-from-scores refuses NaN and inf, and so do the
+// estimates of --json): a score that is not says why, with the option to change.
+void require_finite_scores(const SgdConfig& c, double sigma, const std::vector<double>& scores) {
+  const auto bad = std::find_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
+  if (bad == scores.end()) return;
+  const std::string what = "the distinguisher's score is " + format_number(*bad) + " in trial " +
+                           std::to_string(c.first_trial + static_cast<std::size_t>(bad - scores.begin()) / 2);
+  if (c.engine == SgdEngine::train && c.lr > 0)
+    // The lr scales every update, noise included: a step so large that the logits overflow.
+    throw DataError(what + ": training diverged, each step adding noise of sd lr z C / (q N) = " +
+                        format_number(c.lr * sigma * c.clip / c.expected_lot()) +
+                        " to every parameter; lower --lr, " + (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier") +
+                        " or raise " + c.lot_option(),
+                    "--lr");
+  throw DataError(what + ": D3's per-step statistic overflows a double at z = " + format_number(sigma) + ", --clip " +
+                      format_number(c.clip) + " and --canary-norm " + format_number(c.canary_norm),
+                  c.noise_option());
 }
 
 }  // namespace
@@ -278,14 +301,6 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
       result.crafts += player.crafts();
       result.craft_seconds += player.craft_seconds();
     });
-    // A diverged model (a step so large that the logits overflow) scores NaN: refuse it
-    // rather than hand eps-from-scores a NaN. The lr scales every update, noise included.
-    const auto nan = std::find_if(result.scores.begin(), result.scores.end(), [](double v) { return std::isnan(v); });
-    if (nan != result.scores.end())
-      throw UsageError("training diverged: the distinguisher's loss is NaN in trial " +
-                           std::to_string(c.first_trial + static_cast<std::size_t>(nan - result.scores.begin()) / 2) +
-                           "; lower the learning rate",
-                       "--lr");
     result.evaluated = evaluate;
     if (evaluate) {
       double total = 0;
@@ -293,6 +308,7 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
       result.test_accuracy = total / static_cast<double>(evaluate);
     }
   }
+  require_finite_scores(c, sigma, result.scores);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

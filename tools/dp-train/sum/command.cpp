@@ -84,7 +84,7 @@ const Registration kSum{{"sum", [](CLI::App& sub) -> std::function<int()> {
   sub.add_option("--dtype", o->dtype, "f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
   sub.add_flag("-q,--quiet", o->quiet, "no progress on stderr (shown only when it is a terminal)");
   return [o, clients] { return run_sum(*o, clients->count() > 0); };
-}}};
+}, "--dim and the canaries (--canaries)"}};
 
 }  // namespace
 }  // namespace dpaudit::dp_train
