@@ -1,9 +1,10 @@
-# A CI privacy-regression gate on DP-SGD (issue 10): the malicious-dataset audit (004's
-# strongest threat model, the simulated 1-D game) compared with the run's analytic eps
-#   dp-train sgd --threat malicious-dataset --engine simulate ... |
-#     eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above <analytic eps>
-# on the correct trainer and on each --fault, at several trial counts: the exit status
-# (0 pass, 3 caught) and the measured eps. Also the no-clip fault on trained models.
+# CI privacy gates on DP-SGD (issues 10 and 20): the malicious-dataset audit (004's
+# strongest threat model, the simulated 1-D game) judged two ways on the same scores:
+#   eps gate:   eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above <analytic eps>
+#   curve gate: eps-from-scores - --against-curve <curve> --fail-on-refute, the curve written by
+#               rdp-compose --accountant pld --tradeoff for the run's noise, rate and steps
+# on the correct trainer and on each --fault, at several trial counts: each gate's exit status
+# (0 pass, 3 caught), the measured eps and the curve margin. Also the trained models (none, no-clip).
 #   make -C experiments ci-gate   -> $(OUT)/ci-gate/gate.md
 GATE_EPS ?= 2
 GATE_CLIP ?= 4

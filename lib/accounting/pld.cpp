@@ -276,6 +276,19 @@ PldInterval PldAccountant::delta(double eps) const {
   return r;
 }
 
+std::vector<PldInterval> PldAccountant::delta(const std::vector<double>& eps) const {
+  for (double e : eps) check_epsilon(e);
+  std::vector<PldInterval> r(eps.size(), PldInterval{0, 0});
+  for (const Direction& d : directions_) {
+    const std::vector<double> upper = pld_deltas(d.pessimistic.pld, eps), lower = pld_deltas(d.optimistic.pld, eps);
+    for (std::size_t k = 0; k < eps.size(); ++k) {
+      r[k].upper = std::max(r[k].upper, std::min(1.0, upper[k]));
+      r[k].lower = std::max(r[k].lower, lower[k] - d.lower_slack);
+    }
+  }
+  return r;
+}
+
 double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options,
                              Sampling sampling) {
   check_event({1, q, steps, sampling});

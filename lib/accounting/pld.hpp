@@ -75,6 +75,8 @@ class PldAccountant {
   PldInterval epsilon(double delta) const;
   // delta for eps >= 0.
   PldInterval delta(double eps) const;
+  // The same at each of `eps` (ascending), in one scan of each composition (pld_deltas).
+  std::vector<PldInterval> delta(const std::vector<double>& eps) const;
   // The lattice spacing h the compositions used.
   double lattice_spacing() const { return h_; }
   // Above max_segments distinct (sigma, q), the segments are merged into max_segments groups

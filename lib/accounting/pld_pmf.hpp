@@ -24,6 +24,11 @@ struct PldPmf {
 // small deltas keep their digits.
 double pld_delta(const PldPmf& pld, double eps);
 
+// pld_delta at each of `eps` (ascending), in one scan down the lattice with pld_epsilon's
+// sums of nonnegative terms: O(points + eps.size()) for all, where pld_delta costs O(points)
+// each. UsageError when eps is not ascending or holds a NaN.
+std::vector<double> pld_deltas(const PldPmf& pld, const std::vector<double>& eps);
+
 // The smallest eps >= 0 with pld_delta(eps) <= delta (delta(eps) is continuous and
 // strictly decreasing where positive, so this is its exact inverse up to rounding);
 // +inf when inf_mass > delta. Throws UsageError unless 0 < delta < 1.

@@ -27,17 +27,22 @@ struct LowerPriority {
 
 SweepMaximum maximize_epsilon(std::size_t n, const LogRateAt& log_fpr, const LogRateAt& log_fnr, double delta,
                               Sides sides) {
-  if (n == 0) throw UsageError("maximize_epsilon: no decision rules");
+  return maximize_over_sweep(n, log_fpr, log_fnr, [&](double log_fpr_at, double log_fnr_at) {
+    return epsilon_from_log_rates(log_fpr_at, log_fnr_at, delta, sides);
+  });
+}
+
+SweepMaximum maximize_over_sweep(std::size_t n, const LogRateAt& log_fpr, const LogRateAt& log_fnr,
+                                 const SweepCriterion& criterion) {
+  if (n == 0) throw UsageError("maximize_over_sweep: no decision rules");
   SweepMaximum best;
-  best.epsilon = -1;  // any rule beats it: epsilons are >= 0
   struct Rates {
     double log_fpr, log_fnr;
   };
   const auto evaluate = [&](std::size_t i) {
     const Rates r{log_fpr(i), log_fnr(i)};
-    ++best.evaluations;
-    const double eps = epsilon_from_log_rates(r.log_fpr, r.log_fnr, delta, sides);
-    if (eps > best.epsilon) {
+    const double eps = criterion(r.log_fpr, r.log_fnr);
+    if (best.evaluations++ == 0 || eps > best.epsilon) {
       best.index = i;
       best.epsilon = eps;
       best.log_fpr = r.log_fpr;
@@ -48,7 +53,7 @@ SweepMaximum maximize_epsilon(std::size_t n, const LogRateAt& log_fpr, const Log
   std::priority_queue<Block, std::vector<Block>, LowerPriority> open;
   const auto push = [&](std::size_t lo, std::size_t hi, double fpr_lo, double fnr_hi) {
     if (hi - lo < 2) return;  // both ends evaluated: nothing inside is left
-    open.push({lo, hi, fpr_lo, fnr_hi, epsilon_from_log_rates(fpr_lo, fnr_hi, delta, sides)});
+    open.push({lo, hi, fpr_lo, fnr_hi, criterion(fpr_lo, fnr_hi)});
   };
   const Rates first = evaluate(0);
   const Rates last = n > 1 ? evaluate(n - 1) : first;

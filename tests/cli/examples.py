@@ -200,6 +200,7 @@ dp-train sum --dim 101770 --clients 0 --canaries c101770.json --noise 0.541 --se
 canary-gen --kind sphere --count 10 --dim 650 --seed 1 > c.json
 dp-train ldp --crafter dummy-gradient --eps 4 --trials 1000 -o game.csv
 printf 'sigma,q,steps\\n1.1,0.01,1000\\n0.8,0.02,500\\n' > segments.csv
+rdp-compose --accountant pld --sigma 2.2477 --q 0.1 --steps 100 --tradeoff curve.csv
 dp-train canife --task synthetic --q 0.05 --rounds 4 --audit-every 2 --audit-rounds 10 \\
   --design-steps 5 --design-pool 16 --noise-multiplier 1 --out run/ >/dev/null
 dp-train canife --level user --task synthetic --clients 50 --q 0.2 --rounds 4 --audit-every 2 \\

@@ -153,6 +153,24 @@ TEST_CASE("segments compose: equal segments merge, different ones add") {
   CHECK(both.lower > sub);
 }
 
+TEST_CASE("delta at many eps equals delta at each, both ends, both directions") {
+  // Poisson (remove and add differ) and full batch; the exact Gaussian delta inside the interval.
+  const PldAccountant poisson({{1.1, 0.01, 1000}}), full({{2.0, 1.0, 4}});
+  const std::vector<double> eps{0, 0.05, 0.3, 1, 2.5, 6};
+  const std::vector<PldInterval> a = poisson.delta(eps), b = full.delta(eps);
+  for (std::size_t k = 0; k < eps.size(); ++k) {
+    CAPTURE(eps[k]);
+    CHECK(close(a[k].upper, poisson.delta(eps[k]).upper, 1e-12));
+    CHECK(close(a[k].lower, poisson.delta(eps[k]).lower, 1e-12));
+    CHECK(close(b[k].upper, full.delta(eps[k]).upper, 1e-12));
+    // 4 steps at sigma 2 are one Gaussian mechanism at sigma 1
+    CHECK(b[k].lower <= gaussian_mechanism_delta(1, eps[k]));
+    CHECK(b[k].upper >= gaussian_mechanism_delta(1, eps[k]));
+  }
+  CHECK_THROWS_AS(poisson.delta(std::vector<double>{1, 0.5}), UsageError);
+  CHECK_THROWS_AS(poisson.delta(std::vector<double>{-1}), UsageError);
+}
+
 TEST_CASE("without replacement: replace-one neighbours, the Gaussian mechanism at sensitivity 2") {
   const auto wor = Sampling::without_replacement;
   // q = 1: T steps at sigma are one Gaussian mechanism with sensitivity 2, i.e. at sigma/2

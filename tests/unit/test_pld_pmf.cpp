@@ -26,6 +26,24 @@ TEST_CASE("delta(eps) of a two-point PLD, closed form") {
   CHECK(pld_delta(inf, 50) == 0.1);
 }
 
+TEST_CASE("delta at many eps in one scan equals delta at each") {
+  // losses -1 .. 1 by 0.5, mass 0.05 at +inf; eps below, between, on and above the points
+  const PldPmf p{0.5, -2, {0.1, 0.2, 0.3, 0.2, 0.15}, 0.05};
+  const std::vector<double> eps{-3, -1, -0.7, 0, 0.2, 0.5, 0.5, 0.99, 1, 1.5, 40};
+  const std::vector<double> all = pld_deltas(p, eps);
+  REQUIRE(all.size() == eps.size());
+  for (std::size_t k = 0; k < eps.size(); ++k) {
+    CAPTURE(eps[k]);
+    CHECK(close(all[k], pld_delta(p, eps[k]), 1e-14));
+  }
+  // closed form at 0.2: 0.05 + 0.2 (1 - e^(0.2 - 0.5)) + 0.15 (1 - e^(0.2 - 1))
+  CHECK(close(all[4], 0.05 + 0.2 * -std::expm1(-0.3) + 0.15 * -std::expm1(-0.8), 1e-15));
+  CHECK(all.back() == 0.05);
+  CHECK(pld_deltas(p, {}).empty());
+  CHECK_THROWS_AS(pld_deltas(p, {1, 0.5}), UsageError);
+  CHECK_THROWS_AS(pld_deltas(p, {NAN}), UsageError);
+}
+
 TEST_CASE("eps(delta) inverts delta(eps)") {
   const PldPmf p{0.5, -2, {0.1, 0.2, 0.3, 0.25, 0.15}, 0};  // losses -1, -0.5, 0, 0.5, 1
   for (double delta : {0.2, 0.1, 0.05, 0.01, 1e-3, 1e-6}) {

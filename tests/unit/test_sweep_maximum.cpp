@@ -71,6 +71,28 @@ TEST_CASE("a million rules cost far fewer evaluations than rules") {
   CHECK(m.evaluations < n / 100);
 }
 
+TEST_CASE("any criterion that never increases in either rate: a curve test's margin") {
+  // criterion(a, b) = f(a) - b with f(x) = (1 - x)^2 on plain rates: the exhaustive maximum,
+  // a rule attaining it.
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 1 + trial * 5;
+    std::vector<double> fpr, fnr;
+    random_sweep(rng, n, fpr, fnr);
+    for (double& v : fpr) v = std::exp(v);
+    for (double& v : fnr) v = std::exp(v);
+    const auto margin = [](double a, double b) { return (1 - a) * (1 - a) - b; };
+    const SweepMaximum m = maximize_over_sweep(
+        n, [&](std::size_t i) { return fpr[i]; }, [&](std::size_t i) { return fnr[i]; }, margin);
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < n; ++i)
+      if (margin(fpr[i], fnr[i]) > margin(fpr[best], fnr[best])) best = i;
+    CHECK(m.epsilon == margin(fpr[best], fnr[best]));
+    CHECK(margin(fpr[m.index], fnr[m.index]) == m.epsilon);
+    CHECK(m.log_fpr == fpr[best]);
+  }
+}
+
 TEST_CASE("no rules is an error") {
   CHECK_THROWS_AS(maximize_epsilon(0, [](std::size_t) { return 0.0; }, [](std::size_t) { return 0.0; }, 0, Sides::both),
                   UsageError);

@@ -12,11 +12,13 @@
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
+#include "accounting/tradeoff_curve.hpp"
 #include "core/error.hpp"
 #include "io/format.hpp"
 #include "output.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
+#include "stats/curve_test.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gauss_fit_interval.hpp"
 #include "stats/gdp_audit.hpp"
@@ -61,7 +63,9 @@ const char* kExamples =
     "  eps-from-scores scores.csv --thresholds multi-split --seed 1 --threads 2   # median of 100 split bounds\n"
     "  eps-from-scores cosines.csv --null-dim 101770 -m jeffreys --thresholds uncorrected   # 003's own eps_lo\n"
     "  eps-from-scores cosines.csv --null-dim 101770 --delta 1e-6 --bootstrap 1000 --threads 2 --json   # eps_est, 95% interval\n"
-    "  eps-from-scores scores.csv --tpr-at 0.0001,0.001 --report  # TPR at FPR 0.01% and 0.1%, accuracies\n";
+    "  eps-from-scores scores.csv --tpr-at 0.0001,0.001 --report  # TPR at FPR 0.01% and 0.1%, accuracies\n"
+    "  eps-from-scores scores.csv --against-curve curve.csv --report   # against rdp-compose --tradeoff's curve\n"
+    "  eps-from-scores scores.csv --against-curve curve.csv --fail-on-refute   # CI gate: exit 3 (refuted)\n";
 
 // --guesses K or K+:K- (whole numbers).
 std::pair<std::size_t, std::size_t> parse_guesses(const std::string& text) {
@@ -235,6 +239,16 @@ int main(int argc, char** argv) {
                       ->check(CLI::IsMember({"round"}));
   auto* fail_opt = app.add_option("--fail-above", fail_above, "exit 3 (and print nothing) when epsilon > X (inf: never)")
                        ->check(dpaudit::cli::epsilon());
+  std::string curve_path;
+  bool fail_on_refute = false;
+  auto* against_opt = app.add_option("--against-curve", curve_path,
+                                     "test the scores (or --decisions) against a claimed trade-off curve, CSV fpr,fnr "
+                                     "(rdp-compose --tradeoff; - = stdin): refuted when FNR_hi < f(FPR_hi) for some "
+                                     "rule, Clopper-Pearson bounds at alpha over --thresholds (bonferroni, split, "
+                                     "multi-split) or --threshold; prints refuted or consistent; assumes no shape");
+  app.add_flag("--fail-on-refute", fail_on_refute,
+               "--against-curve: exit 3 (and print nothing) when the scores refute the curve")
+      ->needs(against_opt);
   auto* json_opt = app.add_flag("--json", json, "print one JSON object with everything");
   auto* report_opt = app.add_flag("--report", report, "print a short human-readable table");
   app.add_option("-o,--output", output_path, "output file; - = stdout")->capture_default_str();
@@ -289,6 +303,10 @@ int main(int argc, char** argv) {
     if (curve_opt->count() && method_name != "one-run-fdp") throw UsageError("--curve is for --method one-run-fdp");
     if (seed_opt->count() && threshold_opt->count() && !bootstrap_opt->count())
       throw UsageError("--seed has nothing to seed with one fixed --threshold (it seeds splits and --bootstrap)");
+    if (against_opt->count())  // the curve test: no method, no delta, its own exit 3
+      dpaudit::cli::forbid_options({method_opt, delta_opt, null_dim_opt, null_opt, one_sided_opt, per_opt, fail_opt,
+                                    bootstrap_opt, tpr_opt, guesses_opt},
+                                   "with --against-curve");
     const std::vector<double> tpr_targets = parse_fpr_targets(tpr_list);
     const bool bootstrapped = bootstrap_opt->count() > 0;
     if (bootstrapped && method_name != "gauss-fit" && method_name != "threshold")
@@ -386,6 +404,28 @@ int main(int argc, char** argv) {
     if (decisions && (thresholds_opt->count() || threshold_opt->count() || negate))
       throw UsageError("--decisions is one decision rule: no --thresholds, --threshold or --negate");
     if (in_opt->count() && out_npy.empty() && !have_null) throw UsageError("--in needs --out (or --null-dim)");
+    if (against_opt->count()) {  // stats/curve_test.hpp
+      if (curve_path == "-" && source == "-") throw UsageError("the scores and the curve cannot both be stdin");
+      const TradeoffCurve curve = read_tradeoff_curve(curve_path);
+      RunDescription run;
+      run.method_name = "against-curve";
+      run.negated = negate;
+      run.alpha = alpha;
+      if (!decisions) run.thresholds = strategy_name;
+      const ScoreReadOptions read{negate, true, false, 0};
+      const CurveTestResult r =
+          decisions ? test_against_curve(read_decisions_csv(decisions_path), curve, alpha)
+                    : test_against_curve(in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
+                                                         : read_scores_csv(scores_path, read),
+                                         curve, alpha, strategy);
+      if (fail_on_refute && r.refuted)
+        throw Error(eps_from_scores::curve_refutation(r, run, curve_path), source == "-" ? "stdin" : source,
+                    kExitBudgetExceeded);
+      return emit(json     ? json_line(eps_from_scores::curve_test_json(r, run, curve_path))
+                  : report ? eps_from_scores::curve_test_report(r, run, curve_path)
+                           : std::string(r.refuted ? "refuted\n" : "consistent\n"),
+                  0, source, Guarantee{});  // a test at level alpha, valid for every mechanism: no note
+    }
     if (decisions) dpaudit::cli::forbid_options({bootstrap_opt, tpr_opt}, "with --decisions (one decision rule, no scores)");
     if (bootstrapped && per_round) throw UsageError("--bootstrap is for one estimate: not with --per round");
     if (bootstrapped && (strategy.choice == ThresholdChoice::split || strategy.choice == ThresholdChoice::multi_split))

@@ -353,4 +353,59 @@ std::string canife_csv(const std::map<double, CanifeEpsilon>& rounds) {
   return text;
 }
 
+namespace {
+
+// The curve's file as messages name it.
+std::string curve_name(const std::string& path) { return path == "-" || path.empty() ? "stdin" : path; }
+
+// The rule as a phrase: "in when score >= t", or the game's own guesses.
+std::string tested_rule_text(const CurveTestResult& r, const RunDescription& run) {
+  return r.threshold ? "in when " + rule_text(*r.threshold, run) : "the game's guesses";
+}
+
+}  // namespace
+
+Json curve_test_json(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
+  Json j = {{"result", r.refuted ? "refuted" : "consistent"},
+            {"refuted", r.refuted},
+            {"assumes", assumption_name(Assumption::none)},
+            {"curve", curve_name(curve_path)},
+            {"margin", r.margin},
+            {"curve_at_fpr_bound", r.curve_at_bound},
+            {"alpha", run.alpha},
+            {"alpha_per_rate", r.alpha_per_rate},
+            {"n_in", r.n_in},
+            {"n_out", r.n_out}};
+  j["thresholds"] = run.thresholds.empty() ? Json(nullptr) : Json(run.thresholds);
+  rule_json(j, r, run);
+  if (!r.threshold) j["decision_rule"] = tested_rule_text(r, run);
+  if (r.splits) j["splits"] = r.splits;
+  if (run.negated) j["negated"] = true;
+  return j;
+}
+
+std::string curve_test_report(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
+  std::string out;
+  std::string test = fmt::format("against the curve {} (assumes nothing about the mechanism)", curve_name(curve_path));
+  if (!run.thresholds.empty()) test += fmt::format(", {} over {} thresholds", run.thresholds, r.thresholds_tried);
+  if (r.splits) test += fmt::format(", median of {} splits", r.splits);
+  report_line(out, "test", test);
+  report_line(out, "result", r.refuted ? "refuted" : "consistent");
+  report_line(out, "confidence",
+              fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), r.alpha_per_rate));
+  report_line(out, "decision rule", tested_rule_text(r, run));
+  report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} upper bound", r.fpr, r.fpr_bound));
+  report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} upper bound", r.fnr, r.fnr_bound));
+  report_line(out, "curve at FPR bound", fmt::format("{:.6g}", r.curve_at_bound));
+  report_line(out, "margin", fmt::format("{:.6g} (curve - FNR bound; > 0 refutes)", r.margin));
+  return out;
+}
+
+std::string curve_refutation(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
+  return fmt::format("the claimed curve {} is refuted at alpha {}: FNR <= {:.6g} < f(FPR <= {:.6g}) = {:.6g} for the "
+                     "rule {}",
+                     curve_name(curve_path), format_number(run.alpha), r.fnr_bound, r.fpr_bound, r.curve_at_bound,
+                     tested_rule_text(r, run));
+}
+
 }  // namespace dpaudit::eps_from_scores

@@ -9,6 +9,7 @@
 #include "io/json.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
+#include "stats/curve_test.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gauss_fit_interval.hpp"
 #include "stats/gdp_audit.hpp"
@@ -66,5 +67,11 @@ std::string canife_csv(const std::map<double, CanifeEpsilon>& rounds);
 // --method gdp (Nasr et al. 2023).
 Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run);
 std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run);
+
+// --against-curve: the scores (or decisions) tested against a claimed trade-off curve read
+// from curve_path (stats/curve_test.hpp); the refutation's one line for --fail-on-refute.
+Json curve_test_json(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path);
+std::string curve_test_report(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path);
+std::string curve_refutation(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path);
 
 }  // namespace dpaudit::eps_from_scores

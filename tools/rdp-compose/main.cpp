@@ -14,6 +14,7 @@
 #include "accounting/gdp.hpp"
 #include "accounting/pld.hpp"
 #include "accounting/rdp.hpp"
+#include "accounting/tradeoff_curve.hpp"
 #include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
@@ -39,6 +40,7 @@ const char* kExamples =
     "  rdp-compose --accountant pld --lattice 1e-4 --sigma 6.09 --q 0.000112 --steps 20102 --delta 3.7e-6\n"
     "    # at dp_accounting's default discretisation: faster, a wider interval\n"
     "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT approximation\n"
+    "  rdp-compose --accountant pld --sigma 2.2477 --q 0.1 --steps 100 --tradeoff curve.csv   # the f-DP curve it certifies\n"
     "  eps-from-scores run/scores.csv --per round --method canife |\n"
     "    rdp-compose --empirical - --q 0.0021333 --rounds 469 --round-delta 0.01 --delta 1e-5 --sigma-if-inf 0.2\n";
 
@@ -148,7 +150,8 @@ int main(int argc, char** argv) {
   auto* q_opt = app.add_option("--q", q, "sampling rate in (0,1]: Poisson rate, or batch size / N without replacement")->check(cli::unit_interval_open_left());
   auto* steps_opt = app.add_option("--steps", steps, "number of steps, >= 1")
                         ->check(CLI::Range(1LL, std::numeric_limits<long long>::max()));
-  app.add_option("--delta", delta, "target delta in (0,1)")->required()->check(cli::open_unit_interval());
+  auto* delta_opt = app.add_option("--delta", delta, "target delta in (0,1) (required, except with --tradeoff)")
+                        ->check(cli::open_unit_interval());
   auto* eps_opt = app.add_option("--eps", eps, "target eps > 0: print the smallest noise multiplier meeting it "
                                                "(with --q, --steps)")
                       ->check(cli::positive());
@@ -195,19 +198,30 @@ int main(int argc, char** argv) {
   auto* threads_opt = app.add_option("--threads", threads, "threads over distinct segments (RDP, PLD); 0 = all cores (same output for any count)")
       ->capture_default_str()
       ->check(cli::thread_count());
-  app.add_flag("--json", json, "print one JSON object: eps, the accountant's details (the PLD interval and the RDP "
-                               "value with --accountant pld), delta, and the inputs");
+  std::string tradeoff_path;
+  auto* tradeoff_opt = app.add_option("--tradeoff", tradeoff_path,
+                                      "write FILE (- = stdout), CSV fpr,fnr: the vertices of the f-DP trade-off curve "
+                                      "the accountant certifies (pld or rdp), the envelope of its (eps, delta) pairs, "
+                                      "for eps-from-scores --against-curve; no --delta (every delta is in it)");
+  auto* json_opt = app.add_flag("--json", json,
+                                "print one JSON object: eps, the accountant's details (the PLD interval and the RDP "
+                                "value with --accountant pld), delta, and the inputs");
 
   return cli::run(app, argc, argv, [&]() -> int {
     const Sampling sampling = sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
     if (orders_opt->count()) orders = parse_orders(orders_list);
     if (accountant == "gdp") cli::forbid_options({orders_opt, threads_opt}, "with --accountant gdp");
     if (accountant != "pld") cli::forbid_options({lattice_opt}, "without --accountant pld");
+    if (tradeoff_opt->count())
+      cli::forbid_options({delta_opt, json_opt, fail_opt}, "with --tradeoff (the curve holds every (eps, delta))");
+    else
+      cli::require_options({delta_opt}, "(or give --tradeoff)");
     AtomicOutput out("-");
     if (empirical_opt->count()) {
       // 000 Alg. 2: eps_r -> sigma_r -> RDP over the rounds each audit covers.
-      cli::forbid_options({sigma_opt, steps_opt, eps_opt, events_opt, sampling_opt, orders_opt, threads_opt},
-                          "with --empirical");
+      cli::forbid_options(
+          {sigma_opt, steps_opt, eps_opt, events_opt, sampling_opt, orders_opt, threads_opt, tradeoff_opt},
+          "with --empirical");
       cli::require_options({q_opt, rounds_opt, round_delta_opt}, "with --empirical");
       if (accountant != "rdp") throw UsageError("--empirical composes with RDP, as 000", "--accountant");
       empirical.q = q;
@@ -230,7 +244,7 @@ int main(int argc, char** argv) {
     cli::forbid_options({rounds_opt, round_delta_opt, cover_opt, floor_opt, sigma_inf_opt}, "without --empirical");
     if (eps_opt->count()) {
       const std::string mode = "with --eps";
-      cli::forbid_options({sigma_opt, events_opt, fail_opt}, mode);
+      cli::forbid_options({sigma_opt, events_opt, fail_opt, tradeoff_opt}, mode);
       cli::require_options({q_opt, steps_opt}, mode);
       if (accountant == "gdp" && q < 1)
         cli::note(app, "GDP's CLT is an approximation, not a bound: the noise it gives may be too small");
@@ -253,6 +267,19 @@ int main(int argc, char** argv) {
     } else {
       cli::require_options({sigma_opt, q_opt, steps_opt}, "(or give --events)");
       events = {{sigma, q, steps, sampling}};
+    }
+    if (tradeoff_opt->count()) {
+      // The f-DP curve the accountant certifies (lib/accounting/tradeoff_curve.hpp).
+      if (accountant == "gdp")
+        throw UsageError("--tradeoff writes a curve the accountant certifies: pld or rdp (GDP's CLT is an "
+                         "approximation, not a bound)",
+                         "--accountant");
+      PldOptions pld_options;
+      pld_options.threads = threads;
+      pld_options.lattice = lattice;
+      write_whole(tradeoff_path, tradeoff_curve_csv(accountant == "pld" ? pld_tradeoff_curve(events, pld_options)
+                                                                        : rdp_tradeoff_curve(events, orders, threads)));
+      return kExitOk;
     }
     long long total_steps = 0;
     for (const auto& e : events) total_steps += e.steps;
