@@ -84,7 +84,7 @@ def row_note(key, c):
     if key.endswith("/max") or key.endswith("/uncorrected"):
         notes.append("over-states the confidence: not a 95% bound")
     if key == "gauss-fit/bootstrap":
-        notes.append("two-sided 95% BCa interval: failure = truth outside")
+        notes.append("two-sided 95% interval (fit region; BCa for threshold): failure = truth outside")
     if key.startswith("one-run") and c["kind"] != "onerun":
         notes.append("labels fixed, not coin flips: outside the one-run theorem")
     return "; ".join(notes)
