@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <iostream>
+#include <streambuf>
 #include <string>
 
 namespace dpaudit::fuzz {
@@ -25,5 +27,19 @@ class InputFile {
  private:
   int fd_;
 };
+
+// Sends std::cout and std::cerr nowhere (the tools' output and error lines are not what
+// a harness checks) and clears a failed std::cout, before each input.
+inline void silence_standard_streams() {
+  class Discard : public std::streambuf {
+   protected:
+    int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+  };
+  static Discard discard;
+  std::cout.rdbuf(&discard);
+  std::cerr.rdbuf(&discard);
+  std::cout.clear();
+}
 
 }  // namespace dpaudit::fuzz

@@ -9,28 +9,15 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
-#include <streambuf>
 #include <string>
 #include <vector>
 
 #include "cli/tool.hpp"
+#include "fuzz_input.hpp"
 #include "sgd/options.hpp"
 
-namespace {
-
-class Discard : public std::streambuf {
- protected:
-  int_type overflow(int_type c) override { return traits_type::not_eof(c); }
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-};
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static Discard discard;
-  std::cout.rdbuf(&discard);
-  std::cerr.rdbuf(&discard);
-  std::cout.clear();
+  dpaudit::fuzz::silence_standard_streams();
   std::vector<std::string> args{"dp-train", "sgd", ""};
   for (std::size_t i = 0; i < size; ++i) {
     if (data[i] == '\n')

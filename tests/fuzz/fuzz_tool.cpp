@@ -6,7 +6,6 @@
 // reaches fd 2); any outcome but a return is a finding.
 #include <iostream>
 #include <sstream>
-#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -14,21 +13,8 @@
 
 int tool_main(int argc, char** argv);
 
-namespace {
-
-class Discard : public std::streambuf {
- protected:
-  int_type overflow(int_type c) override { return traits_type::not_eof(c); }
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-};
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static Discard discard;
-  std::cout.rdbuf(&discard);
-  std::cerr.rdbuf(&discard);
-  std::cout.clear();
+  dpaudit::fuzz::silence_standard_streams();
   const dpaudit::fuzz::InputFile input(data, size);
   std::vector<std::string> args{"tool"};
   std::istringstream words(FUZZ_TOOL_ARGS);

@@ -14,17 +14,11 @@
 #include "stats/bootstrap.hpp"
 #include "stats/epsilon_estimators.hpp"
 
+#include "philox_normals.hpp"
+
 using namespace dpaudit;
 
 namespace {
-
-std::vector<double> normals(std::size_t n, double mean, double sd, std::uint64_t seed, std::uint64_t stream) {
-  PhiloxStream rng(seed, stream);
-  std::vector<double> x(n);
-  rng.fill_normal(x.data(), n);
-  for (double& v : x) v = mean + sd * v;
-  return x;
-}
 
 double mean_of(const std::vector<double>& x) { return std::accumulate(x.begin(), x.end(), 0.0) / x.size(); }
 

@@ -10,17 +10,11 @@
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gauss_fit_interval.hpp"
 
+#include "philox_normals.hpp"
+
 using namespace dpaudit;
 
 namespace {
-
-std::vector<double> normals(std::size_t n, double mean, double sd, std::uint64_t seed, std::uint64_t stream) {
-  PhiloxStream rng(seed, stream);
-  std::vector<double> x(n);
-  rng.fill_normal(x.data(), n);
-  for (double& v : x) v = mean + sd * v;
-  return x;
-}
 
 EstimatorOptions gauss_fit(double delta) {
   EstimatorOptions e;
