@@ -46,7 +46,7 @@
 // 1 - 2 Q(r) = 97.7% where F is smooth. Measured on the cells above: 93.8-96.6% (every
 // miss at the lower end); with s_in = 1.1 (smooth), 96.8-97.6%.
 //
-// With an analytic null (003 Alg. 2) only the in scores are sampled: phi = (mu_in,
+// With an analytic null (Andrew et al. 2024, Alg. 2) only the in scores are sampled: phi = (mu_in,
 // log s_in), F the null-vs-Gaussian eps, kink lines mu = 0 and s_in = 1/sqrt(dim) (the
 // null's spread).
 #pragma once

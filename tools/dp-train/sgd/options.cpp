@@ -81,7 +81,7 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
   sub.footer(
       "\nEXAMPLES:\n"
       "  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 100000 |\n"
-      "      eps-from-scores - --method clopper-pearson --delta 1e-5   # 1.90; 3.37 at 10^6 trials (004 Fig. 8: 3.6)\n"
+      "      eps-from-scores - --method clopper-pearson --delta 1e-5   # 1.90; 3.37 at 10^6 trials (Nasr et al. 2021 Fig. 8: 3.6)\n"
       "  dp-train sgd --threat api --eps 4 --trials 1000 -o api.csv          # 004 Fig. 3: near 0\n"
       "  dp-train sgd --threat gradient-canary --eps 2 --trials 200 --trial-range 0:100 -o part0.csv\n"
       "  dp-train sgd --threat static-poison --eps 4 --lr 1 --trials 300 -o static.csv   # 004 Fig. 4\n"
