@@ -1,4 +1,5 @@
 #!/bin/bash
+# needs: dp-train
 # The curve gate (issue 20): rdp-compose --tradeoff writes the f-DP trade-off curve an
 # accountant certifies; eps-from-scores --against-curve tests scores or decisions against it.
 # Closed forms (the Gaussian mechanism's curve G_mu, Clopper-Pearson at zero errors), the
