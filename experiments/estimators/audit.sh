@@ -3,7 +3,7 @@
 # never inserted; score = cosine with the model (delta); a dim column), as one JSON line:
 #   audit.sh SCORES.csv DELTA ANALYTIC_EPS NAME > row.json
 # Seen against unseen canaries: threshold, clopper-pearson, jeffreys (Bonferroni over the
-# distinct scores), gauss-fit (003 Alg. 3) with its 95% bootstrap interval, one-run,
+# distinct scores), gauss-fit (Andrew et al. 2024, Alg. 3) with its 95% bootstrap interval, one-run,
 # one-run-fdp (Gaussian curve), gdp, and the attack metrics; against the exact cosine null
 # (in cosines only): jeffreys (003's eps_lo-final, Bonferroni) and gauss-fit (003 Alg. 2,
 # eps_est) with its interval. 95% everywhere; B = 1000, seed 1, 2 threads; wall seconds each.

@@ -55,7 +55,7 @@ void resolve(const Names& o, SgdConfig& c, bool lr_given, bool batch_given, bool
   if (c.sampling == LotSampling::shuffle && q_given)
     throw UsageError("--q is the rate of --sampling poisson (shuffled lots use --batch)", "--q");
   if (c.threat == SgdThreat::malicious_dataset) {
-    if (lr_given) throw UsageError("the malicious-dataset crafter sets the learning rate to 0 (004 Sec. IV-F)", "--lr");
+    if (lr_given) throw UsageError("the malicious-dataset crafter sets the learning rate to 0 (Nasr et al. 2021, Sec. IV-F)", "--lr");
     c.lr = 0;
   }
   if (o.trial_range.empty()) {
@@ -74,17 +74,17 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
   SgdOptions* const out = &options;
   SgdConfig& c = options.config;
   sub.description(
-      "004's distinguishing game on central DP-SGD (Abadi et al. 2016; Nasr et al. 2021): trial i trains "
+      "Nasr et al.'s distinguishing game on central DP-SGD (Abadi et al. 2016; Nasr et al. 2021): trial i trains "
       "one model on D (label 0) and one on D' = D plus the adversary's member (label 1); the "
       "distinguisher scores each (higher = \"trained on D'\"). Writes the CSV `trial,label,score` for "
-      "eps-from-scores --method clopper-pearson (004 Eq. 5).");
+      "eps-from-scores --method clopper-pearson (Nasr et al. 2021, Eq. 5).");
   sub.footer(
       "\nEXAMPLES:\n"
       "  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 100000 |\n"
       "      eps-from-scores - --method clopper-pearson --delta 1e-5   # 1.90; 3.37 at 10^6 trials (Nasr et al. 2021 Fig. 8: 3.6)\n"
-      "  dp-train sgd --threat api --eps 4 --trials 1000 -o api.csv          # 004 Fig. 3: near 0\n"
+      "  dp-train sgd --threat api --eps 4 --trials 1000 -o api.csv          # Nasr et al. 2021 Fig. 3: near 0\n"
       "  dp-train sgd --threat gradient-canary --eps 2 --trials 200 --trial-range 0:100 -o part0.csv\n"
-      "  dp-train sgd --threat static-poison --eps 4 --lr 1 --trials 300 -o static.csv   # 004 Fig. 4\n"
+      "  dp-train sgd --threat static-poison --eps 4 --lr 1 --trials 300 -o static.csv   # Nasr et al. 2021 Fig. 4\n"
       "  dp-train sgd --threat intermediate-poison --reduce mean --eps 10 --lr 1 --trials 300 -o inter.csv\n"
       "  dp-train sgd --threat adaptive-poison --reduce max --eps 2 --lr 1 --trials 150 --json   # Fig. 6\n"
       "  dp-train sgd --threat malicious-dataset --engine simulate --eps 2 --trials 1000 --fault no-clip |\n"
@@ -92,7 +92,7 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
       "  (see dp-train(1), section SGD)\n");
   sub.add_option("--threat", o->threat,
                  "api | static-poison | intermediate-poison | adaptive-poison | gradient-canary | malicious-dataset "
-                 "(004 Table I)")
+                 "(Nasr et al. 2021, Table I)")
       ->capture_default_str();
   sub.add_option("--task", c.task, "fashion-mnist | synthetic")->capture_default_str();
   sub.add_option("--data", c.data_dir, "folder of the Fashion-MNIST gzip IDX files");
@@ -130,14 +130,14 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
   sub.add_option("--score", o->score, "D3's statistic: llr (Neyman-Pearson, default) | paper (Eq. 6) | sum")
       ->capture_default_str();
   auto* shadows = sub.add_option("--shadow-models", c.shadow_models,
-                                 "poisons: n shadow models the crafter trains like the target (004 Crafter 2)")
+                                 "poisons: n shadow models the crafter trains like the target (Nasr et al. 2021, Crafter 2)")
                       ->capture_default_str();
   auto* craft_steps = sub.add_option("--craft-steps", c.craft_steps, "poisons: ascent steps T on the shadow models' loss")
                           ->capture_default_str();
   auto* craft_lr = sub.add_option("--craft-lr", c.craft_lr, "poisons: L2 length s of each ascent step")
                        ->capture_default_str()->check(cli::positive());
   auto* adaptive_steps = sub.add_option("--adaptive-steps", c.adaptive_steps,
-                                        "adaptive-poison: double-backprop steps per poison (004 Crafter 3)")
+                                        "adaptive-poison: double-backprop steps per poison (Nasr et al. 2021, Crafter 3)")
                              ->capture_default_str();
   auto* adaptive_lr = sub.add_option("--adaptive-lr", c.adaptive_lr, "adaptive-poison: L2 length of each step")
                           ->capture_default_str()->check(cli::positive());
