@@ -1,8 +1,8 @@
 // bench/bootstrap_coverage/coverage.cpp: the coverage of eps-from-scores --bootstrap's
 // interval of gauss-fit's eps_est, by simulation. Run r of a cell draws n in scores ~
 // N(mu, SD_IN^2) and n out scores ~ N(0, 1) (Philox streams 0 and 1 under seed
-// 1000003 * cell + r, cell = 10 mu + log10 n + 100 SD_IN, rounded), and runs the library's two interval paths
-// exactly as eps-from-scores does (delta 1e-5, alpha 0.05, B replicates, --seed r,
+// 1000003 * cell + r, cell = 10 mu + log10 n + 100 SD_IN, rounded), and runs the library's two
+// interval paths exactly as eps-from-scores does (delta 1e-5, alpha 0.05, B replicates, --seed r,
 // default jackknife groups): `bca` (bootstrap_epsilon + bca_interval, the interval
 // before bench/bootstrap_coverage.md) and `region` (gauss_fit_interval), on the same
 // scores. The truth is the two-Gaussian eps of N(0,1) vs N(mu,SD_IN^2) at delta.
@@ -34,7 +34,8 @@ namespace {
 struct Tally {
   std::size_t runs = 0, covered = 0, lower_miss = 0, upper_miss = 0, extreme = 0;
   double estimate = 0, replicate_mean = 0, cpu = 0;
-  void add(double lower, double upper, double truth, double est, double rep_mean, bool at_extreme, double seconds) {
+  void add(double lower, double upper, double truth, double est, double rep_mean, bool at_extreme,
+           double seconds) {
     ++runs;
     lower_miss += lower > truth;
     upper_miss += upper < truth;
@@ -46,20 +47,23 @@ struct Tally {
   }
   void print(const char* method, double mu, double sd_in, std::size_t n, double truth) const {
     const double k = static_cast<double>(runs);
-    fmt::print("{} {} {} {} {} {:.6f} {:.4f} {:.4f} {:.4f} {:.4f} {:.4f} {:.4f} {:.4f}\n", method, mu, sd_in, n, runs, truth,
-               covered / k, lower_miss / k, upper_miss / k, estimate / k / truth, replicate_mean / k / truth,
-               extreme / k, cpu / k);
+    fmt::print("{} {} {} {} {} {:.6f} {:.4f} {:.4f} {:.4f} {:.4f} {:.4f} {:.4f} {:.4f}\n", method,
+               mu, sd_in, n, runs, truth, covered / k, lower_miss / k, upper_miss / k,
+               estimate / k / truth, replicate_mean / k / truth, extreme / k, cpu / k);
   }
 };
 
-std::vector<double> normals(std::size_t n, double mean, double sd, std::uint64_t seed, std::uint64_t stream) {
+std::vector<double> normals(std::size_t n, double mean, double sd, std::uint64_t seed,
+                            std::uint64_t stream) {
   std::vector<double> x(n);
   PhiloxStream(seed, stream).fill_normal(x.data(), n);
   for (double& v : x) v = mean + sd * v;
   return x;
 }
 
-double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+double cpu_now() {
+  return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
 
 }  // namespace
 
@@ -70,15 +74,16 @@ int main(int argc, char** argv) {
   }
   const std::string method = argv[1];
   const double mu = std::atof(argv[2]);
-  const std::size_t n = std::strtoul(argv[3], nullptr, 10), runs = std::strtoul(argv[4], nullptr, 10);
+  const std::size_t n = std::strtoul(argv[3], nullptr, 10),
+                    runs = std::strtoul(argv[4], nullptr, 10);
   EstimatorOptions e;
   e.method = Method::gauss_fit;
   e.delta = 1e-5;
   e.alpha = 0.05;
   const double sd_in = argc == 7 ? std::atof(argv[6]) : 1.0;
   const double truth = two_gaussian_epsilon({0, 1}, {mu, sd_in}, e.delta);
-  const std::uint64_t cell =
-      static_cast<std::uint64_t>(std::lround(10 * mu + std::log10(static_cast<double>(n)) + 100 * sd_in));
+  const std::uint64_t cell = static_cast<std::uint64_t>(
+      std::lround(10 * mu + std::log10(static_cast<double>(n)) + 100 * sd_in));
   Tally bca, region;
   for (std::size_t r = 0; r < runs; ++r) {
     const std::uint64_t seed = 1000003 * cell + r;
@@ -94,7 +99,8 @@ int main(int argc, char** argv) {
       const double t1 = cpu_now();
       double sum = 0;
       for (double x : d.replicates) sum += x;
-      bca.add(ci.lower.value, ci.upper.value, truth, d.estimate, sum / static_cast<double>(d.replicates.size()),
+      bca.add(ci.lower.value, ci.upper.value, truth, d.estimate,
+              sum / static_cast<double>(d.replicates.size()),
               ci.lower.at_extreme || ci.upper.at_extreme, t1 - t0);
     }
     if (method == "region" || method == "both") {

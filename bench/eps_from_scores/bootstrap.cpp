@@ -9,9 +9,9 @@
 // call on the full scores, the quantile levels q' the two BCa endpoints read; then the
 // fit-region interval's lower, upper, wall and CPU seconds.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -47,8 +47,10 @@ int main(int argc, char** argv) {
   const GaussFitInterval g = gauss_fit_interval(scores, e, o);
   const auto t3 = clock::now();
   const double region_cpu = static_cast<double>(std::clock() - c2) / CLOCKS_PER_SEC;
-  fmt::print("{} {} {} {} {} {} {} {:.3f} {:.3f} {:.0f} {:.2g} {:.3f} {} {} {:.3f} {:.3f}\n", scores.in().size(),
-             scores.out().size(), d.estimate, ci.lower.value, ci.upper.value, d.z0, d.acceleration,
-             std::chrono::duration<double>(t2 - t1).count(), cpu, std::chrono::duration<double>(t1 - t0).count() / 20 * 1e6,
-             ci.lower.level, ci.upper.level, g.lower, g.upper, std::chrono::duration<double>(t3 - t2).count(), region_cpu);
+  fmt::print("{} {} {} {} {} {} {} {:.3f} {:.3f} {:.0f} {:.2g} {:.3f} {} {} {:.3f} {:.3f}\n",
+             scores.in().size(), scores.out().size(), d.estimate, ci.lower.value, ci.upper.value,
+             d.z0, d.acceleration, std::chrono::duration<double>(t2 - t1).count(), cpu,
+             std::chrono::duration<double>(t1 - t0).count() / 20 * 1e6, ci.lower.level,
+             ci.upper.level, g.lower, g.upper, std::chrono::duration<double>(t3 - t2).count(),
+             region_cpu);
 }

@@ -3,16 +3,17 @@
 // compiled in as it is) on one lot; bench/sgd/simd_cost.sh builds it twice, with dp-train's
 // flags (-O3, baseline x86-64) and with -march=x86-64-v3 (AVX2, FMA), and runs both.
 //   simd_cost HIDDEN LOT REPS
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <vector>
 
 #include "sgd/dense_per_example.hpp"
 
 int main(int argc, char** argv) {
-  const long hidden = argc > 1 ? std::atol(argv[1]) : 128, lot = argc > 2 ? std::atol(argv[2]) : 256;
+  const long hidden = argc > 1 ? std::atol(argv[1]) : 128,
+             lot = argc > 2 ? std::atol(argv[2]) : 256;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 200;
   dpaudit::dp_train::DensePerExample model({784, hidden, 10});
   std::mt19937 gen(1);
@@ -25,9 +26,11 @@ int main(int argc, char** argv) {
   for (long i = 0; i < lot; ++i) y[i] = i % 10;
   model.add_clipped_sum(theta.data(), x.data(), y.data(), lot, 1.0, sum.data());  // warm-up
   const std::clock_t start = std::clock();  // CPU time: the machine is shared
-  for (int r = 0; r < reps; ++r) model.add_clipped_sum(theta.data(), x.data(), y.data(), lot, 1.0, sum.data());
+  for (int r = 0; r < reps; ++r)
+    model.add_clipped_sum(theta.data(), x.data(), y.data(), lot, 1.0, sum.data());
   const double s = double(std::clock() - start) / CLOCKS_PER_SEC;
   double check = 0;
   for (float v : sum) check += v;
-  std::printf("hidden %ld lot %ld: %.3f ms CPU per lot (checksum %.6g)\n", hidden, lot, 1e3 * s / reps, check);
+  std::printf("hidden %ld lot %ld: %.3f ms CPU per lot (checksum %.6g)\n", hidden, lot,
+              1e3 * s / reps, check);
 }

@@ -21,10 +21,12 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
     out.pld = pld.epsilon(delta);
     out.pld_lattice = pld.lattice_spacing();
     if (pld.merged_from() > 0)
-      out.pld_note = fmt::format("the PLD merged the {} distinct (sigma, q) into about {} groups of neighbours, each at its "
-                                 "smallest sigma and largest q for the upper end (the other way for the lower): a "
-                                 "wider interval, still sound",
-                                 pld.merged_from(), options.max_segments);
+      out.pld_note = fmt::format(
+          "the PLD merged the {} distinct (sigma, q) into about {} groups of neighbours, each at "
+          "its "
+          "smallest sigma and largest q for the upper end (the other way for the lower): a "
+          "wider interval, still sound",
+          pld.merged_from(), options.max_segments);
   } catch (const DataError& e) {
     out.pld_note = std::string("no PLD: ") + e.what() + "; the bound is RDP's";
     return out;

@@ -31,8 +31,8 @@ struct AnalyticEpsilon {
 // PldOptions). `threads` as rdp_epsilon's and PldOptions' (0 = all cores; the result does not
 // depend on it); `lattice` as PldOptions' (0 = chosen from the events).
 AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, double delta,
-                                 const std::vector<double>& orders = default_rdp_orders(), int threads = 1,
-                                 double lattice = 0);
+                                 const std::vector<double>& orders = default_rdp_orders(),
+                                 int threads = 1, double lattice = 0);
 
 // One Poisson-subsampled Gaussian run (dp-train's DP-SGD and DP-FedAvg): `steps` steps
 // with noise multiplier sigma and sampling rate q.

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
+#include <boost/math/tools/toms748_solve.hpp>
 
 #include "accounting/two_gaussian.hpp"
 #include "core/error.hpp"
@@ -56,21 +56,28 @@ double gaussian_mechanism_sigma(double eps, double delta) {
   check_epsilon(eps);
   const double log_target = std::log(delta);
   // delta decreases in sigma; search log sigma in a doubling bracket.
-  auto f = [&](double log_sigma) { return log_delta_unchecked(std::exp(log_sigma), eps) - log_target; };
+  auto f = [&](double log_sigma) {
+    return log_delta_unchecked(std::exp(log_sigma), eps) - log_target;
+  };
   double lo = 0, hi = 0;
   if (f(0) > 0) {
-    do { lo = hi++; } while (f(hi) > 0 && hi < 700);
+    do {
+      lo = hi++;
+    } while (f(hi) > 0 && hi < 700);
   } else {
-    do { hi = lo--; } while (f(lo) <= 0 && lo > -700);
+    do {
+      hi = lo--;
+    } while (f(lo) <= 0 && lo > -700);
   }
   if (!(f(lo) > 0 && f(hi) <= 0))
     throw DataError(fmt::format("no sigma found for eps {} and delta {}", eps, delta));
   // delta 0 at sigma e^hi is lost precision (Phi(a) and e^eps Phi(b) round to one value),
   // not an answer: refuse rather than feed -inf to the solver (a NaN downstream).
   if (!std::isfinite(f(hi)))
-    throw DataError(fmt::format("the sigma for eps {} and delta {} is beyond double precision "
-                                "(delta rounds to 0 near sigma {:.3g})",
-                                eps, delta, std::exp(hi)));
+    throw DataError(
+        fmt::format("the sigma for eps {} and delta {} is beyond double precision "
+                    "(delta rounds to 0 near sigma {:.3g})",
+                    eps, delta, std::exp(hi)));
   auto tolerance = [](double x, double y) { return std::abs(y - x) <= 1e-13; };
   std::uintmax_t max_iter = 300;
   const auto r = boost::math::tools::toms748_solve(f, lo, hi, tolerance, max_iter);

@@ -6,10 +6,10 @@
 #include <limits>
 #include <vector>
 
+#include <fmt/format.h>
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <boost/math/tools/toms748_solve.hpp>
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 
@@ -26,7 +26,9 @@ void check_dim(std::size_t dim) {
 }
 
 // Shape a = (d-1)/2 of the Beta(a, a) law of (1+T)/2 (003 Thm 3.1).
-double beta_shape(std::size_t dim) { return 0.5 * (static_cast<double>(dim) - 1); }
+double beta_shape(std::size_t dim) {
+  return 0.5 * (static_cast<double>(dim) - 1);
+}
 
 // log Gamma(a)/Gamma(a + 1/2), accurate for huge a (no lgamma cancellation).
 double log_gamma_half_ratio(double a) {
@@ -49,9 +51,8 @@ double log_ibeta_symmetric_lower_tail(double a, double x) {
   double f = 1, c = 1, d = 0;
   for (int j = 1; j <= 100000; ++j) {
     const int m = j / 2;
-    const double coeff = (j % 2 == 1)
-        ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-        : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+    const double coeff = (j % 2 == 1) ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+                                      : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
     d = 1 + coeff * d;
     if (std::abs(d) < kTiny) d = kTiny;
     c = 1 + coeff / c;
@@ -96,7 +97,9 @@ double exact_log_pdf(std::size_t dim, double log_normaliser, double t) {
   return log_normaliser + k * (std::log1p(-t) + std::log1p(t));
 }
 
-Gaussian gaussian_null(std::size_t dim) { return {0, 1 / std::sqrt(static_cast<double>(dim))}; }
+Gaussian gaussian_null(std::size_t dim) {
+  return {0, 1 / std::sqrt(static_cast<double>(dim))};
+}
 
 double log_normal_pdf(const Gaussian& g, double x) {
   const double z = (x - g.mean) / g.stddev;
@@ -179,7 +182,8 @@ class ExactNullLoss {
     std::vector<double> roots;
     for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
       const double pu = p(ends[i]), pv = p(ends[i + 1]);
-      if ((pu < 0 && pv > 0) || (pu > 0 && pv < 0)) roots.push_back(bracketed_root(p, ends[i], ends[i + 1]));
+      if ((pu < 0 && pv > 0) || (pu > 0 && pv < 0))
+        roots.push_back(bracketed_root(p, ends[i], ends[i + 1]));
     }
     return roots;
   }
@@ -228,10 +232,11 @@ void check_alternative(const Gaussian& alt) {
 void check_resolvable(std::size_t dim, const Gaussian& alt) {
   const double ratio = alt.stddev * std::sqrt(static_cast<double>(dim));
   if (ratio < 1e-10)
-    throw DataError(fmt::format("standard deviation {} of the alternative is {:.3g} times the exact null's "
-                                "1/sqrt(d); below 1e-10 the exact null cannot be resolved (use the "
-                                "Gaussian null)",
-                                alt.stddev, ratio));
+    throw DataError(
+        fmt::format("standard deviation {} of the alternative is {:.3g} times the exact null's "
+                    "1/sqrt(d); below 1e-10 the exact null cannot be resolved (use the "
+                    "Gaussian null)",
+                    alt.stddev, ratio));
 }
 
 }  // namespace
@@ -260,8 +265,7 @@ double log_sf(const CosineNull& null, double t) {
   return cosine_null_log_sf(null.dim, t, null.kind);
 }
 
-double null_vs_gaussian_log_delta(std::size_t dim, NullKind kind, const Gaussian& alt,
-                                  double eps) {
+double null_vs_gaussian_log_delta(std::size_t dim, NullKind kind, const Gaussian& alt, double eps) {
   check_dim(dim);
   check_alternative(alt);
   if (kind == NullKind::gaussian) return two_gaussian_log_delta(gaussian_null(dim), alt, eps);
@@ -276,8 +280,7 @@ double null_vs_gaussian_delta(std::size_t dim, NullKind kind, const Gaussian& al
   return std::exp(null_vs_gaussian_log_delta(dim, kind, alt, eps));
 }
 
-double null_vs_gaussian_epsilon(std::size_t dim, NullKind kind, const Gaussian& alt,
-                                double delta) {
+double null_vs_gaussian_epsilon(std::size_t dim, NullKind kind, const Gaussian& alt, double delta) {
   check_dim(dim);
   check_alternative(alt);
   if (kind == NullKind::gaussian) return two_gaussian_epsilon(gaussian_null(dim), alt, delta);

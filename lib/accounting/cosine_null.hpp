@@ -38,11 +38,9 @@ double log_sf(const CosineNull& null, double t);
 // {L < -eps} (the latter including |t| >= 1, where the null has no mass) are
 // measured with the exact CDFs in log space.
 double null_vs_gaussian_delta(std::size_t dim, NullKind kind, const Gaussian& alt, double eps);
-double null_vs_gaussian_log_delta(std::size_t dim, NullKind kind, const Gaussian& alt,
-                                  double eps);
+double null_vs_gaussian_log_delta(std::size_t dim, NullKind kind, const Gaussian& alt, double eps);
 // Smallest eps with delta(eps) <= delta; +inf when the alternative's own mass
 // outside [-1,1] already exceeds delta (exact null), or no eps up to 1e100 meets it.
-double null_vs_gaussian_epsilon(std::size_t dim, NullKind kind, const Gaussian& alt,
-                                double delta);
+double null_vs_gaussian_epsilon(std::size_t dim, NullKind kind, const Gaussian& alt, double delta);
 
 }  // namespace dpaudit

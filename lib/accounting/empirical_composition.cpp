@@ -14,15 +14,18 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
   if (audits.empty()) throw UsageError("no audit estimates to compose");
   if (o.total_rounds < 1) throw UsageError("the run needs at least one round");
   if (!(o.q > 0 && o.q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]");
-  if (!(o.floor > 0) || !std::isfinite(o.floor)) throw UsageError("the eps floor must be a finite number > 0");
-  if (!(o.round_delta > 0 && o.round_delta < 1)) throw UsageError("the delta of eps_r must lie in (0, 1)");
+  if (!(o.floor > 0) || !std::isfinite(o.floor))
+    throw UsageError("the eps floor must be a finite number > 0");
+  if (!(o.round_delta > 0 && o.round_delta < 1))
+    throw UsageError("the delta of eps_r must lie in (0, 1)");
   const std::size_t k = audits.size();
   for (std::size_t j = 0; j < k; ++j) {
     const AuditEpsilon& a = audits[j];
     if (a.round < 0 || a.round >= o.total_rounds || (j > 0 && a.round <= audits[j - 1].round))
-      throw UsageError("audit rounds must increase strictly within [0, " + std::to_string(o.total_rounds) +
-                       "), got " + std::to_string(a.round));
-    if (!(a.epsilon >= 0)) throw UsageError("eps_r must be >= 0 (audit at round " + std::to_string(a.round) + ")");
+      throw UsageError("audit rounds must increase strictly within [0, " +
+                       std::to_string(o.total_rounds) + "), got " + std::to_string(a.round));
+    if (!(a.epsilon >= 0))
+      throw UsageError("eps_r must be >= 0 (audit at round " + std::to_string(a.round) + ")");
     if (std::isinf(a.epsilon) && !(o.sigma_if_inf > 0))
       throw UsageError("an infinite eps_r needs the run's noise multiplier (audit at round " +
                        std::to_string(a.round) + ")");
@@ -32,14 +35,16 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
     const double eps = audits[j].epsilon;
     // GetNoise: one step of the Gaussian mechanism (q = 1) at (max(eps_r, floor), round_delta).
     try {
-      result.sigma.push_back(std::isinf(eps) ? o.sigma_if_inf
-                                             : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
+      result.sigma.push_back(
+          std::isinf(eps) ? o.sigma_if_inf
+                          : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
     } catch (const UsageError& e) {  // an eps_r beyond what any noise in [1e-4, 1e6] has
       const std::string where = "audit at round " + std::to_string(audits[j].round);
       // Above ~4e7 (a data value such as 1e308): bad data, exit 1; a floor so small that no
       // noise up to 1e6 meets it (eps < 1e-12): the flag's fault.
       if (std::max(eps, o.floor) > 1)
-        throw DataError(std::string(e.what()) + ": an eps_r that large reads as inf (write inf, give --sigma-if-inf)",
+        throw DataError(std::string(e.what()) +
+                            ": an eps_r that large reads as inf (write inf, give --sigma-if-inf)",
                         where);
       throw UsageError(std::string(e.what()), where);
     }

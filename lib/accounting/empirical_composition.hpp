@@ -23,20 +23,20 @@ struct AuditEpsilon {
 };
 
 struct EmpiricalComposition {
-  std::vector<double> sigma;          // sigma_r per audit
-  std::vector<long long> covered;     // rounds each audit stands for
-  std::vector<double> running_eps;    // eps_hat of the rounds up to each audit's last covered round
-  double epsilon = 0;                 // eps_hat of the whole run
+  std::vector<double> sigma;        // sigma_r per audit
+  std::vector<long long> covered;   // rounds each audit stands for
+  std::vector<double> running_eps;  // eps_hat of the rounds up to each audit's last covered round
+  double epsilon = 0;               // eps_hat of the whole run
 };
 
 struct EmpiricalCompositionOptions {
-  double q = 1;                 // the run's sampling rate
-  long long total_rounds = 0;   // R
-  double round_delta = 0.01;    // delta of eps_r (000: 1/n)
-  double delta = 1e-5;          // delta of eps_hat
+  double q = 1;                // the run's sampling rate
+  long long total_rounds = 0;  // R
+  double round_delta = 0.01;   // delta of eps_r (000: 1/n)
+  double delta = 1e-5;         // delta of eps_hat
   AuditCover cover = AuditCover::backward;
-  double floor = 0.15;          // GetNoise's floor on eps_r (000's code)
-  double sigma_if_inf = 0;      // the run's noise multiplier, for eps_r = inf
+  double floor = 0.15;      // GetNoise's floor on eps_r (000's code)
+  double sigma_if_inf = 0;  // the run's noise multiplier, for eps_r = inf
 };
 
 // Throws UsageError for no audits, rounds not strictly increasing within [0, R), a

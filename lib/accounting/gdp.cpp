@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/calibrate.hpp"
@@ -26,7 +26,8 @@ double mu_squared_per_step(const AccountingEvent& e) {
   if (e.q == 1) return inv_var;
   double log_factor;  // log of what q^2 multiplies
   if (e.sampling == Sampling::poisson) {
-    log_factor = inv_var > 40 ? inv_var + std::log1p(-std::exp(-inv_var)) : std::log(std::expm1(inv_var));
+    log_factor =
+        inv_var > 40 ? inv_var + std::log1p(-std::exp(-inv_var)) : std::log(std::expm1(inv_var));
   } else if (x < 1e-4) {
     // e^(x^2) Phi(1.5 x) + 3 Phi(-0.5 x) - 2 = x^2/2 + x^3/sqrt(2 pi) + O(x^4): the direct
     // form cancels to nothing (sigma 1e8) or below 0.
@@ -70,11 +71,15 @@ double gdp_epsilon(double mu, double delta) {
   return gaussian_mechanism_epsilon(1 / mu, delta);
 }
 
-double gdp_sigma_for_epsilon(double eps, double q, long long steps, double delta, Sampling sampling) {
+double gdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
+                             Sampling sampling) {
   check_event({1, q, steps, sampling});
   check_delta(delta);
-  return smallest_sigma([&](double sigma) { return gdp_epsilon(gdp_mu({{sigma, q, steps, sampling}}).mu, delta); },
-                        eps, 1e-9);
+  return smallest_sigma(
+      [&](double sigma) {
+        return gdp_epsilon(gdp_mu({{sigma, q, steps, sampling}}).mu, delta);
+      },
+      eps, 1e-9);
 }
 
 }  // namespace dpaudit

@@ -11,7 +11,8 @@
 // Long & Su 2020 ("Deep learning with Gaussian differential privacy", HDSR; Dong, Roth &
 // Su 2022, Sec. 5) gives, as T grows with q sqrt(T) fixed,
 //   Poisson:                mu^2 = sum_i q_i^2 T_i (e^(1/sigma_i^2) - 1),
-//   without replacement:    mu^2 = sum_i 2 q_i^2 T_i (e^(1/sigma_i^2) Phi(1.5/sigma_i) + 3 Phi(-0.5/sigma_i) - 2).
+//   without replacement:    mu^2 = sum_i 2 q_i^2 T_i (e^(1/sigma_i^2) Phi(1.5/sigma_i) + 3
+//   Phi(-0.5/sigma_i) - 2).
 // That is an approximation, not a bound: it can fall below the true eps (a PLD or RDP
 // bound is the sound number). mu-GDP gives (eps, delta(eps))-DP for every eps with the
 // Gaussian mechanism's curve (their Cor. 2.13):
@@ -39,6 +40,7 @@ double gdp_epsilon(double mu, double delta);
 
 // The smallest noise multiplier whose `steps` steps at rate q have GDP eps(delta) <= eps
 // (bisection to 1e-9 relative, between 1e-4 and 1e6).
-double gdp_sigma_for_epsilon(double eps, double q, long long steps, double delta, Sampling sampling = Sampling::poisson);
+double gdp_sigma_for_epsilon(double eps, double q, long long steps, double delta,
+                             Sampling sampling = Sampling::poisson);
 
 }  // namespace dpaudit

@@ -6,8 +6,8 @@
 #include <limits>
 #include <utility>
 
-#include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
+#include <boost/math/tools/toms748_solve.hpp>
 
 #include "core/error.hpp"
 
@@ -38,10 +38,16 @@ double log_normal_cdf(double z) {
   return log_normal_cdf_far_left(z);
 }
 
-double log_normal_sf(double z) { return log_normal_cdf(-z); }
+double log_normal_sf(double z) {
+  return log_normal_cdf(-z);
+}
 
-double log_cdf(const Gaussian& g, double x) { return log_normal_cdf((x - g.mean) / g.stddev); }
-double log_sf(const Gaussian& g, double x) { return log_normal_cdf((g.mean - x) / g.stddev); }
+double log_cdf(const Gaussian& g, double x) {
+  return log_normal_cdf((x - g.mean) / g.stddev);
+}
+double log_sf(const Gaussian& g, double x) {
+  return log_normal_cdf((g.mean - x) / g.stddev);
+}
 
 double log_add(double a, double b) {
   if (a < b) std::swap(a, b);

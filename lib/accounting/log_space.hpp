@@ -4,8 +4,8 @@
 // their masses, the hockey-stick divergence, and the search for the smallest eps.
 #pragma once
 #include <array>
-#include <cstddef>
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <limits>
 

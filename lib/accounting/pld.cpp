@@ -26,7 +26,7 @@ constexpr double kOutsideMass = 1e-16;
 constexpr double kTruncatedMass = 1e-17;
 
 struct Segment {
-  double sigma, q;  // sigma: the noise over the sensitivity (noise_over_sensitivity)
+  double sigma, q;   // sigma: the noise over the sensitivity (noise_over_sensitivity)
   bool replace_one;  // sampled without replacement: one pair for both directions
   long long steps;   // summed over the events with these (sigma, q, sampling)
   double loss_sd;    // standard deviation of one step's privacy loss (remove)
@@ -53,7 +53,8 @@ GaussianPair step_pair(const Segment& s, Adjacency direction) {
 // each).
 constexpr double kMaxStepPointsTotal = 16777216;  // 2^24: 128 MiB
 
-using SegmentKey = std::tuple<double, double, bool>;  // (sigma over the sensitivity, q, replace-one)
+using SegmentKey =
+    std::tuple<double, double, bool>;  // (sigma over the sensitivity, q, replace-one)
 
 // The segments of `steps_of` in at most `groups` groups of neighbours (in the order of
 // (replace-one, sigma, q), equal counts; a group never mixes the two samplings), each one
@@ -62,7 +63,8 @@ using SegmentKey = std::tuple<double, double, bool>;  // (sigma over the sensiti
 // (more noise is a post-processing; the subsampled trade-off curve q f + (1 - q) Id falls as
 // q grows, Zhu, Dong & Wang 2022); for the optimistic (lower) ones at its largest sigma and
 // smallest q, a dominated pair. Both ends stay sound; the interval widens. loss_sd is left 0.
-std::vector<Segment> merged_segments(const std::map<SegmentKey, long long>& steps_of, std::size_t groups, bool up) {
+std::vector<Segment> merged_segments(const std::map<SegmentKey, long long>& steps_of,
+                                     std::size_t groups, bool up) {
   std::vector<Segment> all;
   for (const auto& [key, steps] : steps_of) {
     const auto [sigma, q, replace_one] = key;
@@ -76,7 +78,8 @@ std::vector<Segment> merged_segments(const std::map<SegmentKey, long long>& step
   for (std::size_t g = 0, begin = 0; begin < n; ++g) {
     std::size_t end = std::max(begin + 1, (g + 1) * n / groups);
     for (std::size_t k = begin + 1; k < end; ++k)
-      if (all[k].replace_one != all[begin].replace_one) end = k;  // a group stops where the sampling changes
+      if (all[k].replace_one != all[begin].replace_one)
+        end = k;  // a group stops where the sampling changes
     Segment m = all[begin];
     m.steps = 0;
     for (std::size_t k = begin; k < end; ++k) {
@@ -100,13 +103,16 @@ double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
   }
   auto error = [&](double h) {
     double e = 0;
-    for (const Segment& s : segments) e += static_cast<double>(s.steps) * std::min(h * h / 6, h * s.loss_sd / 2);
+    for (const Segment& s : segments)
+      e += static_cast<double>(s.steps) * std::min(h * h / 6, h * s.loss_sd / 2);
     return e;
   };
   if (!(variance > 0) || !std::isfinite(variance))
-    throw DataError(variance == 0 ? "the privacy loss is 0 with probability 1 over the run: no lattice fits it"
-                                  : "the privacy loss's variance over the run is beyond double's range (a noise "
-                                    "multiplier too small): no lattice fits it");
+    throw DataError(
+        variance == 0
+            ? "the privacy loss is 0 with probability 1 over the run: no lattice fits it"
+            : "the privacy loss's variance over the run is beyond double's range (a noise "
+              "multiplier too small): no lattice fits it");
   double lo = std::sqrt(6 * rho * variance / steps), hi = lo;
   while (error(hi) <= rho * variance) hi *= 2;
   for (int i = 0; i < 60 && hi / lo > 1 + 1e-6; ++i) {
@@ -141,10 +147,12 @@ void trim(PldPmf& p) {
 
 }  // namespace
 
-PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options) {
+PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
+                             const PldOptions& options) {
   if (events.empty()) throw UsageError("no accounting events");
   if (!(options.lattice >= 0) || !std::isfinite(options.lattice))
-    throw UsageError(fmt::format("the lattice spacing must be a finite number >= 0, got {}", options.lattice));
+    throw UsageError(
+        fmt::format("the lattice spacing must be a finite number >= 0, got {}", options.lattice));
   // (sigma over the sensitivity, q, replace-one) -> steps; q = 1 is the Gaussian mechanism
   // at that sigma under either sampling.
   std::map<SegmentKey, long long> steps_of;
@@ -166,19 +174,22 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
                        lower = merged_segments(steps_of, options.max_segments, false);
   if (steps_of.size() > options.max_segments) merged_from_ = steps_of.size();
   for (std::vector<Segment>* list : {&upper, &lower})
-    for (Segment& s : *list) s.loss_sd = std::sqrt(privacy_loss_moments({s.sigma, s.q, Adjacency::remove}).variance);
+    for (Segment& s : *list)
+      s.loss_sd = std::sqrt(privacy_loss_moments({s.sigma, s.q, Adjacency::remove}).variance);
   std::vector<Adjacency> adjacencies{Adjacency::remove};
   if (add_differs) adjacencies.push_back(Adjacency::add);
   const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
 
-  double h = lattice_spacing_for(upper, options.relative_variance_error);  // checks the variance too
+  double h =
+      lattice_spacing_for(upper, options.relative_variance_error);  // checks the variance too
   if (options.lattice > 0) {
     // A spacing far below the chosen one only adds points (and would build one-step PLDs of
     // ~1e9 points before the composition's limit grows it back): refused below 1/1000 of it.
     if (options.lattice < h / 1000)
-      throw UsageError(fmt::format("a lattice spacing of {} is below 1/1000 of the {} chosen for this run: give at "
-                                   "least {}",
-                                   options.lattice, h, h / 1000));
+      throw UsageError(fmt::format(
+          "a lattice spacing of {} is below 1/1000 of the {} chosen for this run: give at "
+          "least {}",
+          options.lattice, h, h / 1000));
     h = options.lattice;
   }
   // The one-step PLDs, before they are built: none above max_points, all together at most
@@ -193,14 +204,17 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
           most = std::max(most, n);
           total += n;
         }
-    const double grow = std::max(most / static_cast<double>(options.max_points), total / kMaxStepPointsTotal);
+    const double grow =
+        std::max(most / static_cast<double>(options.max_points), total / kMaxStepPointsTotal);
     if (grow > 1) h *= 1.05 * grow;
   }
   // The work splits over threads by whole one-step PLDs and whole compositions, each
   // computed the same way on any thread: the result does not depend on the count.
   const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction
   // Estimate c's segments: pessimistic ones (c even) from `upper`, optimistic ones from `lower`.
-  const auto segments_of = [&](std::size_t c) -> const std::vector<Segment>& { return c % 2 == 0 ? upper : lower; };
+  const auto segments_of = [&](std::size_t c) -> const std::vector<Segment>& {
+    return c % 2 == 0 ? upper : lower;
+  };
   for (int attempt = 0;; ++attempt) {
     // One-step PLDs of every segment, each direction and estimate, on the lattice h.
     std::vector<std::vector<PldPmf>> steps(estimates);
@@ -209,26 +223,31 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
       steps[c].resize(segments_of(c).size());
       for (std::size_t i = 0; i < segments_of(c).size(); ++i) jobs.emplace_back(c, i);
     }
-    parallel_blocks(jobs.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t k = begin; k < end; ++k) {
-        const auto [c, i] = jobs[k];
-        const GaussianPair pair = step_pair(segments_of(c)[i], adjacencies[c / 2]);
-        steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
-      }
-    });
+    parallel_blocks(
+        jobs.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+          for (std::size_t k = begin; k < end; ++k) {
+            const auto [c, i] = jobs[k];
+            const GaussianPair pair = step_pair(segments_of(c)[i], adjacencies[c / 2]);
+            steps[c][i] =
+                c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
+          }
+        });
     std::vector<std::vector<PldFactor>> factors(estimates);
     for (std::size_t c = 0; c < estimates; ++c)
       for (std::size_t i = 0; i < segments_of(c).size(); ++i)
         factors[c].push_back({&steps[c][i], segments_of(c)[i].steps});
     std::vector<CompositionPlan> plans(estimates);
-    parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t c = begin; c < end; ++c) plans[c] = plan_composition(factors[c], kOutsideMass);
-    });
+    parallel_blocks(estimates, options.threads,
+                    [&](std::size_t begin, std::size_t end, std::size_t) {
+                      for (std::size_t c = begin; c < end; ++c)
+                        plans[c] = plan_composition(factors[c], kOutsideMass);
+                    });
     std::size_t needed = 0;
     for (const CompositionPlan& plan : plans) needed = std::max(needed, plan.points());
     if (needed > options.max_points) {
       if (attempt == 8)
-        throw DataError(fmt::format("the PLD needs {} lattice points, more than {}", needed, options.max_points));
+        throw DataError(fmt::format("the PLD needs {} lattice points, more than {}", needed,
+                                    options.max_points));
       h *= 1.05 * static_cast<double>(needed) / static_cast<double>(options.max_points);
       continue;
     }
@@ -236,10 +255,13 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events, const P
     // leaves less mass outside it).
     for (CompositionPlan& plan : plans) plan.hi = plan.lo + static_cast<long long>(needed) - 1;
     std::vector<ComposedPld> composed(estimates);
-    parallel_blocks(estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t c = begin; c < end; ++c)
-        composed[c] = compose_grouped(factors[c], plans[c], options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
-    });
+    parallel_blocks(
+        estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+          for (std::size_t c = begin; c < end; ++c)
+            composed[c] =
+                compose_grouped(factors[c], plans[c],
+                                options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
+        });
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
       Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};
       // Upper: the slack goes to +inf. Lower: it is taken off each delta when it is read.
@@ -259,7 +281,8 @@ PldInterval PldAccountant::epsilon(double delta) const {
   PldInterval r{0, 0};
   for (const Direction& d : directions_) {
     r.upper = std::max(r.upper, pld_epsilon(d.pessimistic.pld, delta));
-    // delta_lower(eps) = delta_optimistic(eps) - slack <= delta  <=>  delta_optimistic(eps) <= delta + slack
+    // delta_lower(eps) = delta_optimistic(eps) - slack <= delta  <=>  delta_optimistic(eps) <=
+    // delta + slack
     const double target = delta + d.lower_slack;
     r.lower = std::max(r.lower, target < 1 ? pld_epsilon(d.optimistic.pld, target) : 0.0);
   }
@@ -280,7 +303,8 @@ std::vector<PldInterval> PldAccountant::delta(const std::vector<double>& eps) co
   for (double e : eps) check_epsilon(e);
   std::vector<PldInterval> r(eps.size(), PldInterval{0, 0});
   for (const Direction& d : directions_) {
-    const std::vector<double> upper = pld_deltas(d.pessimistic.pld, eps), lower = pld_deltas(d.optimistic.pld, eps);
+    const std::vector<double> upper = pld_deltas(d.pessimistic.pld, eps),
+                              lower = pld_deltas(d.optimistic.pld, eps);
     for (std::size_t k = 0; k < eps.size(); ++k) {
       r[k].upper = std::max(r[k].upper, std::min(1.0, upper[k]));
       r[k].lower = std::max(r[k].lower, lower[k] - d.lower_slack);
@@ -289,8 +313,8 @@ std::vector<PldInterval> PldAccountant::delta(const std::vector<double>& eps) co
   return r;
 }
 
-double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options,
-                             Sampling sampling) {
+double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta,
+                             const PldOptions& options, Sampling sampling) {
   check_event({1, q, steps, sampling});
   check_delta(delta);
   // A record in no step's batch is a probability of 1 - (1 - q)^steps: at most delta, and
@@ -298,13 +322,17 @@ double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta
   // to sigma 1e-4 through ever wider PLDs to say so).
   const double joins = -std::expm1(static_cast<double>(steps) * std::log1p(-q));
   if (joins <= delta)
-    throw UsageError(fmt::format("eps {} is met by any noise multiplier: a record joins some step with probability "
-                                 "1 - (1 - q)^steps = {:.3g}, at most delta {}",
-                                 eps, joins, delta));
+    throw UsageError(fmt::format(
+        "eps {} is met by any noise multiplier: a record joins some step with probability "
+        "1 - (1 - q)^steps = {:.3g}, at most delta {}",
+        eps, joins, delta));
   PldOptions o = options;
   o.roundoff_delta = std::max(o.roundoff_delta, 1e-4 * delta);
   return smallest_sigma(
-      [&](double sigma) { return PldAccountant({{sigma, q, steps, sampling}}, o).epsilon(delta).upper; }, eps, 1e-5);
+      [&](double sigma) {
+        return PldAccountant({{sigma, q, steps, sampling}}, o).epsilon(delta).upper;
+      },
+      eps, 1e-5);
 }
 
 }  // namespace dpaudit

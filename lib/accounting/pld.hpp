@@ -68,7 +68,8 @@ class PldAccountant {
  public:
   // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf, a
   // lattice < 0 or not finite; DataError where no lattice fits (a loss beyond double's range).
-  explicit PldAccountant(const std::vector<AccountingEvent>& events, const PldOptions& options = {});
+  explicit PldAccountant(const std::vector<AccountingEvent>& events,
+                         const PldOptions& options = {});
 
   // eps for a target delta in (0,1): upper may be +inf (a loss of +inf has probability
   // above delta), lower is >= 0.
@@ -80,9 +81,9 @@ class PldAccountant {
   // The lattice spacing h the compositions used.
   double lattice_spacing() const { return h_; }
   // Above max_segments distinct (sigma, q), the segments are merged into max_segments groups
-  // of neighbours (one more where both samplings occur), each at its smallest sigma and largest q for the upper end and the other
-  // way for the lower end (a wider interval, still sound): the number of distinct segments
-  // merged, or 0 where they were not.
+  // of neighbours (one more where both samplings occur), each at its smallest sigma and largest q
+  // for the upper end and the other way for the lower end (a wider interval, still sound): the
+  // number of distinct segments merged, or 0 where they were not.
   std::size_t merged_from() const { return merged_from_; }
 
  private:
@@ -98,7 +99,7 @@ class PldAccountant {
 // The smallest noise multiplier whose `steps` steps at rate q have PLD upper bound
 // eps(delta) <= eps: bisection on log sigma to 1e-5 relative, between 1e-4 and 1e6
 // (UsageError outside, as rdp_sigma_for_epsilon); the roundoff may take up to 1e-4 of delta.
-double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta, const PldOptions& options = {},
-                             Sampling sampling = Sampling::poisson);
+double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta,
+                             const PldOptions& options = {}, Sampling sampling = Sampling::poisson);
 
 }  // namespace dpaudit

@@ -74,7 +74,8 @@ Cgf cgf(const std::vector<LogFactor>& factors, double t) {
         double g = std::exp(e);
         for (std::size_t i = b; i < end; ++i, g *= step) add(i, p.mass[i] * g);
       } else {
-        for (std::size_t i = b; i < end; ++i) add(i, std::exp(f.log_mass[i] + t * p.loss(i) - largest));
+        for (std::size_t i = b; i < end; ++i)
+          add(i, std::exp(f.log_mass[i] + t * p.loss(i) - largest));
       }
     }
     const double mean = s1 / s0;
@@ -90,7 +91,8 @@ Cgf cgf(const std::vector<LogFactor>& factors, double t) {
 // by bisection with Newton steps on log t to 1e-3 (any t gives a valid bound); `sign`
 // -1 gives the lower end through -S. Returns (U, t); U = +inf when g never reaches 0
 // (an atom at the largest loss carries more than `tail`: the support is the bound).
-std::pair<double, double> chernoff_end(const std::vector<LogFactor>& factors, int sign, double log_tail, double sd) {
+std::pair<double, double> chernoff_end(const std::vector<LogFactor>& factors, int sign,
+                                       double log_tail, double sd) {
   auto g_at = [&](double log_t) {
     const double t = std::exp(log_t);
     const Cgf c = cgf(factors, sign * t);
@@ -113,9 +115,11 @@ std::pair<double, double> chernoff_end(const std::vector<LogFactor>& factors, in
 void check_factors(const std::vector<PldFactor>& factors) {
   if (factors.empty()) throw UsageError("no privacy-loss distributions to compose");
   for (const PldFactor& f : factors) {
-    if (f.count < 1) throw UsageError(fmt::format("a composition count must be >= 1, got {}", f.count));
+    if (f.count < 1)
+      throw UsageError(fmt::format("a composition count must be >= 1, got {}", f.count));
     if (f.pld->h != factors.front().pld->h)
-      throw UsageError(fmt::format("lattice spacings differ: {} and {}", f.pld->h, factors.front().pld->h));
+      throw UsageError(
+          fmt::format("lattice spacings differ: {} and {}", f.pld->h, factors.front().pld->h));
   }
 }
 
@@ -182,18 +186,24 @@ struct FftErrorModel {
 };
 
 // Products in the power by repeated squaring of a count m: at most 2 ceil(log2(m + 1)).
-double power_products(long long m) { return 2 * std::ceil(std::log2(static_cast<double>(m) + 1)); }
+double power_products(long long m) {
+  return 2 * std::ceil(std::log2(static_cast<double>(m) + 1));
+}
 
 // Values below 1e-290 in magnitude are 0 here: their share of a total mass of 1 is
 // beyond double's reach, and denormals would slow every later product.
 template <typename Real>
-std::complex<Real> flush(std::complex<Real> z) { return std::norm(z) < Real(1e-290) ? Real(0) : z; }
+std::complex<Real> flush(std::complex<Real> z) {
+  return std::norm(z) < Real(1e-290) ? Real(0) : z;
+}
 
 // z^n for |z| <= 1 by repeated squaring: 2 log2(n) products, each rounded once (about
 // 1e-14 relative at n = 1e9; exp(n log z) would carry n times the rounding of log z).
 // Where |z|^(2n) is below 1e-290 anyway (most frequencies of a long composition) it is 0
 // at the cost of one comparison: |z|^2 < vanishing(n) = e^(-667.8 / n).
-double vanishing(long long n) { return std::exp(-667.8 / static_cast<double>(n)); }
+double vanishing(long long n) {
+  return std::exp(-667.8 / static_cast<double>(n));
+}
 
 template <typename Real>
 std::complex<Real> power(std::complex<Real> z, long long n, double vanish) {
@@ -209,7 +219,9 @@ std::complex<Real> power(std::complex<Real> z, long long n, double vanish) {
 }
 
 // The index after j on a cycle of n.
-std::size_t cyclic_next(std::size_t j, std::size_t n) { return j + 1 == n ? 0 : j + 1; }
+std::size_t cyclic_next(std::size_t j, std::size_t n) {
+  return j + 1 == n ? 0 : j + 1;
+}
 
 // The low frequencies of a long composition, computed again. The forward transform's
 // componentwise error a enters the m-th power times m B_k^(m-1) (above), so only the
@@ -219,13 +231,13 @@ std::size_t cyclic_next(std::size_t j, std::size_t n) { return j + 1 == n ? 0 : 
 // with twiddles from two tables (r = r_hi B + r_lo: two entries and one product), and raised
 // to the power m in long double too (power<long double>: rho' = rho at u', below rho), so
 // that only the power, not X_k, is rounded to double (u = 2^-53, below rho as well: the
-// power's own term rho |X^_k|^m covers both). Its error: each table entry is within 17 u' of the exact twiddle in
-// each part (the angle 2 pi r / n is rounded twice, at most 4 pi u' off; cosl and sinl add at
-// most 2 ulp, 4 u': glibc's measured accuracy, not a proven one), 24 u' in modulus; the product of two within 2 (24 u') + sqrt(2) gamma'_2
-// < 52 u'; times x_j, sqrt(2) u' |x_j| more; the recursive sum of `len` terms adds gamma'_len
-// sum_j |x_j| (Higham 2002, Sec. 4.2, for the real and imaginary parts). So
-// |X^_k - X_k| <= low_error(len) ||x||_1, about (len + 54) u', 2^-11 of double's u for
-// len < 2^10: the m-fold amplification of the error (above) shrinks by as much.
+// power's own term rho |X^_k|^m covers both). Its error: each table entry is within 17 u' of the
+// exact twiddle in each part (the angle 2 pi r / n is rounded twice, at most 4 pi u' off; cosl and
+// sinl add at most 2 ulp, 4 u': glibc's measured accuracy, not a proven one), 24 u' in modulus; the
+// product of two within 2 (24 u') + sqrt(2) gamma'_2 < 52 u'; times x_j, sqrt(2) u' |x_j| more; the
+// recursive sum of `len` terms adds gamma'_len sum_j |x_j| (Higham 2002, Sec. 4.2, for the real and
+// imaginary parts). So |X^_k - X_k| <= low_error(len) ||x||_1, about (len + 54) u', 2^-11 of
+// double's u for len < 2^10: the m-fold amplification of the error (above) shrinks by as much.
 class DirectTransform {
  public:
   explicit DirectTransform(std::size_t n) : n_(n), bits_(0) {
@@ -233,14 +245,16 @@ class DirectTransform {
     block_ = std::size_t{1} << ((bits_ + 1) / 2);
     constexpr long double kTwoPi = 6.283185307179586476925286766559005768L;
     auto twiddle = [&](std::size_t r) {
-      const long double angle = -kTwoPi * static_cast<long double>(r) / static_cast<long double>(n_);
+      const long double angle =
+          -kTwoPi * static_cast<long double>(r) / static_cast<long double>(n_);
       return std::complex<long double>(cosl(angle), sinl(angle));
     };
     for (std::size_t r = 0; r < block_; ++r) low_.push_back(twiddle(r));
     for (std::size_t r = 0; r < n_; r += block_) high_.push_back(twiddle(r));
   }
   // X_k of the n-periodic x, whose nonzero entries are x[start], ..., x[start + len - 1] (mod n)
-  std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len, std::size_t k) const {
+  std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len,
+                               std::size_t k) const {
     std::complex<long double> sum = 0;
     for (std::size_t i = 0, j = start; i < len; ++i, j = cyclic_next(j, n_)) {
       if (x[j] == 0) continue;
@@ -251,7 +265,8 @@ class DirectTransform {
   }
   std::size_t size() const { return n_; }
   static double low_error(std::size_t len) {
-    const double ul = std::numeric_limits<long double>::epsilon() / 2, terms = static_cast<double>(len);
+    const double ul = std::numeric_limits<long double>::epsilon() / 2,
+                 terms = static_cast<double>(len);
     const double gamma = terms * ul / (1 - terms * ul);
     return (54 * ul + gamma) * (1 + 1e-3);
   }
@@ -281,8 +296,10 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
     const auto lo = std::find_if(mass.begin(), mass.end(), positive);
     if (lo == mass.end()) continue;
     const auto hi = std::find_if(mass.rbegin(), mass.rend(), positive);
-    support_lo += static_cast<double>(f.count) * static_cast<double>(f.pld->first + (lo - mass.begin()));
-    support_hi += static_cast<double>(f.count) * static_cast<double>(f.pld->first + (mass.rend() - hi - 1));
+    support_lo +=
+        static_cast<double>(f.count) * static_cast<double>(f.pld->first + (lo - mass.begin()));
+    support_hi +=
+        static_cast<double>(f.count) * static_cast<double>(f.pld->first + (mass.rend() - hi - 1));
   }
   const double h = factors.front().pld->h;
   const double log_tail = std::log(outside_mass / 2);
@@ -290,10 +307,12 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
   const double sd = std::max(std::sqrt(cgf(logs, 0).k2), h);  // K''(0): the composed variance
   const auto [upper, t_up] = chernoff_end(logs, +1, log_tail, sd);
   const auto [minus_lower, t_lo] = chernoff_end(logs, -1, log_tail, sd);
-  const double hi = std::min(std::ceil(upper / h), support_hi), lo = std::max(std::floor(-minus_lower / h), support_lo);
+  const double hi = std::min(std::ceil(upper / h), support_hi),
+               lo = std::max(std::floor(-minus_lower / h), support_lo);
   if (!(std::abs(hi) < 4e18 && std::abs(lo) < 4e18) || hi < lo)
-    throw DataError(fmt::format("the composed privacy loss spans [{}, {}], beyond 4e18 lattice steps of {}", lo * h,
-                                hi * h, h));
+    throw DataError(
+        fmt::format("the composed privacy loss spans [{}, {}], beyond 4e18 lattice steps of {}",
+                    lo * h, hi * h, h));
   // The Chernoff bounds at the ends actually used (at the support's ends: nothing beyond).
   const double above = hi >= support_hi ? 0 : std::exp(cgf(logs, t_up).k - t_up * hi * h);
   const double below = lo <= support_lo ? 0 : std::exp(cgf(logs, -t_lo).k + t_lo * lo * h);
@@ -330,7 +349,8 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   for (const PldFactor& f : factors) {
     std::fill(buffer.begin(), buffer.end(), 0.0);
     const PldPmf& p = *f.pld;
-    for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size(); ++i, j = cyclic_next(j, n))
+    for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size();
+         ++i, j = cyclic_next(j, n))
       buffer[j] += p.mass[i];
     fft.fwd(spectrum, buffer);
     // ||x||_1 and ||x||_2 of the input (masses >= 0), each rounded by at most (n + folds) u
@@ -345,7 +365,8 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     mass *= slack;
     const double norm = std::sqrt(square) * slack;
     const double e1 = std::sqrt(static_cast<double>(p.mass.size())) * f.error_l2;  // ||e||_1
-    // (folding sums up to `folds` error terms per point: their l2 norm grows by at most sqrt(folds))
+    // (folding sums up to `folds` error terms per point: their l2 norm grows by at most
+    // sqrt(folds))
     double dx = model.gamma * root_n * norm + root_n * std::sqrt(folds) * f.error_l2;
     const double a = model.phi * mass + e1, bound = mass + e1;
     const double m = static_cast<double>(f.count);
@@ -361,15 +382,18 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
       const std::size_t len = std::min(p.mass.size(), n);
       // |X_k|^(m-1) >= e^-16 max_k |X_k|^(m-1)  <=>  |X_k|^2 >= e^(-32 / (m - 1)) max_k |X_k|^2
       double largest_norm = 0;
-      for (const auto& x : spectrum) largest_norm = std::max(largest_norm, static_cast<double>(std::norm(x)));
+      for (const auto& x : spectrum)
+        largest_norm = std::max(largest_norm, static_cast<double>(std::norm(x)));
       const double cut = largest_norm * std::exp(-32 / (m - 1));
       std::vector<std::size_t> low;
       for (std::size_t k = 0; k < spectrum.size(); ++k)
         if (f.count > 1 && static_cast<double>(std::norm(spectrum[k])) >= cut) low.push_back(k);
       a_low = DirectTransform::low_error(len) * mass + e1;
       // (only where long double is wider than double: x87's 64-bit significand)
-      if (std::numeric_limits<long double>::digits >= 64 && f.count > 1 && n <= (std::size_t{1} << 31) && a_low < a &&
-          static_cast<double>(low.size()) * static_cast<double>(len) <= 0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
+      if (std::numeric_limits<long double>::digits >= 64 && f.count > 1 &&
+          n <= (std::size_t{1} << 31) && a_low < a &&
+          static_cast<double>(low.size()) * static_cast<double>(len) <=
+              0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
         if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
         double replaced = 0;  // sum of the weights of the recomputed frequencies
         for (std::size_t k : low) {
@@ -380,7 +404,8 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
         dx += std::sqrt(replaced) * a_low;
       }
     }
-    double b_sum = 0, z_sum = 0, largest = 0;  // sum_k a_k^2 B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
+    double b_sum = 0, z_sum = 0,
+           largest = 0;  // sum_k a_k^2 B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
     auto next_direct = direct.begin();
     const double vanish = vanishing(f.count);
     for (std::size_t k = 0; k < product.size(); ++k) {
@@ -401,8 +426,8 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
       if (f.count > 1) {
         const double a_k = recomputed ? a_low : a;
         const double b_power = x_abs > 0 && x_abs >= m * a_k ? std::exp(1.0) * powered / x_abs
-                               : (m + 1) * a_k <= 1       ? (m + 1) * a_k
-                                                          : std::pow(std::max(1.0, bound), m - 1);
+                               : (m + 1) * a_k <= 1          ? (m + 1) * a_k
+                                                    : std::pow(std::max(1.0, bound), m - 1);
         b_sum += weight(k) * (a_k * b_power) * (a_k * b_power);
       }
       z_sum += weight(k) * powered * powered;
@@ -418,9 +443,11 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     log_finite += static_cast<double>(f.count) * std::log1p(-p.inf_mass);
   }
   double product_square = 0;  // ||Z^||_2^2 over all n frequencies
-  for (std::size_t k = 0; k < product.size(); ++k) product_square += weight(k) * static_cast<double>(std::norm(product[k]));
+  for (std::size_t k = 0; k < product.size(); ++k)
+    product_square += weight(k) * static_cast<double>(std::norm(product[k]));
   const double rho_f = model.products(products);
-  const double spectral_error = growth * error_sum + (rho_f / (1 - rho_f) + model.gamma) * std::sqrt(product_square) +
+  const double spectral_error = growth * error_sum +
+                                (rho_f / (1 - rho_f) + model.gamma) * std::sqrt(product_square) +
                                 root_n * (products + 1) * FftErrorModel::kFlush * growth;
   fft.inv(buffer, product, static_cast<Eigen::Index>(n));
 
@@ -431,39 +458,45 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   double rounded = 0;  // ||c||_2^2, for the rounding of a long double result to double
   for (std::size_t j = 0, at = index_mod(plan.lo, n); j < n; ++j, at = cyclic_next(at, n)) {
     const double m = static_cast<double>(buffer[at]);  // rounded to double: 2^-53 relative
-    if (!std::isfinite(m)) throw DataError("the FFT of the privacy-loss distribution is not finite");
+    if (!std::isfinite(m))
+      throw DataError("the FFT of the privacy-loss distribution is not finite");
     out.pld.mass[j] = std::max(0.0, m);
     rounded += m * m;
   }
   out.pld.inf_mass = -std::expm1(log_finite);
   out.outside_mass = plan.outside_mass;
-  out.roundoff = spectral_error / root_n + (sizeof(Real) > sizeof(double) ? std::ldexp(std::sqrt(rounded), -52) : 0.0);
+  out.roundoff = spectral_error / root_n +
+                 (sizeof(Real) > sizeof(double) ? std::ldexp(std::sqrt(rounded), -52) : 0.0);
   if (!std::isfinite(out.roundoff)) throw DataError("the FFT's roundoff bound is not finite");
   return out;
 }
 
 }  // namespace
 
-ComposedPld compose_plds(const std::vector<PldFactor>& factors, const CompositionPlan& plan, double max_roundoff) {
+ComposedPld compose_plds(const std::vector<PldFactor>& factors, const CompositionPlan& plan,
+                         double max_roundoff) {
   check_factors(factors);
   ComposedPld out = compose_in<double>(factors, plan);
   if (out.roundoff > max_roundoff) out = compose_in<long double>(factors, plan);
   return out;
 }
 
-ComposedPld compose_grouped(const std::vector<PldFactor>& factors, const CompositionPlan& plan, double max_roundoff) {
+ComposedPld compose_grouped(const std::vector<PldFactor>& factors, const CompositionPlan& plan,
+                            double max_roundoff) {
   constexpr std::size_t kDirect = 16, kLongDouble = 8;
   constexpr double kGroupOutside = 1e-18;
   if (factors.size() > kLongDouble) max_roundoff = std::numeric_limits<double>::infinity();
   if (factors.size() <= kDirect) return compose_plds(factors, plan, max_roundoff);
   check_factors(factors);
-  const std::size_t groups = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(factors.size()))));
+  const std::size_t groups =
+      static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(factors.size()))));
   const std::size_t per_group = (factors.size() + groups - 1) / groups;
   std::vector<ComposedPld> parts;
   double outside = plan.outside_mass;
   for (std::size_t begin = 0; begin < factors.size(); begin += per_group) {
-    const std::vector<PldFactor> group(factors.begin() + static_cast<std::ptrdiff_t>(begin),
-                                       factors.begin() + static_cast<std::ptrdiff_t>(std::min(factors.size(), begin + per_group)));
+    const std::vector<PldFactor> group(
+        factors.begin() + static_cast<std::ptrdiff_t>(begin),
+        factors.begin() + static_cast<std::ptrdiff_t>(std::min(factors.size(), begin + per_group)));
     const CompositionPlan group_plan = plan_composition(group, kGroupOutside);
     parts.push_back(compose_grouped(group, group_plan));
     outside += 2 * parts.back().outside_mass;

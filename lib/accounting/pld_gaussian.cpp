@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include <boost/math/special_functions/erf.hpp>
 #include <fmt/format.h>
+#include <boost/math/special_functions/erf.hpp>
 
 #include "accounting/log_space.hpp"
 #include "core/error.hpp"
@@ -38,7 +38,8 @@ double remove_loss_inverse(double q, double l) {
 // inverse, and the coefficients of H(l) = P - e^l Q.
 class Pair {
  public:
-  explicit Pair(const GaussianPair& p) : sigma(p.sigma), q(p.q), add_(p.adjacency == Adjacency::add && p.q < 1) {
+  explicit Pair(const GaussianPair& p)
+      : sigma(p.sigma), q(p.q), add_(p.adjacency == Adjacency::add && p.q < 1) {
     if (!(p.sigma > 0) || !std::isfinite(p.sigma))
       throw UsageError(fmt::format("sigma must be positive and finite, got {}", p.sigma));
     if (!(p.q > 0 && p.q <= 1)) throw UsageError(fmt::format("q must be in (0,1], got {}", p.q));
@@ -51,7 +52,9 @@ class Pair {
     }
   }
   double loss(double u) const { return add_ ? -remove_loss(q, -u) : remove_loss(q, u); }
-  double loss_inverse(double l) const { return add_ ? -remove_loss_inverse(q, -l) : remove_loss_inverse(q, l); }
+  double loss_inverse(double l) const {
+    return add_ ? -remove_loss_inverse(q, -l) : remove_loss_inverse(q, l);
+  }
   double x_of_u(double u) const { return sigma * sigma * u + 0.5; }
   double u_of_x(double x) const { return (2 * x - 1) / (2 * sigma * sigma); }
   // Largest loss of the pair: +inf (remove), -log(1-q) (add).
@@ -59,12 +62,13 @@ class Pair {
   // H(l) = P - e^l Q = c0 N0 + c1 N1: (sign > 0, log|c|) of c0 = a0 - e^l b0 and c1.
   std::pair<bool, double> c0(double l) const {
     if (add_) return {false, std::log(q) + l};  // -q e^l
-    const double log_1mq = std::log1p(-q);       // (1 - q) - e^l
-    return l < log_1mq ? std::pair{true, log_sub(log_1mq, l)} : std::pair{false, log_sub(l, log_1mq)};
+    const double log_1mq = std::log1p(-q);      // (1 - q) - e^l
+    return l < log_1mq ? std::pair{true, log_sub(log_1mq, l)}
+                       : std::pair{false, log_sub(l, log_1mq)};
   }
   std::pair<bool, double> c1(double l) const {
     if (!add_) return {true, std::log(q)};  // q
-    const double x = l + std::log1p(-q);      // 1 - (1 - q) e^l
+    const double x = l + std::log1p(-q);    // 1 - (1 - q) e^l
     return x < 0 ? std::pair{true, log_sub(0, x)} : std::pair{false, log_sub(x, 0)};
   }
   // The range of x outside which P has mass below `tail` on each side.
@@ -109,7 +113,9 @@ struct CellMasses {
   double n0, n1;  // log N0 and log N1 of the cell
 };
 
-CellMasses cell(const Tails& a, const Tails& b) { return {log_interval(a, b, 0), log_interval(a, b, 1)}; }
+CellMasses cell(const Tails& a, const Tails& b) {
+  return {log_interval(a, b, 0), log_interval(a, b, 1)};
+}
 
 double log_p_mass(const Pair& pair, const CellMasses& m) {
   return log_add(pair.log_p[0] + m.n0, pair.log_p[1] + m.n1);
@@ -137,12 +143,18 @@ long long lattice_index(double k, double l, double h) {
     throw DataError(fmt::format("privacy loss {} is beyond 2^40 lattice steps of {}", l, h));
   return static_cast<long long>(k);
 }
-long long index_above(double l, double h) { return lattice_index(std::ceil(l / h), l, h); }
-long long index_below(double l, double h) { return lattice_index(std::floor(l / h), l, h); }
+long long index_above(double l, double h) {
+  return lattice_index(std::ceil(l / h), l, h);
+}
+long long index_below(double l, double h) {
+  return lattice_index(std::floor(l / h), l, h);
+}
 
 void check_lattice(double h, double tail) {
-  if (!(h > 0) || !std::isfinite(h)) throw UsageError(fmt::format("lattice spacing must be > 0, got {}", h));
-  if (!(tail > 0 && tail < 0.5)) throw UsageError(fmt::format("tail mass must be in (0, 0.5), got {}", tail));
+  if (!(h > 0) || !std::isfinite(h))
+    throw UsageError(fmt::format("lattice spacing must be > 0, got {}", h));
+  if (!(tail > 0 && tail < 0.5))
+    throw UsageError(fmt::format("tail mass must be in (0, 0.5), got {}", tail));
 }
 
 // More lattice points than this in one step is a discretisation that cannot be composed.
@@ -152,8 +164,9 @@ constexpr long long kMaxStepPoints = 1LL << 26;
 PldPmf checked(PldPmf pld, const GaussianPair& p) {
   for (double m : pld.mass)
     if (!(m >= 0) || !std::isfinite(m))
-      throw DataError(fmt::format("the privacy-loss distribution of sigma {}, q {} lost precision (a mass of {})",
-                                  p.sigma, p.q, m));
+      throw DataError(fmt::format(
+          "the privacy-loss distribution of sigma {}, q {} lost precision (a mass of {})", p.sigma,
+          p.q, m));
   return pld;
 }
 
@@ -179,8 +192,8 @@ LossMoments privacy_loss_moments(const GaussianPair& p) {
   double m0 = 0, m1 = 0;
   for (int i = 0; i <= kIntervals; ++i) {
     const double x = lo + i * dx;
-    const double log_density =
-        log_add(pair.log_p[0] - 0.5 * std::pow(x / pair.sigma, 2), pair.log_p[1] - 0.5 * std::pow((x - 1) / pair.sigma, 2));
+    const double log_density = log_add(pair.log_p[0] - 0.5 * std::pow(x / pair.sigma, 2),
+                                       pair.log_p[1] - 0.5 * std::pow((x - 1) / pair.sigma, 2));
     weight[i] = ((i == 0 || i == kIntervals) ? 1 : (i % 2 ? 4 : 2)) * std::exp(log_density);
     loss[i] = pair.loss(pair.u_of_x(x));
     m0 += weight[i];
@@ -206,14 +219,15 @@ PldPmf pessimistic_pld(const GaussianPair& p, double h, double tail) {
   const long long k_lo = index_below(pair.loss(pair.u_of_x(x_lo)), h);
   const long long k_hi = index_above(pair.loss(pair.u_of_x(x_hi)), h);
   if (k_hi - k_lo >= kMaxStepPoints)
-    throw DataError(fmt::format("one step needs {} lattice points of {} (sigma {}, q {})", k_hi - k_lo + 1, h,
-                                p.sigma, p.q));
+    throw DataError(fmt::format("one step needs {} lattice points of {} (sigma {}, q {})",
+                                k_hi - k_lo + 1, h, p.sigma, p.q));
   PldPmf pld;
   pld.h = h;
   pld.first = k_lo;
   pld.mass.assign(static_cast<std::size_t>(k_hi - k_lo + 1), 0.0);
   // log(1 - e^-h) and log(e^h - 1): the splits' denominators, in logs (e^h overflows).
-  const double log_split_up = std::log(-std::expm1(-h)), log_split_down = h + std::log(-std::expm1(-h));
+  const double log_split_up = std::log(-std::expm1(-h)),
+               log_split_down = h + std::log(-std::expm1(-h));
   const Tails minus_inf = tails_at(pair, -kInf);
   Tails a = tails_at(pair, pair.x_of_u(pair.loss_inverse(static_cast<double>(k_lo) * h)));
   pld.mass[0] = std::exp(log_p_mass(pair, cell(minus_inf, a)));  // left tail, moved up to l_lo
@@ -284,7 +298,8 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
     // Safeguarded Newton for the root of g, accepting 0 <= g <= tol (merged loss at or
     // at most ~1e-7 of a cell above k h; not below the rounding of rho, ~1e-11 where
     // cells are thin), inside a bracket g(lo) < 0 <= g(hi).
-    const double tol = std::max(1e-7 * std::abs(u_k - pair.u_of_x(anchor)), 1e-11 * (1 + std::abs(u_k)));
+    const double tol =
+        std::max(1e-7 * std::abs(u_k - pair.u_of_x(anchor)), 1e-11 * (1 + std::abs(u_k)));
     double lo = upward ? x_k : end, hi = upward ? end : x_k;
     bool end_checked = false;
     double x = x_k + (x_k - anchor);
@@ -326,8 +341,9 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
     }
     atoms.emplace_back(index, std::exp(log_p_mass(pair, pr.m)));
     if (static_cast<long long>(atoms.size()) > kMaxStepPoints)
-      throw DataError(fmt::format("one step needs more than {} lattice points of {} (sigma {}, q {})",
-                                  kMaxStepPoints, h, p.sigma, p.q));
+      throw DataError(
+          fmt::format("one step needs more than {} lattice points of {} (sigma {}, q {})",
+                      kMaxStepPoints, h, p.sigma, p.q));
     anchor = x;
     t_anchor = tails_at(pair, anchor);
     k = upward ? std::max(k + 1, next_point(anchor)) : std::min(k - 1, next_point(anchor));
@@ -337,7 +353,8 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
   const Tails t_end = tails_at(pair, end);
   const CellMasses rest = upward ? cell(t_anchor, t_end) : cell(t_end, t_anchor);
   if (rest.n0 > -kInf || rest.n1 > -kInf)
-    atoms.emplace_back(index_below(pair.loss(rest.n1 - rest.n0), h), std::exp(log_p_mass(pair, rest)));
+    atoms.emplace_back(index_below(pair.loss(rest.n1 - rest.n0), h),
+                       std::exp(log_p_mass(pair, rest)));
   PldPmf pld;
   pld.h = h;
   if (atoms.empty()) return pld;

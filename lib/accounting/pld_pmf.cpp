@@ -20,7 +20,8 @@ double pld_delta(const PldPmf& pld, double eps) {
 
 std::vector<double> pld_deltas(const PldPmf& pld, const std::vector<double>& eps) {
   for (std::size_t k = 0; k < eps.size(); ++k)
-    if (std::isnan(eps[k]) || (k > 0 && eps[k] < eps[k - 1])) throw UsageError("pld_deltas: eps must be ascending");
+    if (std::isnan(eps[k]) || (k > 0 && eps[k] < eps[k - 1]))
+      throw UsageError("pld_deltas: eps must be ascending");
   // With i the lowest point above the current eps: B = sum_{j >= i} p_j e^(l_i - l_j),
   // D = sum_{j > i} p_j (1 - e^(l_i - l_j)), and delta(eps) = inf + D + (1 - e^(eps - l_i)) B
   // (pld_epsilon's sums); taking point i - 1 in: D += (1 - e^-h) B, B = p_(i-1) + e^-h B.
@@ -33,7 +34,8 @@ std::vector<double> pld_deltas(const PldPmf& pld, const std::vector<double>& eps
       d += gain * b;
       b = pld.mass[--i] + shrink * b;
     }
-    deltas[k] = pld.inf_mass + (i == pld.mass.size() ? 0 : d - std::expm1(eps[k] - pld.loss(i)) * b);
+    deltas[k] =
+        pld.inf_mass + (i == pld.mass.size() ? 0 : d - std::expm1(eps[k] - pld.loss(i)) * b);
   }
   return deltas;
 }

@@ -17,7 +17,9 @@ struct PldPmf {
   std::vector<double> mass;  // nonnegative
   double inf_mass = 0;       // P(L = +inf): outcomes that Q cannot produce
 
-  double loss(std::size_t i) const { return static_cast<double>(first + static_cast<long long>(i)) * h; }
+  double loss(std::size_t i) const {
+    return static_cast<double>(first + static_cast<long long>(i)) * h;
+  }
 };
 
 // delta(eps) above, for any real eps; each term is computed as -expm1(eps - L), so

@@ -7,13 +7,13 @@
 #include <map>
 #include <tuple>
 
-#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <fmt/format.h>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
 
 #include "accounting/calibrate.hpp"
 #include "accounting/two_gaussian.hpp"
-#include "core/parallel.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace dpaudit {
 
@@ -100,7 +100,8 @@ double log_even_moment(double sigma, int m) {
   };
   double lo = half, hi = half + 1;
   while (slope(hi) > 0) hi = half + 2 * (hi - half);
-  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) (slope(0.5 * (lo + hi)) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i)
+    (slope(0.5 * (lo + hi)) > 0 ? lo : hi) = 0.5 * (lo + hi);
   const double peak = 0.5 * (lo + hi), top = log_f(peak);
   auto f = [&](double z) { return z == half ? 0.0 : std::exp(log_f(z) - top); };
   using Quadrature = boost::math::quadrature::gauss_kronrod<double, 61>;
@@ -112,16 +113,20 @@ double log_even_moment(double sigma, int m) {
 // The constants of one (sigma, q) pair that every order uses.
 struct SampledGaussian {
   SampledGaussian(double sigma_, double q_)
-      : sigma(sigma_), q(q_), log_q(std::log(q_)), log_1mq(std::log1p(-q_)),
+      : sigma(sigma_),
+        q(q_),
+        log_q(std::log(q_)),
+        log_1mq(std::log1p(-q_)),
         inv_2var(0.5 / (sigma_ * sigma_)),
         // at q = 1 only the closed form is used (log_a), and sigma^2 may underflow to 0
         // (0 * -inf would be NaN): z0 = -inf there. Where sigma^2 overflows (sigma > 1e154)
         // z0 is +-inf or NaN (inf * 0 at q = 1/2): fractional orders then take the chord
         // (log_a_fractional) and log_phi is not read.
-        z0(q_ < 1 ? sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5 : -std::numeric_limits<double>::infinity()) {
+        z0(q_ < 1 ? sigma_ * sigma_ * (std::log1p(-q_) - std::log(q_)) + 0.5
+                  : -std::numeric_limits<double>::infinity()) {
     if (std::isfinite(z0))
-      log_phi = {log_normal_cdf(z0 / sigma), log_normal_cdf((z0 - 1) / sigma), log_normal_cdf(-z0 / sigma),
-                 log_normal_cdf((1 - z0) / sigma)};
+      log_phi = {log_normal_cdf(z0 / sigma), log_normal_cdf((z0 - 1) / sigma),
+                 log_normal_cdf(-z0 / sigma), log_normal_cdf((1 - z0) / sigma)};
   }
   double sigma, q, log_q, log_1mq, inv_2var;
   double z0;  // sigma^2 log(1/q - 1) + 1/2 (fractional orders)
@@ -131,7 +136,8 @@ struct SampledGaussian {
 
   // log E[(r - 1)^m] for even m, computed once per pair as far as asked.
   double log_moment(int m) const {
-    while (static_cast<int>(moments_.size()) < m / 2) moments_.push_back(log_even_moment(sigma, 2 * (static_cast<int>(moments_.size()) + 1)));
+    while (static_cast<int>(moments_.size()) < m / 2)
+      moments_.push_back(log_even_moment(sigma, 2 * (static_cast<int>(moments_.size()) + 1)));
     return moments_[static_cast<std::size_t>(m / 2 - 1)];
   }
   // log(e^((k^2 - k)/(2 sigma^2)) - 1) for k >= 2, computed once per pair: every integer
@@ -158,7 +164,8 @@ struct SampledGaussian {
 double log_a_integer(const SampledGaussian& g, const BinomialRow& binom) {
   const double alpha = binom.alpha();
   const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var;
-  // sigma so small that 1/(2 sigma^2) overflows: A_alpha >= q^alpha e^((alpha^2 - alpha)/(2 sigma^2)) = inf.
+  // sigma so small that 1/(2 sigma^2) overflows: A_alpha >= q^alpha e^((alpha^2 - alpha)/(2
+  // sigma^2)) = inf.
   if (std::isinf(inv_2var)) return kInf;
   // Exponents first, then exp only of the terms within e^-40 of the largest.
   thread_local std::vector<double> exponents;
@@ -172,13 +179,18 @@ double log_a_integer(const SampledGaussian& g, const BinomialRow& binom) {
   }
   double sum = 0;
   for (double x : exponents)
-    if (x - largest > -LogSum::kNegligible) sum += std::exp(x - largest);  // not x > largest - 40: that loses the largest itself once it is above 2^53
+    if (x - largest > -LogSum::kNegligible)
+      sum += std::exp(
+          x -
+          largest);  // not x > largest - 40: that loses the largest itself once it is above 2^53
   return log_add(0, largest + std::log(sum));
 }
 
 // log Phi(z) inside the series: above z = 8.5 it is above -1e-17, below the
 // resolution of the log-terms it is added to, and taken as 0.
-double log_phi_in_series(double z) { return z > 8.5 ? 0.0 : log_normal_cdf(z); }
+double log_phi_in_series(double z) {
+  return z > 8.5 ? 0.0 : log_normal_cdf(z);
+}
 
 // Upper bound of log Phi(z): 0, and for z < -1 the Mills-ratio bound
 // Phi(z) <= phi(z)/|z| <= phi(z).
@@ -219,9 +231,9 @@ double log_bernoulli_gap(double alpha, double q) {
 // sum, or below e^-30 and shrinking by less than half a term (past z0 the terms only
 // fall like i^-(alpha+2) once sigma is small; stopping there is the e^-30 absolute
 // accuracy of the published implementations); the generalized binomial C(alpha,i)
-// changes sign past alpha, so positive and negative terms are summed apart. As for integer orders, A - 1 is summed rather than A:
-// A - 1 = E[v^alpha - 1 - alpha (v - 1)] (E[v] = 1 for v = 1 - q + q r), which on
-// z <= z0 replaces A0's first two terms by
+// changes sign past alpha, so positive and negative terms are summed apart. As for integer orders,
+// A - 1 is summed rather than A: A - 1 = E[v^alpha - 1 - alpha (v - 1)] (E[v] = 1 for v = 1 - q + q
+// r), which on z <= z0 replaces A0's first two terms by
 //   ((1-q)^alpha - 1 + alpha q) Phi(z0/sigma) - alpha q (1 - (1-q)^(alpha-1)) Phi((z0 - 1)/sigma)
 // and on z > z0 subtracts (1 - alpha q) Phi(-z0/sigma) + alpha q Phi((1 - z0)/sigma): terms
 // of size alpha^2 q^2 that cancel to alpha^2 q^2 / sigma^2, which loses only sigma^2 of
@@ -232,13 +244,16 @@ double log_bernoulli_gap(double alpha, double q) {
 // chord (log_a_chord).
 double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
   const double alpha = binom.alpha();
-  const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var, z0 = g.z0, sigma = g.sigma;
-  // As in log_a_integer: the i = 0 term of A1, q^alpha e^((alpha^2 - alpha)/(2 sigma^2)) Phi(~inf), is inf.
+  const double log_q = g.log_q, log_1mq = g.log_1mq, inv_2var = g.inv_2var, z0 = g.z0,
+               sigma = g.sigma;
+  // As in log_a_integer: the i = 0 term of A1, q^alpha e^((alpha^2 - alpha)/(2 sigma^2)) Phi(~inf),
+  // is inf.
   if (std::isinf(inv_2var)) return kInf;
   if (!std::isfinite(z0)) return kNaN;
   LogSum positive, negative;
   positive.add(log_bernoulli_gap(alpha, g.q) + g.log_phi[0]);
-  negative.add(std::log(alpha) + log_q + std::log(-std::expm1((alpha - 1) * log_1mq)) + g.log_phi[1]);
+  negative.add(std::log(alpha) + log_q + std::log(-std::expm1((alpha - 1) * log_1mq)) +
+               g.log_phi[1]);
   const double one_minus = 1 - alpha * g.q;  // (1 - alpha q) Phi(-z0/sigma), subtracted
   (one_minus > 0 ? negative : positive).add(std::log(std::abs(one_minus)) + g.log_phi[2]);
   negative.add(std::log(alpha) + log_q + g.log_phi[3]);
@@ -257,7 +272,8 @@ double log_a_fractional(const SampledGaussian& g, const BinomialRow& binom) {
     add_term(target, s1, (j - z0) / sigma);
     const double term = std::max(s0, s1), decay = term - last_term;
     last_term = term;
-    if (id > alpha && (term < positive.value() - LogSum::kNegligible || (term < -30 && decay > -0.7))) {
+    if (id > alpha &&
+        (term < positive.value() - LogSum::kNegligible || (term < -30 && decay > -0.7))) {
       // A - 1 below 1e-10 of the terms it is the difference of: fewer than 6 of the 16
       // digits are left (at sigma ~1e5; the ratio is about 1/sigma^2).
       const double log_a_minus_1 = log_sub(positive.value(), negative.value());
@@ -293,13 +309,15 @@ double log_a_without_replacement(const SampledGaussian& g, const BinomialRow& bi
   const double eps2 = 2 * g.inv_2var;
   LogSum sum;
   if (binom.size() > 2)
-    sum.add(2 * g.log_q + binom.log_abs(2) + std::min(std::log(4.0) + log_sub(eps2, 0), std::log(2.0) + eps2));
+    sum.add(2 * g.log_q + binom.log_abs(2) +
+            std::min(std::log(4.0) + log_sub(eps2, 0), std::log(2.0) + eps2));
   for (std::size_t j = 3; j < binom.size(); ++j) {
     const int ji = static_cast<int>(j);
     const double jd = static_cast<double>(j);
     double factor = std::log(2.0) + (jd - 1) * jd * g.inv_2var;  // Thm 9's 2 e^((j-1) eps(j))
     if (2 * ((ji + 1) / 2) <= kMaxMomentOrder)
-      factor = std::min(factor, std::log(4.0) + 0.5 * (g.log_moment(2 * (ji / 2)) + g.log_moment(2 * ((ji + 1) / 2))));
+      factor = std::min(factor, std::log(4.0) + 0.5 * (g.log_moment(2 * (ji / 2)) +
+                                                       g.log_moment(2 * ((ji + 1) / 2))));
     sum.add(jd * g.log_q + binom.log_abs(j) + factor);
   }
   return log_add(0, sum.value());
@@ -317,13 +335,15 @@ double log_a_chord(const SampledGaussian& g, double alpha, LogA log_a) {
 }
 
 // `chord` is set where a Poisson fractional order had to take the chord.
-double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom, Sampling sampling, bool& chord) {
+double rdp_unchecked(const SampledGaussian& g, const BinomialRow& binom, Sampling sampling,
+                     bool& chord) {
   const double alpha = binom.alpha();
   if (g.q == 1) return alpha * g.inv_2var;  // the Gaussian mechanism (Mironov 2017)
   const bool integer = alpha == std::floor(alpha);
   double log_a;
   if (sampling == Sampling::without_replacement) {
-    log_a = integer ? log_a_without_replacement(g, binom) : log_a_chord(g, alpha, log_a_without_replacement);
+    log_a = integer ? log_a_without_replacement(g, binom)
+                    : log_a_chord(g, alpha, log_a_without_replacement);
   } else {
     log_a = integer ? log_a_integer(g, binom) : log_a_fractional(g, binom);
     if (std::isnan(log_a)) {
@@ -391,8 +411,7 @@ std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
   std::vector<double> total(n_orders, 0.0);
   for (const auto& e : events) {
     const double* curve = &curves[index.at(key(e)) * n_orders];
-    for (std::size_t o = 0; o < n_orders; ++o)
-      total[o] += static_cast<double>(e.steps) * curve[o];
+    for (std::size_t o = 0; o < n_orders; ++o) total[o] += static_cast<double>(e.steps) * curve[o];
   }
   return total;
 }
@@ -433,8 +452,11 @@ double rdp_sigma_for_epsilon(double eps, double q, long long steps, double delta
   check_event({1, q, steps});
   check_delta(delta);
   check_orders(orders);
-  return smallest_sigma([&](double sigma) { return rdp_epsilon({{sigma, q, steps, sampling}}, delta, orders).epsilon; },
-                        eps, 1e-7);
+  return smallest_sigma(
+      [&](double sigma) {
+        return rdp_epsilon({{sigma, q, steps, sampling}}, delta, orders).epsilon;
+      },
+      eps, 1e-7);
 }
 
 }  // namespace dpaudit

@@ -32,7 +32,8 @@ double subsampled_gaussian_rdp(double sigma, double q, double alpha,
 // between the neighbouring integer orders, an upper bound (log A_alpha is convex in alpha),
 // and `*chord` (when given) is set.
 std::vector<double> composed_rdp(const std::vector<RdpEvent>& events,
-                                 const std::vector<double>& orders, int threads = 1, bool* chord = nullptr);
+                                 const std::vector<double>& orders, int threads = 1,
+                                 bool* chord = nullptr);
 
 struct RdpResult {
   double epsilon;
@@ -49,8 +50,7 @@ RdpResult rdp_to_dp(const std::vector<double>& rdp, const std::vector<double>& o
 // Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, delta outside (0,1),
 // an order outside (1, 1e5], NaN or Inf, and no events.
 RdpResult rdp_epsilon(const std::vector<RdpEvent>& events, double delta,
-                      const std::vector<double>& orders = default_rdp_orders(),
-                      int threads = 1);
+                      const std::vector<double>& orders = default_rdp_orders(), int threads = 1);
 
 // The smallest noise multiplier whose `steps` steps at rate q meet (eps, delta), to
 // 1e-7 relative (bisection on log sigma over [1e-4, 1e6]; UsageError outside).

@@ -28,21 +28,25 @@ struct Line {
 };
 
 // Where a (steeper, higher at 0) meets b: (delta_b - delta_a) / (s_a - s_b) > 0.
-double crossing(const Line& a, const Line& b) { return (b.delta - a.delta) / (a.s - b.s); }
+double crossing(const Line& a, const Line& b) {
+  return (b.delta - a.delta) / (a.s - b.s);
+}
 
 // Why vertex i cannot follow `previous` (or open the curve when it has none); empty: it can.
 std::string vertex_problem(const std::optional<TradeoffVertex>& previous, const TradeoffVertex& v) {
   if (!(v.fpr >= 0 && v.fpr <= 1) || !(v.fnr >= 0 && v.fnr <= 1))
     return fmt::format("({}, {}) is outside [0,1]^2", format_number(v.fpr), format_number(v.fnr));
-  if (!previous && v.fpr != 0) return fmt::format("the first vertex must have fpr 0, not {}", format_number(v.fpr));
+  if (!previous && v.fpr != 0)
+    return fmt::format("the first vertex must have fpr 0, not {}", format_number(v.fpr));
   if (previous && !(v.fpr > previous->fpr))
-    return fmt::format("fpr {} does not increase (after {})", format_number(v.fpr), format_number(previous->fpr));
+    return fmt::format("fpr {} does not increase (after {})", format_number(v.fpr),
+                       format_number(previous->fpr));
   if (previous && v.fnr > previous->fnr)
-    return fmt::format("fnr {} increases (after {}): a trade-off curve never does", format_number(v.fnr),
-                       format_number(previous->fnr));
+    return fmt::format("fnr {} increases (after {}): a trade-off curve never does",
+                       format_number(v.fnr), format_number(previous->fnr));
   if (v.fnr > 1 - v.fpr)
-    return fmt::format("fnr {} is above 1 - fpr at fpr {}: no test does worse than a coin", format_number(v.fnr),
-                       format_number(v.fpr));
+    return fmt::format("fnr {} is above 1 - fpr at fpr {}: no test does worse than a coin",
+                       format_number(v.fnr), format_number(v.fpr));
   return "";
 }
 
@@ -51,11 +55,12 @@ const char* kLastVertex = "the last vertex must have fnr 0 (the curve is 0 beyon
 }  // namespace
 
 double TradeoffCurve::operator()(double x) const {
-  if (!(x >= 0 && x <= 1)) throw UsageError(fmt::format("a trade-off curve is read at fpr in [0,1], not {}", x));
+  if (!(x >= 0 && x <= 1))
+    throw UsageError(fmt::format("a trade-off curve is read at fpr in [0,1], not {}", x));
   const auto& v = vertices;
   // The first vertex with fpr > x; x lies on the segment before it.
-  const auto next =
-      std::upper_bound(v.begin(), v.end(), x, [](double a, const TradeoffVertex& b) { return a < b.fpr; });
+  const auto next = std::upper_bound(v.begin(), v.end(), x,
+                                     [](double a, const TradeoffVertex& b) { return a < b.fpr; });
   if (next == v.end()) return x == v.back().fpr ? v.back().fnr : 0;
   const TradeoffVertex& a = *(next - 1);
   const TradeoffVertex& b = *next;
@@ -66,7 +71,8 @@ double TradeoffCurve::operator()(double x) const {
 
 void check_tradeoff_curve(const TradeoffCurve& curve, const std::string& where) {
   const auto at = [&](std::size_t i) {
-    return where.empty() ? fmt::format("vertex {}", i + 1) : fmt::format("{}, vertex {}", where, i + 1);
+    return where.empty() ? fmt::format("vertex {}", i + 1)
+                         : fmt::format("{}, vertex {}", where, i + 1);
   };
   if (curve.vertices.empty()) throw DataError("a trade-off curve needs at least one vertex", where);
   std::optional<TradeoffVertex> previous;
@@ -83,13 +89,15 @@ TradeoffCurve tradeoff_envelope(const std::vector<EpsDelta>& pairs) {
   for (const EpsDelta& p : pairs) {
     if (!(p.eps >= 0) || !std::isfinite(p.eps))
       throw UsageError(fmt::format("an (eps, delta) pair needs a finite eps >= 0, got {}", p.eps));
-    if (!(p.delta >= 0)) throw UsageError(fmt::format("an (eps, delta) pair needs delta >= 0, got {}", p.delta));
+    if (!(p.delta >= 0))
+      throw UsageError(fmt::format("an (eps, delta) pair needs delta >= 0, got {}", p.delta));
     if (p.delta < 1) lines.push_back({std::exp(p.eps), p.delta});
   }
   if (lines.empty()) return {{{0, 0}}};
   // Steepest first; among equal slopes the highest (smallest delta) first.
-  std::sort(lines.begin(), lines.end(),
-            [](const Line& a, const Line& b) { return a.s != b.s ? a.s > b.s : a.delta < b.delta; });
+  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    return a.s != b.s ? a.s > b.s : a.delta < b.delta;
+  });
   // The upper envelope on x >= 0 (slopes increase from left to right): a line at least as
   // high at 0 as the previous one and shallower dominates it on x >= 0; a line whose
   // crossing with the next comes before its crossing with the previous is never on top.
@@ -101,7 +109,8 @@ TradeoffCurve tradeoff_envelope(const std::vector<EpsDelta>& pairs) {
         hull.pop_back();
         continue;
       }
-      if (hull.size() >= 2 && crossing(hull.back(), l) <= crossing(hull[hull.size() - 2], hull.back())) {
+      if (hull.size() >= 2 &&
+          crossing(hull.back(), l) <= crossing(hull[hull.size() - 2], hull.back())) {
         hull.pop_back();
         continue;
       }
@@ -143,21 +152,24 @@ TradeoffCurve tradeoff_envelope(const std::vector<EpsDelta>& pairs) {
       curve.vertices.back().fnr = std::min(curve.vertices.back().fnr, v.fnr);
       continue;
     }
-    curve.vertices.push_back({v.fpr, curve.vertices.empty() ? v.fnr : std::min(v.fnr, curve.vertices.back().fnr)});
+    curve.vertices.push_back(
+        {v.fpr, curve.vertices.empty() ? v.fnr : std::min(v.fnr, curve.vertices.back().fnr)});
   }
   check_tradeoff_curve(curve);
   return curve;
 }
 
-TradeoffCurve pld_tradeoff_curve(const std::vector<AccountingEvent>& events, const PldOptions& options) {
+TradeoffCurve pld_tradeoff_curve(const std::vector<AccountingEvent>& events,
+                                 const PldOptions& options) {
   PldOptions o = options;
   o.roundoff_delta = 1e-3 * kTradeoffSmallestDelta;
   const PldAccountant pld(events, o);
   const double eps_max = pld.epsilon(kTradeoffSmallestDelta).upper;
   if (!std::isfinite(eps_max))
-    throw DataError(fmt::format("the PLD's upper delta stays above {} at every eps (its roundoff and window slack): "
-                                "no curve to write",
-                                kTradeoffSmallestDelta));
+    throw DataError(fmt::format(
+        "the PLD's upper delta stays above {} at every eps (its roundoff and window slack): "
+        "no curve to write",
+        kTradeoffSmallestDelta));
   std::vector<double> grid;
   for (int i = 0; i <= kTradeoffGridPoints; ++i) grid.push_back(eps_max * i / kTradeoffGridPoints);
   const std::vector<PldInterval> deltas = pld.delta(grid);
@@ -166,12 +178,13 @@ TradeoffCurve pld_tradeoff_curve(const std::vector<AccountingEvent>& events, con
   return tradeoff_envelope(pairs);
 }
 
-TradeoffCurve rdp_tradeoff_curve(const std::vector<AccountingEvent>& events, const std::vector<double>& orders,
-                                 int threads) {
+TradeoffCurve rdp_tradeoff_curve(const std::vector<AccountingEvent>& events,
+                                 const std::vector<double>& orders, int threads) {
   const std::vector<double> rdp = composed_rdp(events, orders, threads);
   const double smallest = *std::min_element(rdp.begin(), rdp.end());
   // rdp_to_dp's eps is 0 from delta^2 > 1 - e^-rdp on.
-  const double top = std::min(std::nextafter(1.0, 0.0), std::sqrt(-std::expm1(-smallest)) * (1 + 1e-12));
+  const double top =
+      std::min(std::nextafter(1.0, 0.0), std::sqrt(-std::expm1(-smallest)) * (1 + 1e-12));
   std::vector<EpsDelta> pairs;
   if (!(top > kTradeoffSmallestDelta)) {
     pairs.push_back({0, top});
@@ -187,7 +200,8 @@ TradeoffCurve rdp_tradeoff_curve(const std::vector<AccountingEvent>& events, con
 
 std::string tradeoff_curve_csv(const TradeoffCurve& curve) {
   std::string text = "fpr,fnr\n";
-  for (const TradeoffVertex& v : curve.vertices) text += format_number(v.fpr) + "," + format_number(v.fnr) + "\n";
+  for (const TradeoffVertex& v : curve.vertices)
+    text += format_number(v.fpr) + "," + format_number(v.fnr) + "\n";
   return text;
 }
 
@@ -199,12 +213,15 @@ TradeoffCurve read_tradeoff_curve(const std::string& path) {
   while (csv.next()) {
     const TradeoffVertex v{csv.number(fpr_col), csv.number(fnr_col)};
     const std::string problem = vertex_problem(previous, v);
-    if (!problem.empty()) throw DataError(problem, fmt::format("{}, row {}", csv.source(), csv.line()));
+    if (!problem.empty())
+      throw DataError(problem, fmt::format("{}, row {}", csv.source(), csv.line()));
     curve.vertices.push_back(v);
     previous = v;
   }
-  if (!previous) throw DataError("no vertices: the curve CSV has a header but no rows", csv.source());
-  if (previous->fnr != 0) throw DataError(kLastVertex, fmt::format("{}, row {}", csv.source(), csv.line()));
+  if (!previous)
+    throw DataError("no vertices: the curve CSV has a header but no rows", csv.source());
+  if (previous->fnr != 0)
+    throw DataError(kLastVertex, fmt::format("{}, row {}", csv.source(), csv.line()));
   return curve;
 }
 

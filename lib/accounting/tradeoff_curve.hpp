@@ -67,14 +67,15 @@ TradeoffCurve tradeoff_envelope(const std::vector<EpsDelta>& pairs);
 // at most that delta). The roundoff bound is held to 1e-3 of that delta, so the slack the
 // upper end adds stays below it. `options` as PldAccountant's (its roundoff_delta is
 // replaced).
-TradeoffCurve pld_tradeoff_curve(const std::vector<AccountingEvent>& events, const PldOptions& options = {});
+TradeoffCurve pld_tradeoff_curve(const std::vector<AccountingEvent>& events,
+                                 const PldOptions& options = {});
 
 // The curve the RDP accountant certifies: the envelope of (rdp_to_dp's eps at delta_j,
 // delta_j) on kTradeoffGridPoints + 1 delta_j equally spaced in log from
 // kTradeoffSmallestDelta to the smallest delta at which that conversion gives eps 0
 // (sqrt(1 - e^-rdp) at the smallest RDP over the orders). As rdp_epsilon's arguments.
-TradeoffCurve rdp_tradeoff_curve(const std::vector<AccountingEvent>& events, const std::vector<double>& orders,
-                                 int threads = 1);
+TradeoffCurve rdp_tradeoff_curve(const std::vector<AccountingEvent>& events,
+                                 const std::vector<double>& orders, int threads = 1);
 
 inline constexpr int kTradeoffGridPoints = 2000;
 inline constexpr double kTradeoffSmallestDelta = 1e-12;

@@ -19,9 +19,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 Region quadratic_positive_region(double a, double b, double c) {
   Region r;
   if (a == 0) {
-    if (b > 0) r.add(-c / b, kInf);
-    else if (b < 0) r.add(-kInf, -c / b);
-    else if (c > 0) r.add(-kInf, kInf);
+    if (b > 0)
+      r.add(-c / b, kInf);
+    else if (b < 0)
+      r.add(-kInf, -c / b);
+    else if (c > 0)
+      r.add(-kInf, kInf);
     return r;
   }
   const double disc = b * b - 4 * a * c;
@@ -60,18 +63,21 @@ std::pair<Gaussian, Gaussian> standardized(const Gaussian& p, const Gaussian& q)
   // Means near +-1e308 of opposite signs: their difference overflows, its half does not
   // (an infinite quotient is then a separable pair).
   const double gap = wide.mean - narrow.mean;
-  const Gaussian other{std::isfinite(gap) ? gap / narrow.stddev : 2 * ((wide.mean / 2 - narrow.mean / 2) / narrow.stddev),
+  const Gaussian other{std::isfinite(gap) ? gap / narrow.stddev
+                                          : 2 * ((wide.mean / 2 - narrow.mean / 2) / narrow.stddev),
                        wide.stddev / narrow.stddev};
   if (!std::isfinite(other.stddev))  // legal values beyond double's range: exit 1, not 2
-    throw DataError(fmt::format("standard deviations {} and {} differ by more than the double range",
-                                p.stddev, q.stddev));
+    throw DataError(fmt::format(
+        "standard deviations {} and {} differ by more than the double range", p.stddev, q.stddev));
   return {{0, 1}, other};
 }
 
 // Means more than 1e150 (narrower) standard deviations apart: the privacy loss
 // threshold exceeds 1e299 and delta(eps) = 1 to double precision for every smaller eps,
 // so the pair is treated as separable (eps = inf).
-bool separable(const Gaussian& other) { return !(std::abs(other.mean) <= 1e150); }
+bool separable(const Gaussian& other) {
+  return !(std::abs(other.mean) <= 1e150);
+}
 
 // One direction of the hockey-stick divergence between Gaussians: with the privacy
 // loss log p(x)/q(x) = a x^2 + b x + c (003 Sec. 3.2),
@@ -82,11 +88,11 @@ double log_delta_one_direction(const Gaussian& p, const Gaussian& q, double eps)
   const double vp = p.stddev * p.stddev, vq = q.stddev * q.stddev;
   const double a = 0.5 * (1 / vq - 1 / vp);
   const double b = p.mean / vp - q.mean / vq;
-  const double c = 0.5 * (q.mean * q.mean / vq - p.mean * p.mean / vp) +
-                   std::log(q.stddev / p.stddev);
+  const double c =
+      0.5 * (q.mean * q.mean / vq - p.mean * p.mean / vp) + std::log(q.stddev / p.stddev);
   const Region loss_above_eps = quadratic_positive_region(a, b, c - eps);
-  return log_hockey_stick(log_mass(p, p.mean, loss_above_eps),
-                          log_mass(q, q.mean, loss_above_eps), eps);
+  return log_hockey_stick(log_mass(p, p.mean, loss_above_eps), log_mass(q, q.mean, loss_above_eps),
+                          eps);
 }
 
 }  // namespace
@@ -96,7 +102,8 @@ double two_gaussian_log_delta(const Gaussian& p, const Gaussian& q, double eps) 
   const auto [unit, other] = standardized(p, q);
   if (separable(other)) return 0;
   if (eps == kInf) return -kInf;  // each has a density wherever the other has one: delta(inf) = 0
-  return std::max(log_delta_one_direction(unit, other, eps), log_delta_one_direction(other, unit, eps));
+  return std::max(log_delta_one_direction(unit, other, eps),
+                  log_delta_one_direction(other, unit, eps));
 }
 
 double two_gaussian_delta(const Gaussian& p, const Gaussian& q, double eps) {
@@ -109,7 +116,8 @@ double two_gaussian_epsilon(const Gaussian& p, const Gaussian& q, double delta) 
   if (separable(other)) return std::numeric_limits<double>::infinity();
   return smallest_epsilon(
       [&, unit = unit, other = other](double eps) {  // clang 14 cannot capture structured bindings
-        return std::max(log_delta_one_direction(unit, other, eps), log_delta_one_direction(other, unit, eps));
+        return std::max(log_delta_one_direction(unit, other, eps),
+                        log_delta_one_direction(other, unit, eps));
       },
       delta);
 }

@@ -16,7 +16,7 @@ namespace dpaudit {
 // DataError naming `where` for an entry f4 cannot hold, checked on the first row (a
 // dummy spec's rows are all alike, a sphere canary's entries lie in [-1, 1]), and for a
 // dummy canary whose entries f4 would round to 0. threads <= 0: all cores.
-void write_canaries_npy(const CanarySet& set, const CanarySpec& spec, NpyDtype type, int threads, std::ostream& out,
-                        const std::string& where);
+void write_canaries_npy(const CanarySet& set, const CanarySpec& spec, NpyDtype type, int threads,
+                        std::ostream& out, const std::string& where);
 
 }  // namespace dpaudit

@@ -5,9 +5,9 @@
 #include <limits>
 
 #include "canary/lane_sum.hpp"
-#include "core/parallel.hpp"
 #include "core/error.hpp"
 #include "core/names.hpp"
+#include "core/parallel.hpp"
 
 namespace dpaudit {
 
@@ -16,7 +16,8 @@ constexpr std::size_t kChunk = 4096;  // entries per chunk; a multiple of LaneSu
 }
 
 ScoreStat parse_score_stat(const std::string& name) {
-  static constexpr Named<ScoreStat> kStats[] = {{"cosine", ScoreStat::cosine}, {"dot", ScoreStat::dot}};
+  static constexpr Named<ScoreStat> kStats[] = {{"cosine", ScoreStat::cosine},
+                                                {"dot", ScoreStat::dot}};
   return parse_named(kStats, name, "statistic", "--stat");
 }
 
@@ -87,7 +88,8 @@ std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
 }
 
 RoundReduce parse_round_reduce(const std::string& name) {
-  static constexpr Named<RoundReduce> kReductions[] = {{"max", RoundReduce::max}, {"mean", RoundReduce::mean}};
+  static constexpr Named<RoundReduce> kReductions[] = {{"max", RoundReduce::max},
+                                                       {"mean", RoundReduce::mean}};
   return parse_named(kReductions, name, "reduction", "--reduce");
 }
 
@@ -97,7 +99,8 @@ RoundReduction::RoundReduction(RoundReduce how, std::size_t count)
 
 void RoundReduction::add(const std::vector<double>& round_scores) {
   for (std::size_t j = 0; j < acc_.size(); ++j)
-    acc_[j] = how_ == RoundReduce::max ? std::max(acc_[j], round_scores[j]) : acc_[j] + round_scores[j];
+    acc_[j] =
+        how_ == RoundReduce::max ? std::max(acc_[j], round_scores[j]) : acc_[j] + round_scores[j];
   ++rounds_;
 }
 

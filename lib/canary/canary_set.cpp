@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "core/parallel.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "io/npy.hpp"
 
 namespace dpaudit {
@@ -23,8 +23,7 @@ bool has_npy_magic(const std::string& path) {
 }  // namespace
 
 CanarySet CanarySet::open(const std::string& spec_or_npy) {
-  if (!has_npy_magic(spec_or_npy))
-    return from_spec(read_canary_spec(spec_or_npy), spec_or_npy);
+  if (!has_npy_magic(spec_or_npy)) return from_spec(read_canary_spec(spec_or_npy), spec_or_npy);
   NpyArray a = read_npy(spec_or_npy);
   return from_matrix(std::move(a.data), a.rows(), a.cols(), spec_or_npy);
 }
@@ -81,7 +80,8 @@ bool CanarySet::shares_canaries_with(const CanarySet& other) const {
   const CanarySpec &a = *spec_, &b = *other.spec_;
   if (a.kind != b.kind || a.dim != b.dim) return false;
   if (a.kind == CanaryKind::dummy) return a.clip == b.clip && a.flip == b.flip;
-  return a.seed == b.seed && a.first_index < b.first_index + b.count && b.first_index < a.first_index + a.count;
+  return a.seed == b.seed && a.first_index < b.first_index + b.count &&
+         b.first_index < a.first_index + a.count;
 }
 
 bool CanarySet::raw_needs_normalising() const {

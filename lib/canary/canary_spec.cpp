@@ -28,7 +28,8 @@ std::string read_text(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(std::cin), {});
   }
   std::error_code ec;  // a folder opens, then throws a message without the path on reading
-  if (std::filesystem::is_directory(path, ec)) throw DataError("is a directory, not a canary spec", path);
+  if (std::filesystem::is_directory(path, ec))
+    throw DataError("is a directory, not a canary spec", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DataError("cannot open canary spec", path);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -45,31 +46,43 @@ std::uint64_t unsigned_field(const Json& j, const std::string& name, const std::
   return v.get<std::uint64_t>();
 }
 
-constexpr Named<CanaryKind> kKinds[] = {{"sphere", CanaryKind::sphere}, {"dummy", CanaryKind::dummy}};
+constexpr Named<CanaryKind> kKinds[] = {{"sphere", CanaryKind::sphere},
+                                        {"dummy", CanaryKind::dummy}};
 
 }  // namespace
 
-CanaryKind parse_canary_kind(const std::string& name) { return parse_named(kKinds, name, "canary kind", "--kind"); }
-std::string canary_kind_name(CanaryKind kind) { return name_of(kKinds, kind); }
+CanaryKind parse_canary_kind(const std::string& name) {
+  return parse_named(kKinds, name, "canary kind", "--kind");
+}
+std::string canary_kind_name(CanaryKind kind) {
+  return name_of(kKinds, kind);
+}
 
 void validate_canary_spec(const CanarySpec& spec, const std::string& where) {
   if (spec.count == 0) throw DataError("canary count is 0", field_where(where, "count"));
   if (spec.dim == 0) throw DataError("canary dimension is 0", field_where(where, "dim"));
   if (spec.count > kMaxCanaryCount)
-    throw DataError(fmt::format("canary count {} is too large (at most 2^32)", spec.count), field_where(where, "count"));
+    throw DataError(fmt::format("canary count {} is too large (at most 2^32)", spec.count),
+                    field_where(where, "count"));
   if (spec.dim > kMaxCanaryDim)
-    throw DataError(fmt::format("canary dimension {} is too large (at most 2^40)", spec.dim), field_where(where, "dim"));
+    throw DataError(fmt::format("canary dimension {} is too large (at most 2^40)", spec.dim),
+                    field_where(where, "dim"));
   if (spec.dim > kMaxCanaryEntries / spec.count)  // count x dim could wrap
-    throw DataError(fmt::format("count {} x dim {} is too many entries to regenerate (at most 2^50)", spec.count,
-                                spec.dim),
-                    where + ", fields count and dim");
-  if (spec.first_index > std::numeric_limits<std::uint64_t>::max() - (spec.count - 1))  // streams would wrap to 0
+    throw DataError(
+        fmt::format("count {} x dim {} is too many entries to regenerate (at most 2^50)",
+                    spec.count, spec.dim),
+        where + ", fields count and dim");
+  if (spec.first_index >
+      std::numeric_limits<std::uint64_t>::max() - (spec.count - 1))  // streams would wrap to 0
     throw DataError("first_index + count - 1 exceeds 2^64 - 1", field_where(where, "first_index"));
   if (!(spec.clip > 0) || !std::isfinite(spec.clip))
     throw DataError("clip must be a positive finite number", field_where(where, "clip"));
   if (spec.clip > kMaxCanaryClip)
-    throw DataError(fmt::format("clip {} is too large (at most 1e154: the canary's squared norm would overflow)", spec.clip),
-                    field_where(where, "clip"));
+    throw DataError(
+        fmt::format(
+            "clip {} is too large (at most 1e154: the canary's squared norm would overflow)",
+            spec.clip),
+        field_where(where, "clip"));
 }
 
 CanarySpec parse_canary_spec(const std::string& text, const std::string& where) {
@@ -78,7 +91,8 @@ CanarySpec parse_canary_spec(const std::string& text, const std::string& where) 
   // key given twice (nlohmann keeps the last silently) is an error.
   std::string key;
   std::vector<std::string> keys;
-  const Json::parser_callback_t track_keys = [&](int depth, Json::parse_event_t event, Json& parsed) {
+  const Json::parser_callback_t track_keys = [&](int depth, Json::parse_event_t event,
+                                                 Json& parsed) {
     if (depth != 1 || event != Json::parse_event_t::key) return true;
     key = parsed.get<std::string>();
     if (std::find(keys.begin(), keys.end(), key) != keys.end())
@@ -121,7 +135,8 @@ CanarySpec parse_canary_spec(const std::string& text, const std::string& where) 
     spec.clip = j["clip"].get<double>();
   }
   if (j.contains("flip")) {
-    if (!j["flip"].is_boolean()) throw DataError("expected true or false", field_where(where, "flip"));
+    if (!j["flip"].is_boolean())
+      throw DataError("expected true or false", field_where(where, "flip"));
     spec.flip = j["flip"].get<bool>();
   }
   validate_canary_spec(spec, where);
@@ -147,10 +162,12 @@ std::string canary_spec_json(const CanarySpec& spec) {
   return j.dump();
 }
 
-bool raw_needs_normalising(const CanarySpec& spec) { return spec.kind == CanaryKind::sphere; }
+bool raw_needs_normalising(const CanarySpec& spec) {
+  return spec.kind == CanaryKind::sphere;
+}
 
-void generate_canary_raw(const CanarySpec& spec, std::size_t j, std::size_t begin,
-                         std::size_t len, double* out) {
+void generate_canary_raw(const CanarySpec& spec, std::size_t j, std::size_t begin, std::size_t len,
+                         double* out) {
   if (spec.kind == CanaryKind::sphere) {
     PhiloxStream(spec.seed, spec.first_index + j, begin).fill_normal(out, len);
   } else {

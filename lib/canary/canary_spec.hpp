@@ -60,8 +60,8 @@ void generate_canary(const CanarySpec& spec, std::size_t j, double* out);
 
 // Entries [begin, begin + len) of canary j before normalisation: a sphere canary is
 // raw / ||raw|| (raw being its Gaussian vector), a dummy canary is raw itself.
-void generate_canary_raw(const CanarySpec& spec, std::size_t j, std::size_t begin,
-                         std::size_t len, double* out);
+void generate_canary_raw(const CanarySpec& spec, std::size_t j, std::size_t begin, std::size_t len,
+                         double* out);
 bool raw_needs_normalising(const CanarySpec& spec);
 
 }  // namespace dpaudit

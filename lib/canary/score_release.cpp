@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "canary/canary_set.hpp"
-#include "io/atomic_output.hpp"
 #include "core/error.hpp"
+#include "io/atomic_output.hpp"
 #include "io/format.hpp"
 #include "io/npy.hpp"
 
@@ -15,29 +15,35 @@ namespace {
 // A 1-D vector (or a 1 x D matrix) from an NPY file.
 std::vector<double> read_vector(const std::string& path) {
   NpyArray a = read_npy(path);
-  if (a.rows() != 1) throw DataError("expected a 1-D vector, got " + std::to_string(a.rows()) + " rows", path);
+  if (a.rows() != 1)
+    throw DataError("expected a 1-D vector, got " + std::to_string(a.rows()) + " rows", path);
   return std::move(a.data);
 }
 
-void check_dim(const CanarySet& set, std::size_t dim, const std::string& what, const std::string& path) {
+void check_dim(const CanarySet& set, std::size_t dim, const std::string& what,
+               const std::string& path) {
   if (set.dim() != dim)
-    throw DataError("canary dimension " + std::to_string(set.dim()) + " does not match " + what + " dimension " +
-                        std::to_string(dim),
+    throw DataError("canary dimension " + std::to_string(set.dim()) + " does not match " + what +
+                        " dimension " + std::to_string(dim),
                     set.source() + ", " + path);
 }
 
 }  // namespace
 
 CanaryScores score_canaries(const ScoreRequest& r) {
-  if (r.model.empty() == r.deltas.empty()) throw UsageError("give exactly one of --model and --deltas");
+  if (r.model.empty() == r.deltas.empty())
+    throw UsageError("give exactly one of --model and --deltas");
   // Two inputs cannot both be read from stdin (the second would find it drained).
-  const std::pair<const char*, const std::string*> inputs[] = {
-      {"--canaries", &r.canaries}, {"--unseen", &r.unseen}, {"--model", &r.model}, {"--reference", &r.reference},
-      {"--deltas", &r.deltas}};
+  const std::pair<const char*, const std::string*> inputs[] = {{"--canaries", &r.canaries},
+                                                               {"--unseen", &r.unseen},
+                                                               {"--model", &r.model},
+                                                               {"--reference", &r.reference},
+                                                               {"--deltas", &r.deltas}};
   const char* from_stdin = nullptr;
   for (const auto& [option, path] : inputs) {
     if (*path != "-") continue;
-    if (from_stdin) throw UsageError(std::string(from_stdin) + " and " + option + " cannot both be - (stdin)");
+    if (from_stdin)
+      throw UsageError(std::string(from_stdin) + " and " + option + " cannot both be - (stdin)");
     from_stdin = option;
   }
   std::vector<CanarySet> sets;  // the inserted canaries, then the unseen ones if given
@@ -57,8 +63,8 @@ CanaryScores score_canaries(const ScoreRequest& r) {
     if (!r.reference.empty()) {
       const std::vector<double> ref = read_vector(r.reference);
       if (ref.size() != m.size())
-        throw DataError("reference dimension " + std::to_string(ref.size()) + " does not match model dimension " +
-                            std::to_string(m.size()),
+        throw DataError("reference dimension " + std::to_string(ref.size()) +
+                            " does not match model dimension " + std::to_string(m.size()),
                         r.reference + ", " + r.model);
       for (std::size_t i = 0; i < m.size(); ++i) m[i] -= ref[i];
       where = r.model + " - " + r.reference;
@@ -79,17 +85,20 @@ CanaryScores score_canaries(const ScoreRequest& r) {
     for (std::size_t round = 0; round < t; ++round) {
       reader.read_rows(1, delta.data());
       const std::string where = r.deltas + ", row " + std::to_string(round);
-      for (std::size_t i = 0; i < sets.size(); ++i) rounds[i].add(scorers[i].scores(delta.data(), r.stat, where));
+      for (std::size_t i = 0; i < sets.size(); ++i)
+        rounds[i].add(scorers[i].scores(delta.data(), r.stat, where));
       if (r.progress) r.progress(round + 1, t);
     }
     for (auto& reduction : rounds) scores.push_back(reduction.result());
   }
 
   const bool cosines = r.stat == ScoreStat::cosine && r.deltas.empty();  // one cosine per canary
-  return {label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{}), cosines ? sets[0].dim() : 0};
+  return {label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{}),
+          cosines ? sets[0].dim() : 0};
 }
 
-std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen) {
+std::vector<LabelledScore> label_scores(const std::vector<double>& seen,
+                                        const std::vector<double>& unseen) {
   std::vector<LabelledScore> out;
   out.reserve(seen.size() + unseen.size());
   for (double score : seen) out.push_back({out.size(), 1, score});
@@ -97,7 +106,8 @@ std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const s
   return out;
 }
 
-void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores, std::size_t dim) {
+void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores,
+                      std::size_t dim) {
   AtomicOutput out(path);
   out.stream() << (dim ? "id,label,score,dim\n" : "id,label,score\n");
   for (const auto& s : scores) {

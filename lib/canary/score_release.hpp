@@ -45,13 +45,15 @@ CanaryScores score_canaries(const ScoreRequest& request);
 
 // Scores of inserted canaries labelled 1 (ids 0..k-1), then unseen ones labelled 0
 // (ids k..k+k2-1), as score-dump and dp-train fedavg number them.
-std::vector<LabelledScore> label_scores(const std::vector<double>& seen, const std::vector<double>& unseen);
+std::vector<LabelledScore> label_scores(const std::vector<double>& seen,
+                                        const std::vector<double>& unseen);
 
 // CSV `id,label,score,dim`, one row per score (eps-from-scores' input, which checks
 // dim against --null-dim or takes the null's dimension from it), written atomically to
 // `path` ("-" = stdout). dim is the last column, so readers by position of the first
 // three keep working; with dim 0 (scores that are not single cosines) there is no dim
 // column, so no null is read from it.
-void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores, std::size_t dim);
+void write_scores_csv(const std::string& path, const std::vector<LabelledScore>& scores,
+                      std::size_t dim);
 
 }  // namespace dpaudit

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "io/csv.hpp"
 #include "core/error.hpp"
+#include "io/csv.hpp"
 #include "io/format.hpp"
 
 namespace dpaudit::cli {
@@ -26,16 +26,17 @@ CLI::Validator whole_number(bool is_signed) {
   return CLI::Validator(
       [is_signed](const std::string& s) -> std::string {
         std::size_t i = (is_signed && !s.empty() && s[0] == '-') ? 1 : 0;
-        const bool digits = i < s.size() && s.find_first_not_of("0123456789", i) == std::string::npos;
-        if (!digits)
-          return quote_input(s) + " is not a whole number" + (is_signed ? "" : " >= 0");
+        const bool digits =
+            i < s.size() && s.find_first_not_of("0123456789", i) == std::string::npos;
+        if (!digits) return quote_input(s) + " is not a whole number" + (is_signed ? "" : " >= 0");
         errno = 0;
         if (is_signed)
           (void)std::strtoll(s.c_str(), nullptr, 10);
         else
           (void)std::strtoull(s.c_str(), nullptr, 10);
         if (errno == ERANGE) return quote_input(s) + " is out of range";
-        if (s.size() > i + 1 && s[i] == '0') return quote_input(s) + " has a leading zero (it would read as octal)";
+        if (s.size() > i + 1 && s[i] == '0')
+          return quote_input(s) + " has a leading zero (it would read as octal)";
         return {};
       },
       "");
@@ -136,7 +137,8 @@ CLI::Validator epsilon() {
       "", ">= 0 or inf");
 }
 CLI::Validator cosine_dimension() {
-  return number_check("a whole dimension in [2, 1.8e19)", [](double x) { return x >= 2 && x == std::floor(x) && x < 1.8e19; });
+  return number_check("a whole dimension in [2, 1.8e19)",
+                      [](double x) { return x >= 2 && x == std::floor(x) && x < 1.8e19; });
 }
 CLI::Validator thread_count() {
   return number_check("a thread count in [0, 1024] (0: all cores)",

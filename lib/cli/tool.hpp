@@ -26,14 +26,14 @@ void require_options(const std::vector<CLI::Option*>& options, const std::string
 void note(const CLI::App& app, const std::string& message);
 
 // Validators that print the project's messages.
-CLI::Validator open_unit_interval();  // 0 < x < 1
+CLI::Validator open_unit_interval();       // 0 < x < 1
 CLI::Validator unit_interval_open_left();  // 0 < x <= 1
-CLI::Validator positive();            // x > 0 and finite
-CLI::Validator non_negative();        // x >= 0 and finite
-CLI::Validator finite();              // not NaN or Inf
-CLI::Validator epsilon();             // an epsilon: x >= 0, or inf (e.g. --fail-above inf: never fail)
-CLI::Validator cosine_dimension();    // --null-dim: a whole number d >= 2
-CLI::Validator thread_count();        // --threads: a whole number in [0, 1024]
+CLI::Validator positive();                 // x > 0 and finite
+CLI::Validator non_negative();             // x >= 0 and finite
+CLI::Validator finite();                   // not NaN or Inf
+CLI::Validator epsilon();  // an epsilon: x >= 0, or inf (e.g. --fail-above inf: never fail)
+CLI::Validator cosine_dimension();  // --null-dim: a whole number d >= 2
+CLI::Validator thread_count();      // --threads: a whole number in [0, 1024]
 // Decimal digits only (a leading '-' when is_signed), no leading zero, within the type's
 // range. run() adds it to every integer option after its own validators; an option with a
 // CLI::Range checks it first, so '-1' reads as "not a whole number", not "out of range".

@@ -19,7 +19,8 @@ struct Named {
 template <class E, std::size_t N>
 std::string name_list(const Named<E> (&table)[N]) {
   std::string out;
-  for (std::size_t i = 0; i < N; ++i) out += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(table[i].name);
+  for (std::size_t i = 0; i < N; ++i)
+    out += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(table[i].name);
   return out;
 }
 
@@ -37,7 +38,8 @@ template <class E, std::size_t N>
 E parse_named(const Named<E> (&table)[N], const std::string& name, const std::string& what,
               const std::string& option) {
   if (const E* value = find_named(table, name)) return *value;
-  throw UsageError("unknown " + what + " " + quote_input(name) + " (" + name_list(table) + ")", option);
+  throw UsageError("unknown " + what + " " + quote_input(name) + " (" + name_list(table) + ")",
+                   option);
 }
 
 // The first name of `value` (tables list every value).

@@ -12,7 +12,8 @@ namespace dpaudit {
 
 // A --threads value as a number of threads: threads <= 0 means all cores.
 inline std::size_t resolve_threads(int threads) {
-  return threads > 0 ? static_cast<std::size_t>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  return threads > 0 ? static_cast<std::size_t>(threads)
+                     : std::max(1u, std::thread::hardware_concurrency());
 }
 
 // Calls fn(begin, end, thread_index) on contiguous blocks. threads <= 0 means all cores.

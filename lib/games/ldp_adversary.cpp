@@ -9,24 +9,29 @@ namespace dpaudit {
 
 namespace {
 
-constexpr Named<LdpCrafter> kCrafters[] = {{"benign", LdpCrafter::benign},
-                                           {"input-perturbation", LdpCrafter::input_perturbation},
-                                           {"parameter-retrogression", LdpCrafter::parameter_retrogression},
-                                           {"gradient-flip", LdpCrafter::gradient_flip},
-                                           {"collusion", LdpCrafter::collusion},
-                                           {"dummy-gradient", LdpCrafter::dummy_gradient}};
+constexpr Named<LdpCrafter> kCrafters[] = {
+    {"benign", LdpCrafter::benign},
+    {"input-perturbation", LdpCrafter::input_perturbation},
+    {"parameter-retrogression", LdpCrafter::parameter_retrogression},
+    {"gradient-flip", LdpCrafter::gradient_flip},
+    {"collusion", LdpCrafter::collusion},
+    {"dummy-gradient", LdpCrafter::dummy_gradient}};
 constexpr Named<LdpDistinguisher> kDistinguishers[] = {{"white-box", LdpDistinguisher::white_box},
                                                        {"black-box", LdpDistinguisher::black_box}};
 
 }  // namespace
 
-std::string to_string(LdpCrafter crafter) { return name_of(kCrafters, crafter); }
+std::string to_string(LdpCrafter crafter) {
+  return name_of(kCrafters, crafter);
+}
 
 LdpCrafter parse_ldp_crafter(const std::string& name) {
   return parse_named(kCrafters, name, "crafter", "--crafter");
 }
 
-std::string to_string(LdpDistinguisher distinguisher) { return name_of(kDistinguishers, distinguisher); }
+std::string to_string(LdpDistinguisher distinguisher) {
+  return name_of(kDistinguishers, distinguisher);
+}
 
 LdpDistinguisher parse_ldp_distinguisher(const std::string& name) {
   return parse_named(kDistinguishers, name, "distinguisher", "--distinguisher");
@@ -34,9 +39,12 @@ LdpDistinguisher parse_ldp_distinguisher(const std::string& name) {
 
 BlackBoxRule black_box_rule(LdpCrafter crafter) {
   switch (crafter) {
-    case LdpCrafter::benign: return BlackBoxRule::loss_change;
-    case LdpCrafter::dummy_gradient: return BlackBoxRule::sign_sum;
-    default: return BlackBoxRule::loss_decrease;
+    case LdpCrafter::benign:
+      return BlackBoxRule::loss_change;
+    case LdpCrafter::dummy_gradient:
+      return BlackBoxRule::sign_sum;
+    default:
+      return BlackBoxRule::loss_decrease;
   }
 }
 

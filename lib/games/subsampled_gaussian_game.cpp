@@ -14,10 +14,10 @@ namespace dpaudit {
 namespace {
 
 // Purpose of the game's key under the user's seed (random/philox.hpp, derive_seed).
-constexpr std::uint64_t kGamePurpose = 0x736767616d65;  // "sggame"
+constexpr std::uint64_t kGamePurpose = 0x736767616d65;       // "sggame"
 constexpr std::uint64_t kMaxSteps = std::uint64_t{1} << 50;  // 3T words stay inside a stream (2^58)
 constexpr std::uint64_t kMaxTrial = std::uint64_t{1} << 63;  // 2 * trial + label fits 64 bits
-constexpr std::size_t kChunk = 4096;                          // steps per batch of random numbers
+constexpr std::size_t kChunk = 4096;                         // steps per batch of random numbers
 
 void validate(const SubsampledGaussianGame& g) {
   const auto fail = [](const std::string& what) {
@@ -27,9 +27,11 @@ void validate(const SubsampledGaussianGame& g) {
     fail("the noise multiplier must be positive and finite");
   if (!(g.q >= 0 && g.q <= 1)) fail("q must lie in [0, 1]");
   if (!std::isfinite(g.signal)) fail("the signal must be finite");
-  if (!(g.noise_scale > 0) || !std::isfinite(g.noise_scale)) fail("the noise scale must be positive and finite");
+  if (!(g.noise_scale > 0) || !std::isfinite(g.noise_scale))
+    fail("the noise scale must be positive and finite");
   if (g.steps > kMaxSteps) fail("at most 2^50 steps");
-  if (g.sampling == GameSampling::shuffle && g.epoch_steps == 0) fail("an epoch needs at least one step");
+  if (g.sampling == GameSampling::shuffle && g.epoch_steps == 0)
+    fail("an epoch needs at least one step");
 }
 
 // Scratch buffers of one thread, reused across its trials.
@@ -50,8 +52,8 @@ std::uint64_t uniform_below(PhiloxStream& stream, std::uint64_t n) {
 }
 
 // D3's score of one trial under one hypothesis; the stream layout is the header's.
-double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint64_t trial, int label,
-                  Scratch& s) {
+double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint64_t trial,
+                  int label, Scratch& s) {
   const std::uint64_t stream_id = 2 * trial + static_cast<std::uint64_t>(label);
   const std::uint64_t steps = g.steps;
   const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(steps, kChunk));
@@ -78,7 +80,8 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
     }
     // Sec. IV-G's 1-D problem: the canary's normalised contribution plus the noise.
     for (std::size_t i = 0; i < len; ++i) {
-      const double d = (s.included[i] ? g.signal : 0.0) + g.noise_scale * g.noise_multiplier * s.noise[i];
+      const double d =
+          (s.included[i] ? g.signal : 0.0) + g.noise_scale * g.noise_multiplier * s.noise[i];
       score += watermark_step_score(g.score, d, g.noise_multiplier, g.q);
     }
   }
@@ -87,19 +90,24 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
 
 }  // namespace
 
-double play_subsampled_gaussian_trial(const SubsampledGaussianGame& g, std::uint64_t trial, int label) {
+double play_subsampled_gaussian_trial(const SubsampledGaussianGame& g, std::uint64_t trial,
+                                      int label) {
   validate(g);
-  if (trial >= kMaxTrial) throw std::invalid_argument("subsampled Gaussian game: trial must be below 2^63");
-  if (label != 0 && label != 1) throw std::invalid_argument("subsampled Gaussian game: label must be 0 or 1");
+  if (trial >= kMaxTrial)
+    throw std::invalid_argument("subsampled Gaussian game: trial must be below 2^63");
+  if (label != 0 && label != 1)
+    throw std::invalid_argument("subsampled Gaussian game: label must be 0 or 1");
   Scratch s;
   return play_trial(g, derive_seed(g.seed, kGamePurpose), trial, label, s);
 }
 
-std::vector<double> play_subsampled_gaussian_game(const SubsampledGaussianGame& g, std::uint64_t first,
-                                                  std::uint64_t last, int threads) {
+std::vector<double> play_subsampled_gaussian_game(const SubsampledGaussianGame& g,
+                                                  std::uint64_t first, std::uint64_t last,
+                                                  int threads) {
   validate(g);
   if (first > last || last > kMaxTrial)
-    throw std::invalid_argument("subsampled Gaussian game: trials [first, last) need first <= last <= 2^63");
+    throw std::invalid_argument(
+        "subsampled Gaussian game: trials [first, last) need first <= last <= 2^63");
   const std::uint64_t key = derive_seed(g.seed, kGamePurpose);
   const std::size_t trials = static_cast<std::size_t>(last - first);
   std::vector<double> scores(2 * trials);

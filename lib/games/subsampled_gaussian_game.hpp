@@ -53,11 +53,13 @@ struct SubsampledGaussianGame {
 //     accepted when x >= 2^64 mod epoch_steps (exactly uniform).
 // Throws std::invalid_argument for a game outside the ranges above, steps > 2^50,
 // trial >= 2^63 or a label other than 0 and 1.
-double play_subsampled_gaussian_trial(const SubsampledGaussianGame& g, std::uint64_t trial, int label);
+double play_subsampled_gaussian_trial(const SubsampledGaussianGame& g, std::uint64_t trial,
+                                      int label);
 
 // Trials [first, last): scores[2 * (i - first) + label], computed in parallel over
 // `threads` (0 = all cores); byte-identical whatever the thread count.
-std::vector<double> play_subsampled_gaussian_game(const SubsampledGaussianGame& g, std::uint64_t first,
-                                                  std::uint64_t last, int threads);
+std::vector<double> play_subsampled_gaussian_game(const SubsampledGaussianGame& g,
+                                                  std::uint64_t first, std::uint64_t last,
+                                                  int threads);
 
 }  // namespace dpaudit

@@ -23,10 +23,12 @@ constexpr double kLargeExponent = 700;
 }  // namespace
 
 Watermark select_watermark(const float* movement, std::size_t d, std::size_t pairs) {
-  if (pairs == 0) throw std::invalid_argument("select_watermark: the watermark needs at least one pair");
+  if (pairs == 0)
+    throw std::invalid_argument("select_watermark: the watermark needs at least one pair");
   if (pairs > d / 2)
     throw std::invalid_argument("select_watermark: " + std::to_string(2 * pairs) +
-                                " coordinates asked of a " + std::to_string(d) + "-dimensional model");
+                                " coordinates asked of a " + std::to_string(d) +
+                                "-dimensional model");
   if (std::any_of(movement, movement + d, [](float m) { return std::isnan(m); }))
     throw std::invalid_argument("select_watermark: the accumulated movement has a NaN");
   // Order by (movement, index): a strict total order, so the 2n smallest are unique.
@@ -36,7 +38,8 @@ Watermark select_watermark(const float* movement, std::size_t d, std::size_t pai
     return movement[a] < movement[b] || (movement[a] == movement[b] && a < b);
   };
   const std::size_t count = 2 * pairs;
-  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count - 1), order.end(), less);
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count - 1),
+                   order.end(), less);
   Watermark w;
   w.coords.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count));
   std::sort(w.coords.begin(), w.coords.end());
@@ -63,7 +66,9 @@ WatermarkScore parse_watermark_score(const std::string& name) {
   return parse_named(kScores, name, "score", "--score");
 }
 
-std::string to_string(WatermarkScore score) { return name_of(kScores, score); }
+std::string to_string(WatermarkScore score) {
+  return name_of(kScores, score);
+}
 
 double watermark_step_score(WatermarkScore s, double d, double sigma, double q) {
   const double variance = sigma * sigma;
@@ -82,9 +87,11 @@ double watermark_step_score(WatermarkScore s, double d, double sigma, double q) 
     case WatermarkScore::paper: {
       // Eq. 6 (D3 line 15) in normalised units, as a log density: log N(d; 1, s^2).
       const double r = d - 1;
-      return -r * r / (2 * variance) - 0.5 * std::log(boost::math::constants::two_pi<double>() * variance);
+      return -r * r / (2 * variance) -
+             0.5 * std::log(boost::math::constants::two_pi<double>() * variance);
     }
-    case WatermarkScore::sum: break;  // the raw projection, d
+    case WatermarkScore::sum:
+      break;  // the raw projection, d
   }
   return d;
 }

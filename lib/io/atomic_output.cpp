@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 DataError system_error(const std::string& what, int err, const std::string& path) {
   if (err == ENOSPC) return DataError("disk full", path);
   std::string reason = std::strerror(err);
-  if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
+  if (!reason.empty())
+    reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
   return DataError(what + ": " + reason, path);
 }
 
@@ -102,7 +103,9 @@ fs::path resolve(const std::string& path, bool* via_procfs) {
 
 }  // namespace
 
-std::string follow_symlinks(const std::string& path) { return resolve(path, nullptr).string(); }
+std::string follow_symlinks(const std::string& path) {
+  return resolve(path, nullptr).string();
+}
 
 AtomicOutput::AtomicOutput(std::string path, Holding holding) : path_(std::move(path)) {
   const bool stream = holding == Holding::stream;
@@ -125,7 +128,8 @@ AtomicOutput::AtomicOutput(std::string path, Holding holding) : path_(std::move(
   }
   target_ = target.string();
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  temp_path_ = (dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()))).string();
+  temp_path_ =
+      (dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()))).string();
   remove_on_signal_ = std::make_unique<RemoveOnSignal>(temp_path_, RemoveOnSignal::Kind::file);
   ::unlink(temp_path_.c_str());  // a stale one of an earlier process with this pid
   fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -150,7 +154,9 @@ AtomicOutput::~AtomicOutput() {
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
 }
 
-std::ostream& AtomicOutput::stream() { return file_buffer_ ? file_ : held_; }
+std::ostream& AtomicOutput::stream() {
+  return file_buffer_ ? file_ : held_;
+}
 
 void AtomicOutput::commit() {
   if (committed_) return;
@@ -168,7 +174,8 @@ void AtomicOutput::commit() {
     if (!std::cout) throw DataError("cannot write to stdout");
   } else if (temp_path_.empty()) {
     const std::string s = held_.str();
-    if (const int err = write_all(fd_, s.data(), s.size())) throw system_error("cannot write output", err, path_);
+    if (const int err = write_all(fd_, s.data(), s.size()))
+      throw system_error("cannot write output", err, path_);
   } else {
     file_.flush();
     const int err = static_cast<const FdBuffer&>(*file_buffer_).error();

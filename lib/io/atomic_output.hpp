@@ -40,11 +40,12 @@ class AtomicOutput {
 
  private:
   void write_through(int fd);  // stream() writes to fd as the data comes
-  std::string path_;       // as given: errors name it
-  std::string target_;     // temporary-file mode: the file renamed over (links followed)
-  std::string temp_path_;  // temporary-file mode: the file written
-  int fd_ = -1;            // the temporary file, or the device written directly
-  std::unique_ptr<std::streambuf> file_buffer_;  // writes through (temporary file, or streamed stdout/device)
+  std::string path_;           // as given: errors name it
+  std::string target_;         // temporary-file mode: the file renamed over (links followed)
+  std::string temp_path_;      // temporary-file mode: the file written
+  int fd_ = -1;                // the temporary file, or the device written directly
+  std::unique_ptr<std::streambuf>
+      file_buffer_;  // writes through (temporary file, or streamed stdout/device)
   std::ostream file_{nullptr};
   std::ostringstream held_;  // stdout and devices: everything, until commit()
   std::unique_ptr<RemoveOnSignal> remove_on_signal_;

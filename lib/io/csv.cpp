@@ -15,7 +15,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -39,16 +40,19 @@ std::optional<double> parse_finite(std::string_view s) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v)) return std::nullopt;
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v))
+    return std::nullopt;
   return v;
 }
 
-CsvReader::CsvReader(const std::string& path) : source_(path.empty() || path == "-" ? "stdin" : path) {
+CsvReader::CsvReader(const std::string& path)
+    : source_(path.empty() || path == "-" ? "stdin" : path) {
   if (path.empty() || path == "-") {
     in_ = &std::cin;
   } else {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw DataError("is a directory, not a CSV file", source_);
+    if (std::filesystem::is_directory(path, ec))
+      throw DataError("is a directory, not a CSV file", source_);
     file_.open(path);
     if (!file_) throw DataError("cannot open file", source_);
     in_ = &file_;
@@ -76,7 +80,10 @@ std::optional<std::size_t> CsvReader::find_column(const std::string& name) const
   for (std::size_t i = 0; i < header_.size(); ++i) {
     if (header_[i] != name) continue;
     // Which of two 'label' columns is meant cannot be guessed.
-    if (found) throw DataError(fmt::format("column {} appears more than once in the header", quote_input(name)), source_);
+    if (found)
+      throw DataError(
+          fmt::format("column {} appears more than once in the header", quote_input(name)),
+          source_);
     found = i;
   }
   return found;
@@ -84,7 +91,9 @@ std::optional<std::size_t> CsvReader::find_column(const std::string& name) const
 
 std::size_t CsvReader::column(const std::string& name) const {
   if (auto c = find_column(name)) return *c;
-  throw DataError(fmt::format("missing column '{}' (header: {})", name, cut_input(fmt::format("{}", fmt::join(header_, ",")))), source_);
+  throw DataError(fmt::format("missing column '{}' (header: {})", name,
+                              cut_input(fmt::format("{}", fmt::join(header_, ",")))),
+                  source_);
 }
 
 bool CsvReader::next() {

@@ -8,7 +8,9 @@
 
 namespace dpaudit {
 
-inline std::string format_number(double x) { return fmt::format("{}", x); }
+inline std::string format_number(double x) {
+  return fmt::format("{}", x);
+}
 
 // Text from the input as an error message shows it: beyond 80 characters cut (at a
 // UTF-8 character boundary) with "...", so a 10 MB field gives a one-line error, not a
@@ -20,7 +22,8 @@ inline std::string cut_input(std::string_view s) {
   std::size_t cut = s.size();
   if (s.size() > kMax) {
     cut = kMax - 3;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+      --cut;  // not inside a character
   }
   std::string out;
   for (const char c : s.substr(0, cut)) {
@@ -32,6 +35,8 @@ inline std::string cut_input(std::string_view s) {
   }
   return cut < s.size() ? out + "..." : out;
 }
-inline std::string quote_input(std::string_view s) { return "'" + cut_input(s) + "'"; }
+inline std::string quote_input(std::string_view s) {
+  return "'" + cut_input(s) + "'";
+}
 
 }  // namespace dpaudit

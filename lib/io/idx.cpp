@@ -30,7 +30,8 @@ std::vector<std::uint8_t> read_gzip_file(const std::string& path) {
   std::vector<std::uint8_t> bytes;
   std::uint8_t chunk[1 << 16];
   int got = 0;
-  while ((got = gzread(file, chunk, sizeof chunk)) > 0) bytes.insert(bytes.end(), chunk, chunk + got);
+  while ((got = gzread(file, chunk, sizeof chunk)) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + got);
   int status = Z_OK;
   const char* message = gzerror(file, &status);
   const std::string error = (got < 0 && message) ? message : "";
@@ -45,8 +46,9 @@ IdxArray parse_idx(const std::vector<std::uint8_t>& bytes, const std::string& wh
   if (bytes.size() < 4 || bytes[0] != 0 || bytes[1] != 0)
     throw DataError("not an IDX file (bad magic number)", where);
   if (bytes[2] != kUnsignedByte)
-    throw DataError("unsupported IDX element type " + std::to_string(bytes[2]) + " (only unsigned byte)",
-                    where);
+    throw DataError(
+        "unsupported IDX element type " + std::to_string(bytes[2]) + " (only unsigned byte)",
+        where);
   const std::size_t dims = bytes[3];
   if (dims == 0) throw DataError("IDX file has no dimensions", where);
   const std::size_t header = 4 + 4 * dims;
@@ -68,6 +70,8 @@ IdxArray parse_idx(const std::vector<std::uint8_t>& bytes, const std::string& wh
   return a;
 }
 
-IdxArray read_idx(const std::string& path) { return parse_idx(read_gzip_file(path), path); }
+IdxArray read_idx(const std::string& path) {
+  return parse_idx(read_gzip_file(path), path);
+}
 
 }  // namespace dpaudit

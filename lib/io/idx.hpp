@@ -11,10 +11,10 @@
 namespace dpaudit {
 
 struct IdxArray {
-  std::vector<std::size_t> shape;   // e.g. {60000, 28, 28} for images, {60000} for labels
-  std::vector<std::uint8_t> data;   // product(shape) values, C order
+  std::vector<std::size_t> shape;  // e.g. {60000, 28, 28} for images, {60000} for labels
+  std::vector<std::uint8_t> data;  // product(shape) values, C order
   std::size_t items() const { return shape.empty() ? 0 : shape[0]; }
-  std::size_t item_size() const;    // product of shape[1..]
+  std::size_t item_size() const;  // product of shape[1..]
 };
 
 // Reads `path`, gzip-compressed or plain (zlib detects which). Throws DataError naming

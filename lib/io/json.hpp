@@ -17,6 +17,8 @@ inline Json json_number(double x) {
 }
 
 // One line of JSON, as every --json prints it.
-inline std::string json_line(const Json& j) { return j.dump() + "\n"; }
+inline std::string json_line(const Json& j) {
+  return j.dump() + "\n";
+}
 
 }  // namespace dpaudit

@@ -6,21 +6,23 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <regex>
 
 #include <fmt/format.h>
 
-#include "io/atomic_output.hpp"
 #include "core/error.hpp"
 #include "core/names.hpp"
+#include "io/atomic_output.hpp"
 #include "io/format.hpp"
 
 namespace dpaudit {
 namespace {
 
-std::string source_name(const std::string& path) { return path == "-" ? "stdin" : path; }
+std::string source_name(const std::string& path) {
+  return path == "-" ? "stdin" : path;
+}
 
 constexpr std::size_t kMaxHeaderBytes = 10000;
 
@@ -47,15 +49,18 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
   } else {
     throw DataError("unsupported NPY dtype " + quote_input(descr) + " (need <f4 or <f8)", where);
   }
-  if (!std::regex_search(dict, m, fortran_re)) throw DataError("NPY header has no 'fortran_order'", where);
-  if (m[1] == "True") throw DataError("Fortran-order NPY is not supported, save it in C order", where);
+  if (!std::regex_search(dict, m, fortran_re))
+    throw DataError("NPY header has no 'fortran_order'", where);
+  if (m[1] == "True")
+    throw DataError("Fortran-order NPY is not supported, save it in C order", where);
   if (!std::regex_search(dict, m, shape_re)) throw DataError("NPY header has no 'shape'", where);
   const std::string dims = m[1];
   // Digits, commas and blanks only ('L': Python 2's long suffix): a '-1' is not a 1.
   if (dims.find_first_not_of("0123456789, \tL") != std::string::npos)
     throw DataError("NPY header has a malformed shape (" + cut_input(dims) + ")", where);
   static const std::regex num_re(R"(\d+)");
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num_re); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num_re);
+       it != std::sregex_iterator(); ++it) {
     errno = 0;
     const unsigned long long n = std::strtoull(it->str().c_str(), nullptr, 10);
     if (errno == ERANGE || n > std::numeric_limits<std::size_t>::max())
@@ -63,7 +68,8 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
     h.shape.push_back(static_cast<std::size_t>(n));
   }
   if (h.shape.empty() || h.shape.size() > 2)
-    throw DataError(fmt::format("NPY array has {} dimensions (need 1 or 2)", h.shape.size()), where);
+    throw DataError(fmt::format("NPY array has {} dimensions (need 1 or 2)", h.shape.size()),
+                    where);
   // rows x cols x 8 bytes must not wrap, or a short file would pass as the whole array.
   if (h.cols() != 0 && h.rows() > std::numeric_limits<std::size_t>::max() / 8 / h.cols())
     throw DataError("NPY shape (" + dims + ") is too large", where);
@@ -72,14 +78,17 @@ NpyHeader parse_header_dict(const std::string& dict, const std::string& where) {
 
 // A body of `body_bytes` that does not match the header's shape.
 // `holder` is "file" or "stdin".
-DataError size_error(const NpyHeader& h, const std::string& source, const char* holder, std::uint64_t body_bytes) {
-  const std::uint64_t width = h.dtype == NpyDtype::f8 ? 8 : 4, want = std::uint64_t{h.size()} * width;
+DataError size_error(const NpyHeader& h, const std::string& source, const char* holder,
+                     std::uint64_t body_bytes) {
+  const std::uint64_t width = h.dtype == NpyDtype::f8 ? 8 : 4,
+                      want = std::uint64_t{h.size()} * width;
   const std::uint64_t values = body_bytes / width, stray = body_bytes % width;
-  const std::string holds = stray ? fmt::format("{} values and {} bytes", values, stray) : std::to_string(values);
-  return DataError(fmt::format("NPY data {}: header says {} values, {} holds {}",
-                               body_bytes < want ? "truncated" : "too long", h.size(),
-                               holder, holds),
-                   source);
+  const std::string holds =
+      stray ? fmt::format("{} values and {} bytes", values, stray) : std::to_string(values);
+  return DataError(
+      fmt::format("NPY data {}: header says {} values, {} holds {}",
+                  body_bytes < want ? "truncated" : "too long", h.size(), holder, holds),
+      source);
 }
 
 }  // namespace
@@ -91,7 +100,8 @@ NpyReader::NpyReader(const std::string& path, bool finite_only)
     in_ = &std::cin;
   } else {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw DataError("is a directory, not an NPY file", path_);
+    if (std::filesystem::is_directory(path, ec))
+      throw DataError("is a directory, not an NPY file", path_);
     file_.open(path, std::ios::binary);
     if (!file_) throw DataError("cannot open NPY file", path_);
     in_ = &file_;
@@ -121,15 +131,18 @@ NpyReader::NpyReader(const std::string& path, bool finite_only)
   // numpy's headers take a few hundred bytes; np.load refuses more than 10000
   // (max_header_size), and so do we, before allocating what a corrupt length says.
   if (header_len > kMaxHeaderBytes)
-    throw DataError(fmt::format("NPY header length {} is over the limit of {} bytes", header_len, kMaxHeaderBytes),
+    throw DataError(fmt::format("NPY header length {} is over the limit of {} bytes", header_len,
+                                kMaxHeaderBytes),
                     path_);
   std::string dict(header_len, '\0');
   in_->read(dict.data(), static_cast<std::streamsize>(header_len));
-  if (static_cast<std::size_t>(in_->gcount()) < header_len) throw DataError("truncated NPY header", path_);
+  if (static_cast<std::size_t>(in_->gcount()) < header_len)
+    throw DataError("truncated NPY header", path_);
   header_ = parse_header_dict(dict, path_);
   if (size_checked_) {
     const std::uintmax_t body = file_bytes - preamble - header_len;  // >= 0: the header was read
-    if (body != std::uintmax_t{header_.size()} * width()) throw size_error(header_, path_, holder(), body);
+    if (body != std::uintmax_t{header_.size()} * width())
+      throw size_error(header_, path_, holder(), body);
   }
 }
 
@@ -164,8 +177,8 @@ void NpyReader::read_values(std::size_t n, double* out) {
         const std::size_t flat = first + i;
         const std::string at = header_.shape.size() == 1
                                    ? fmt::format("{}, index {}", path_, flat)
-                                   : fmt::format("{}, row {}, column {}", path_, flat / header_.cols(),
-                                                 flat % header_.cols());
+                                   : fmt::format("{}, row {}, column {}", path_,
+                                                 flat / header_.cols(), flat % header_.cols());
         throw DataError(fmt::format("non-finite value {}", out[i]), at);
       }
     }
@@ -177,7 +190,8 @@ void NpyReader::read_values(std::size_t n, double* out) {
 // are read (its length is not known before, and counting it would wait for its end).
 void NpyReader::check_no_more_data() {
   if (size_checked_ || in_->peek() == std::char_traits<char>::eof()) return;
-  throw DataError(fmt::format("NPY data too long: header says {} values, {} holds more", header_.size(), holder()),
+  throw DataError(fmt::format("NPY data too long: header says {} values, {} holds more",
+                              header_.size(), holder()),
                   path_);
 }
 
@@ -197,7 +211,8 @@ std::vector<double> NpyReader::read_rest() {
   } else {
     // Doubling from 1 Mi values: at most twice what arrived, and O(n) copying in all.
     while (values.size() < n) {
-      const std::size_t have = values.size(), chunk = std::min(n - have, std::max<std::size_t>(have, 1 << 20));
+      const std::size_t have = values.size(),
+                        chunk = std::min(n - have, std::max<std::size_t>(have, 1 << 20));
       values.resize(have + chunk);
       read_values(chunk, values.data() + have);
     }
@@ -251,7 +266,9 @@ void write_npy(std::ostream& out, const double* data, const std::vector<std::siz
 void check_fits_f4(const double* data, std::size_t n, std::size_t first, const std::string& where) {
   for (std::size_t i = 0; i < n; ++i)
     if (std::isfinite(data[i]) && std::abs(data[i]) > std::numeric_limits<float>::max())
-      throw DataError(fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], first + i), where);
+      throw DataError(
+          fmt::format("value {} at index {} does not fit in f4 (use f8)", data[i], first + i),
+          where);
 }
 
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
@@ -267,8 +284,10 @@ void save_npy(const std::string& path, const double* data, const std::vector<std
 }
 
 NpyDtype parse_npy_dtype(const std::string& name) {
-  static constexpr Named<NpyDtype> kDtypes[] = {
-      {"f8", NpyDtype::f8}, {"float64", NpyDtype::f8}, {"f4", NpyDtype::f4}, {"float32", NpyDtype::f4}};
+  static constexpr Named<NpyDtype> kDtypes[] = {{"f8", NpyDtype::f8},
+                                                {"float64", NpyDtype::f8},
+                                                {"f4", NpyDtype::f4},
+                                                {"float32", NpyDtype::f4}};
   return parse_named(kDtypes, name, "dtype", "--dtype");
 }
 

@@ -99,6 +99,8 @@ RemoveOnSignal::RemoveOnSignal(const std::string& path, Kind kind) : slot_(-1) {
   throw DataError("too many temporary outputs open at once", path);
 }
 
-RemoveOnSignal::~RemoveOnSignal() { slots[slot_].state.store(kFree); }
+RemoveOnSignal::~RemoveOnSignal() {
+  slots[slot_].state.store(kFree);
+}
 
 }  // namespace dpaudit

@@ -17,7 +17,8 @@ class AdaptiveClip {
  public:
   // UsageError for initial clip <= 0, quantile outside [0, 1], learning rate < 0, or a
   // count noise sigma_b < 0.
-  AdaptiveClip(double initial_clip, double target_quantile, double learning_rate, double count_noise_std);
+  AdaptiveClip(double initial_clip, double target_quantile, double learning_rate,
+               double count_noise_std);
   double clip() const { return clip_; }
   // One round: norms of the m participants' unclipped updates (canaries report their
   // projected norm, C itself). A round without participants leaves C unchanged.

@@ -46,7 +46,9 @@ double fill_with_norm(std::size_t d, double* term, Fill fill) {
 }
 
 // The factor that clips a vector of norm `norm` to norm <= 1.
-double clip_factor(double norm) { return norm > 1 ? 1 / norm : 1.0; }
+double clip_factor(double norm) {
+  return norm > 1 ? 1 / norm : 1.0;
+}
 
 std::string dimension_mismatch(std::size_t got, std::size_t dim) {
   return "dimension " + std::to_string(got) + " does not match --dim " + std::to_string(dim);
@@ -59,7 +61,9 @@ FixedPointSum::FixedPointSum(std::size_t dim, std::size_t max_terms)
       scale_(std::ldexp(1.0, scale_bits_)),
       acc_(dim, 0) {}
 
-void FixedPointSum::add(const double* x, double factor) { add(x, factor, 0, acc_.size()); }
+void FixedPointSum::add(const double* x, double factor) {
+  add(x, factor, 0, acc_.size());
+}
 
 void FixedPointSum::add(const double* x, double factor, std::size_t begin, std::size_t end) {
   add_fixed_point(x + begin, end - begin, scale_ * factor, acc_.data() + begin);
@@ -70,8 +74,7 @@ void FixedPointSum::total(double* out) const {
     out[i] = std::ldexp(static_cast<double>(acc_[i]), -scale_bits_);
 }
 
-std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
-                                         const CanarySet* canaries,
+std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const CanarySet* canaries,
                                          const ClientRows* given,
                                          const std::function<void(std::size_t)>& progress) {
   const std::size_t d = config.dim;
@@ -82,8 +85,7 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
   if (config.client_data == ClientData::given && !given)
     throw std::invalid_argument("gaussian_sum_release: ClientData::given needs the client rows");
   const std::size_t given_clients = config.client_data == ClientData::given ? given->count : 0;
-  const std::size_t random_clients =
-      config.client_data == ClientData::random ? config.clients : 0;
+  const std::size_t random_clients = config.client_data == ClientData::random ? config.clients : 0;
   const std::size_t terms = given_clients + random_clients + k;
 
   // Random clients and canaries, one term each, in rounds of `threads` terms: every
@@ -95,25 +97,28 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
   const std::size_t threads = std::max<std::size_t>(
       1, config.threads > 0 ? std::size_t(config.threads) : std::thread::hardware_concurrency());
   FixedPointSum sum(d, terms);
-  std::vector<std::vector<double>> round_terms(std::min(threads, generated), std::vector<double>(d));
+  std::vector<std::vector<double>> round_terms(std::min(threads, generated),
+                                               std::vector<double>(d));
   std::vector<double> factors(round_terms.size());
   auto generate = [&](std::size_t i, double* term) {
     if (i < random_clients) {
-      const double norm = fill_with_norm(d, term, [&](std::size_t from, std::size_t len, double* out) {
-        PhiloxStream(client_seed, i, from).fill_normal(out, len);
-      });
+      const double norm =
+          fill_with_norm(d, term, [&](std::size_t from, std::size_t len, double* out) {
+            PhiloxStream(client_seed, i, from).fill_normal(out, len);
+          });
       return clip_factor(norm);
     }
     const std::size_t j = i - random_clients;
-    const double norm = fill_with_norm(d, term, [&](std::size_t from, std::size_t len, double* out) {
-      canaries->raw(j, from, len, out);
-    });
+    const double norm = fill_with_norm(
+        d, term,
+        [&](std::size_t from, std::size_t len, double* out) { canaries->raw(j, from, len, out); });
     return canaries->raw_needs_normalising() ? 1 / norm : clip_factor(norm);
   };
   for (std::size_t first = 0; first < generated; first += round_terms.size()) {
     const std::size_t n = std::min(round_terms.size(), generated - first);
     parallel_blocks(n, int(n), [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t t = begin; t < end; ++t) factors[t] = generate(first + t, round_terms[t].data());
+      for (std::size_t t = begin; t < end; ++t)
+        factors[t] = generate(first + t, round_terms[t].data());
     });
     parallel_blocks(d, int(threads), [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t t = 0; t < n; ++t) sum.add(round_terms[t].data(), factors[t], begin, end);
@@ -131,7 +136,8 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
   }
 
   // The release reuses a term's buffer, and the others are freed before the output.
-  std::vector<double> release = round_terms.empty() ? std::vector<double>(d) : std::move(round_terms[0]);
+  std::vector<double> release =
+      round_terms.empty() ? std::vector<double>(d) : std::move(round_terms[0]);
   round_terms.clear();
   sum.total(release.data());
   // rho = C (sum + sigma Z); coordinate i's noise is number i of the noise stream.

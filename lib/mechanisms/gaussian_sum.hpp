@@ -28,7 +28,7 @@ class FixedPointSum {
   void add(const double* x, double factor = 1);
   // Entries [begin, end) of such a term (threads may add disjoint ranges at once).
   void add(const double* x, double factor, std::size_t begin, std::size_t end);
-  void total(double* out) const;            // the sum, dim entries
+  void total(double* out) const;  // the sum, dim entries
   int scale_bits() const { return scale_bits_; }
 
  private:
@@ -50,12 +50,12 @@ struct ClientRows {
 
 struct GaussianSumConfig {
   std::size_t dim = 0;
-  std::size_t clients = 0;       // random: how many (zero: ignored; given: ClientRows::count)
+  std::size_t clients = 0;  // random: how many (zero: ignored; given: ClientRows::count)
   ClientData client_data = ClientData::zero;
-  double noise = 1;              // sigma, the noise multiplier
-  double clip = 1;               // C, the sensitivity
-  std::uint64_t seed = 0;        // noise and random clients (derived seeds, see .cpp)
-  int threads = 0;               // <= 0: all cores
+  double noise = 1;        // sigma, the noise multiplier
+  double clip = 1;         // C, the sensitivity
+  std::uint64_t seed = 0;  // noise and random clients (derived seeds, see .cpp)
+  int threads = 0;         // <= 0: all cores
 };
 
 // The release rho (dim entries). Random clients are standard Gaussian vectors clipped
@@ -64,8 +64,7 @@ struct GaussianSumConfig {
 // sizes) or a release entry that overflows to +-inf (a huge clip or noise).
 // `progress`, if set, is called from the calling thread with the number of random
 // clients and canaries added so far.
-std::vector<double> gaussian_sum_release(const GaussianSumConfig& config,
-                                         const CanarySet* canaries,
+std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const CanarySet* canaries,
                                          const ClientRows* given = nullptr,
                                          const std::function<void(std::size_t)>& progress = {});
 

@@ -15,11 +15,13 @@ void validate(const LdpSgdConfig& config) {
   if (!(config.eps > 0) || !std::isfinite(config.eps))
     throw UsageError("eps must be a finite number > 0, got " + format_number(config.eps), "--eps");
   if (!(config.clip > 0) || !std::isfinite(config.clip))
-    throw UsageError("clipping norm L must be a finite number > 0, got " + format_number(config.clip),
-                     "--clip");
+    throw UsageError(
+        "clipping norm L must be a finite number > 0, got " + format_number(config.clip), "--clip");
 }
 
-double ldp_sgd_keep_probability(double eps) { return 1 / (1 + std::exp(-eps)); }
+double ldp_sgd_keep_probability(double eps) {
+  return 1 / (1 + std::exp(-eps));
+}
 
 void ldp_sgd_randomize(const Eigen::Ref<const Eigen::VectorXd>& gradient,
                        const LdpSgdConfig& config, PhiloxStream& rng,
@@ -32,7 +34,8 @@ void ldp_sgd_randomize(const Eigen::Ref<const Eigen::VectorXd>& gradient,
   // Line 1: ||x|| = min(||g||, L). Line 2: z = +-L x/||x||, + with prob 1/2 + ||x||/(2L).
   const double norm = gradient.norm();
   const double clipped_norm = std::min(norm, config.clip);
-  const double projection_sign = rng.uniform() < 0.5 + clipped_norm / (2 * config.clip) ? 1.0 : -1.0;
+  const double projection_sign =
+      rng.uniform() < 0.5 + clipped_norm / (2 * config.clip) ? 1.0 : -1.0;
   // Line 3: v = N(0, I_d) / ||N(0, I_d)|| is uniform on the unit sphere.
   rng.fill_normal(report.data(), static_cast<std::size_t>(d));
   const double dot = norm > 0 ? gradient.dot(report) : 0.0;
@@ -63,8 +66,9 @@ double ldp_sgd_learning_rate(double radius, std::size_t clients, std::size_t d,
                              const LdpSgdConfig& config) {
   validate(config);
   if (!(radius > 0) || !std::isfinite(radius))
-    throw UsageError("parameter ball radius must be a finite number > 0, got " + format_number(radius),
-                     "--radius");
+    throw UsageError(
+        "parameter ball radius must be a finite number > 0, got " + format_number(radius),
+        "--radius");
   if (clients == 0 || d == 0) throw UsageError("clients and dimension must be >= 1");
   return radius * std::sqrt(static_cast<double>(clients)) /
          (config.clip * std::sqrt(static_cast<double>(d))) * std::tanh(config.eps / 2);

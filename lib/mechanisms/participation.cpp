@@ -42,10 +42,12 @@ RoundMembers shuffle_schedule(const ParticipationConfig& c) {
     if (slot == 0) {  // Fisher-Yates permutation of the population for this epoch
       PhiloxStream rng(c.seed, c.stream + epoch);
       std::iota(order.begin(), order.end(), std::size_t{0});
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[uniform_below(rng, i)]);
+      for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[uniform_below(rng, i)]);
     }
     const std::size_t begin = slot * c.per_round, end = std::min(c.population, begin + c.per_round);
-    out[t].assign(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end));
+    out[t].assign(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                  order.begin() + static_cast<std::ptrdiff_t>(end));
     std::sort(out[t].begin(), out[t].end());
   }
   return out;
@@ -60,8 +62,9 @@ RoundMembers participation_schedule(const ParticipationConfig& c) {
     return poisson_schedule(c);
   }
   if (c.per_round == 0 || c.per_round > c.population)
-    throw UsageError("clients per round (" + std::to_string(c.per_round) + ") must be between 1 and the population (" +
-                         std::to_string(c.population) + ")",
+    throw UsageError("clients per round (" + std::to_string(c.per_round) +
+                         ") must be between 1 and the population (" + std::to_string(c.population) +
+                         ")",
                      "--clients-per-round");
   return shuffle_schedule(c);
 }
@@ -69,8 +72,9 @@ RoundMembers participation_schedule(const ParticipationConfig& c) {
 RoundMembers fixed_repeats_schedule(std::size_t members, std::size_t repeats, std::size_t rounds,
                                     std::uint64_t seed, std::uint64_t stream) {
   if (repeats == 0 || repeats > rounds)
-    throw UsageError("repeats (" + std::to_string(repeats) + ") must be between 1 and the number of rounds (" +
-                         std::to_string(rounds) + ")",
+    throw UsageError("repeats (" + std::to_string(repeats) +
+                         ") must be between 1 and the number of rounds (" + std::to_string(rounds) +
+                         ")",
                      "--canary-repeats");
   RoundMembers out(rounds);
   for (std::size_t j = 0; j < members; ++j) {
@@ -83,7 +87,8 @@ RoundMembers fixed_repeats_schedule(std::size_t members, std::size_t repeats, st
   return out;  // members were added in increasing j, so each round is sorted
 }
 
-std::vector<std::size_t> participation_counts(const RoundMembers& schedule, std::size_t population) {
+std::vector<std::size_t> participation_counts(const RoundMembers& schedule,
+                                              std::size_t population) {
   std::vector<std::size_t> counts(population, 0);
   for (const auto& round : schedule)
     for (std::size_t i : round) ++counts.at(i);

@@ -13,16 +13,17 @@ namespace dpaudit {
 using RoundMembers = std::vector<std::vector<std::size_t>>;  // [round] -> sorted member ids
 
 enum class SamplingKind { poisson, shuffle };
-SamplingKind parse_sampling(const std::string& name);  // "poisson" | "shuffle"; UsageError otherwise
+SamplingKind parse_sampling(
+    const std::string& name);  // "poisson" | "shuffle"; UsageError otherwise
 
 struct ParticipationConfig {
   SamplingKind sampling = SamplingKind::shuffle;
   std::size_t population = 0;
   std::size_t rounds = 0;
-  double q = 0;                // poisson: each member joins each round independently w.p. q, 0 < q <= 1
-  std::size_t per_round = 0;   // shuffle: members per round, 1 <= per_round <= population
+  double q = 0;  // poisson: each member joins each round independently w.p. q, 0 < q <= 1
+  std::size_t per_round = 0;  // shuffle: members per round, 1 <= per_round <= population
   std::uint64_t seed = 0;
-  std::uint64_t stream = 0;    // Philox stream base; round/epoch e uses stream + e
+  std::uint64_t stream = 0;  // Philox stream base; round/epoch e uses stream + e
 };
 
 // poisson: round t draws PhiloxStream(seed, stream + t) and keeps member i when its

@@ -37,7 +37,7 @@ struct LaneCounters {
 // (4 * kLanes words). One round: (c0,c1,c2,c3) -> (hi(M1 c2)^c1^k0, lo(M1 c2),
 // hi(M0 c0)^c3^k1, lo(M0 c0)); the key is bumped by the Weyl constants between rounds.
 void philox_lanes_portable(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
-                  std::uint32_t* out) {
+                           std::uint32_t* out) {
   LaneCounters lanes(stream_id, first_block);
   std::uint32_t *c0 = lanes.c0, *c1 = lanes.c1, *c2 = lanes.c2, *c3 = lanes.c3;
   std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
@@ -70,7 +70,8 @@ void philox_lanes_portable(std::uint64_t key, std::uint64_t stream_id, std::uint
 // products, the odd lanes are shifted down first, and blends gather the low and high
 // halves back into 32-bit lanes. A 4 x 8 transpose writes the blocks in order.
 __attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, std::uint64_t stream_id,
-                                                       std::uint64_t first_block, std::uint32_t* out) {
+                                                       std::uint64_t first_block,
+                                                       std::uint32_t* out) {
   constexpr std::size_t kGroups = 4;
   const LaneCounters lanes(stream_id, first_block);
   const __m256i mul0 = _mm256_set1_epi64x(kMul0), mul1 = _mm256_set1_epi64x(kMul1);
@@ -84,7 +85,8 @@ __attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, std::u
     }
     std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
     for (int r = 0; r < kRounds; ++r) {
-      const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0)), key1 = _mm256_set1_epi32(static_cast<int>(k1));
+      const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0)),
+                    key1 = _mm256_set1_epi32(static_cast<int>(k1));
       for (std::size_t g = 0; g < kGroups; ++g) {
         const __m256i even0 = _mm256_mul_epu32(c0[g], mul0);
         const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(c0[g], 32), mul0);
@@ -101,8 +103,10 @@ __attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, std::u
       k1 += kWeyl1;
     }
     for (std::size_t g = 0; g < kGroups; ++g) {
-      const __m256i t0 = _mm256_unpacklo_epi32(c0[g], c1[g]), t1 = _mm256_unpackhi_epi32(c0[g], c1[g]);
-      const __m256i t2 = _mm256_unpacklo_epi32(c2[g], c3[g]), t3 = _mm256_unpackhi_epi32(c2[g], c3[g]);
+      const __m256i t0 = _mm256_unpacklo_epi32(c0[g], c1[g]),
+                    t1 = _mm256_unpackhi_epi32(c0[g], c1[g]);
+      const __m256i t2 = _mm256_unpacklo_epi32(c2[g], c3[g]),
+                    t3 = _mm256_unpackhi_epi32(c2[g], c3[g]);
       const __m256i b04 = _mm256_unpacklo_epi64(t0, t2), b15 = _mm256_unpackhi_epi64(t0, t2);
       const __m256i b26 = _mm256_unpacklo_epi64(t1, t3), b37 = _mm256_unpackhi_epi64(t1, t3);
       __m256i* o = reinterpret_cast<__m256i*>(out + 4 * (first + 8 * g));
@@ -122,8 +126,10 @@ __attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, std::u
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
-__attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key, std::uint64_t stream_id,
-                                                            std::uint64_t first_block, std::uint32_t* out) {
+__attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key,
+                                                            std::uint64_t stream_id,
+                                                            std::uint64_t first_block,
+                                                            std::uint32_t* out) {
   constexpr std::size_t kGroups = kLanes / 16;
   const LaneCounters lanes(stream_id, first_block);
   const __m512i mul0 = _mm512_set1_epi64(kMul0), mul1 = _mm512_set1_epi64(kMul1);
@@ -137,7 +143,8 @@ __attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key, s
   std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
   constexpr __mmask16 kOdd = 0xAAAA;
   for (int r = 0; r < kRounds; ++r) {
-    const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0)), key1 = _mm512_set1_epi32(static_cast<int>(k1));
+    const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0)),
+                  key1 = _mm512_set1_epi32(static_cast<int>(k1));
     for (std::size_t g = 0; g < kGroups; ++g) {
       const __m512i even0 = _mm512_mul_epu32(c0[g], mul0);
       const __m512i odd0 = _mm512_mul_epu32(_mm512_srli_epi64(c0[g], 32), mul0);
@@ -154,13 +161,17 @@ __attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key, s
     k1 += kWeyl1;
   }
   for (std::size_t g = 0; g < kGroups; ++g) {
-    const __m512i t0 = _mm512_unpacklo_epi32(c0[g], c1[g]), t1 = _mm512_unpackhi_epi32(c0[g], c1[g]);
-    const __m512i t2 = _mm512_unpacklo_epi32(c2[g], c3[g]), t3 = _mm512_unpackhi_epi32(c2[g], c3[g]);
+    const __m512i t0 = _mm512_unpacklo_epi32(c0[g], c1[g]),
+                  t1 = _mm512_unpackhi_epi32(c0[g], c1[g]);
+    const __m512i t2 = _mm512_unpacklo_epi32(c2[g], c3[g]),
+                  t3 = _mm512_unpackhi_epi32(c2[g], c3[g]);
     // 128-bit lane i of b04 holds block 4i, of b15 block 4i+1, ...
     const __m512i b04 = _mm512_unpacklo_epi64(t0, t2), b15 = _mm512_unpackhi_epi64(t0, t2);
     const __m512i b26 = _mm512_unpacklo_epi64(t1, t3), b37 = _mm512_unpackhi_epi64(t1, t3);
-    const __m512i x0 = _mm512_shuffle_i64x2(b04, b15, 0x44), x1 = _mm512_shuffle_i64x2(b26, b37, 0x44);
-    const __m512i x2 = _mm512_shuffle_i64x2(b04, b15, 0xEE), x3 = _mm512_shuffle_i64x2(b26, b37, 0xEE);
+    const __m512i x0 = _mm512_shuffle_i64x2(b04, b15, 0x44),
+                  x1 = _mm512_shuffle_i64x2(b26, b37, 0x44);
+    const __m512i x2 = _mm512_shuffle_i64x2(b04, b15, 0xEE),
+                  x3 = _mm512_shuffle_i64x2(b26, b37, 0xEE);
     std::uint32_t* o = out + 64 * g;
     _mm512_storeu_si512(o, _mm512_shuffle_i64x2(x0, x1, 0x88));
     _mm512_storeu_si512(o + 16, _mm512_shuffle_i64x2(x0, x1, 0xDD));
@@ -174,8 +185,10 @@ __attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key, s
 void philox_lanes(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
                   std::uint32_t* out, PhiloxSimd simd) {
 #ifdef DPAUDIT_PHILOX_X86_SIMD
-  static const bool avx512 = __builtin_cpu_supports("avx512f"), avx2 = __builtin_cpu_supports("avx2");
-  if (simd == PhiloxSimd::best && avx512) return philox_lanes_avx512(key, stream_id, first_block, out);
+  static const bool avx512 = __builtin_cpu_supports("avx512f"),
+                    avx2 = __builtin_cpu_supports("avx2");
+  if (simd == PhiloxSimd::best && avx512)
+    return philox_lanes_avx512(key, stream_id, first_block, out);
   if (simd != PhiloxSimd::none && avx2) return philox_lanes_avx2(key, stream_id, first_block, out);
 #endif
   philox_lanes_portable(key, stream_id, first_block, out);
@@ -193,8 +206,7 @@ PhiloxBlock philox_block(const PhiloxBlock& counter, std::uint64_t key) {
 }
 
 PhiloxBlock philox_counter(std::uint64_t stream_id, std::uint64_t block, std::uint32_t tag) {
-  return {static_cast<std::uint32_t>(block),
-          static_cast<std::uint32_t>(block >> 32) | (tag << 24),
+  return {static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32) | (tag << 24),
           static_cast<std::uint32_t>(stream_id), static_cast<std::uint32_t>(stream_id >> 32)};
 }
 

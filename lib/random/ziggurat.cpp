@@ -20,7 +20,9 @@ constexpr double kLayerArea = 0.00492867323399;    // v
 constexpr std::size_t kLayers = 256;
 constexpr std::size_t kChunk = 512;  // words per batch of the fast path
 
-double density(double x) { return std::exp(-0.5 * x * x); }
+double density(double x) {
+  return std::exp(-0.5 * x * x);
+}
 
 // The fast-path tables rescaled so that a candidate is one integer conversion and one
 // multiplication: abscissa |u| = (2m+1) 2^-24 for the 23-bit m of a word.
@@ -59,11 +61,15 @@ const ScaledTables& scaled_tables() {
 }
 
 // A word as a candidate: layer = bits 0-7, sign = bit 8, m = bits 9-31.
-std::size_t layer_of(std::uint32_t word) { return word & 0xFFu; }
+std::size_t layer_of(std::uint32_t word) {
+  return word & 0xFFu;
+}
 double abscissa_of(std::uint32_t word) {  // 2m + 1, exact in a double
   return static_cast<double>(static_cast<std::int32_t>((word >> 8) | 1u));
 }
-double sign_of(std::uint32_t word) { return (word & 0x100u) ? -1.0 : 1.0; }
+double sign_of(std::uint32_t word) {
+  return (word & 0x100u) ? -1.0 : 1.0;
+}
 
 // First candidates of n words: out[i] is the signed value of word i, and the indices
 // of the candidates outside their layer's inner rectangle (|u| >= x_{i+1} / x_i) go to
@@ -91,9 +97,9 @@ std::size_t fast_path(const std::uint32_t* words, std::size_t n, const ScaledTab
 #ifdef DPAUDIT_ZIGGURAT_AVX2
 // The same, four words at a time with AVX2 gathers from the tables; identical results
 // (the same conversion, multiplication and comparison).
-__attribute__((target("avx2"))) std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n,
-                                                            const ScaledTables& s, double* out,
-                                                            std::uint16_t* rejected) {
+__attribute__((target("avx2"))) std::size_t fast_path_avx2(const std::uint32_t* words,
+                                                           std::size_t n, const ScaledTables& s,
+                                                           double* out, std::uint16_t* rejected) {
   const __m128i layer_mask = _mm_set1_epi32(0xFF), one = _mm_set1_epi32(1);
   const __m256i sign_bit = _mm256_set1_epi64x(0x100);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
@@ -104,13 +110,16 @@ __attribute__((target("avx2"))) std::size_t fast_path_avx2(const std::uint32_t* 
     const __m256d a = _mm256_cvtepi32_pd(_mm_or_si128(_mm_srli_epi32(w, 8), one));
     const __m256d edge = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), s.edge, layer, all, 8);
     const __m256d ratio = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), s.ratio, layer, all, 8);
-    const __m256i sign = _mm256_slli_epi64(_mm256_and_si256(_mm256_cvtepu32_epi64(w), sign_bit), 55);
+    const __m256i sign =
+        _mm256_slli_epi64(_mm256_and_si256(_mm256_cvtepu32_epi64(w), sign_bit), 55);
     _mm256_storeu_pd(out + i, _mm256_xor_pd(_mm256_mul_pd(a, edge), _mm256_castsi256_pd(sign)));
     unsigned mask = static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(a, ratio, _CMP_NLT_UQ)));
-    for (; mask != 0; mask &= mask - 1) rejected[count++] = static_cast<std::uint16_t>(i + __builtin_ctz(mask));
+    for (; mask != 0; mask &= mask - 1)
+      rejected[count++] = static_cast<std::uint16_t>(i + __builtin_ctz(mask));
   }
   const std::size_t tail = fast_path(words + i, n - i, s, out + i, rejected + count);
-  for (std::size_t r = count; r < count + tail; ++r) rejected[r] = static_cast<std::uint16_t>(rejected[r] + i);
+  for (std::size_t r = count; r < count + tail; ++r)
+    rejected[r] = static_cast<std::uint16_t>(rejected[r] + i);
   return count + tail;
 }
 #endif
@@ -149,8 +158,8 @@ const ZigguratTables& ziggurat_tables() {
   return t;
 }
 
-void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
-                    std::size_t n, double* out) {
+void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first, std::size_t n,
+                    double* out) {
   const ScaledTables& s = scaled_tables();
   std::uint32_t words[kChunk];
   std::uint16_t rejected[kChunk];  // about 1.5% of the candidates

@@ -26,7 +26,7 @@ struct ZigguratTables {
 const ZigguratTables& ziggurat_tables();
 
 // Normal numbers [first, first + n) of stream (key, stream_id) into out.
-void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
-                    std::size_t n, double* out);
+void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first, std::size_t n,
+                    double* out);
 
 }  // namespace dpaudit

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "accounting/two_gaussian.hpp"
-#include "stats/gaussian_fit.hpp"
 #include "core/error.hpp"
+#include "stats/gaussian_fit.hpp"
 
 namespace dpaudit {
 
@@ -31,7 +31,8 @@ double anderson_darling_normal(const std::vector<double>& x_sorted) {
   for (std::size_t i = 0; i < n; ++i) {
     const double w_low = (x[i] - fit.mean) / fit.stddev;
     const double w_high = (x[n - 1 - i] - fit.mean) / fit.stddev;
-    sum += (2.0 * static_cast<double>(i) + 1.0) / nd * (log_normal_cdf(w_low) + log_normal_sf(w_high));
+    sum +=
+        (2.0 * static_cast<double>(i) + 1.0) / nd * (log_normal_cdf(w_low) + log_normal_sf(w_high));
   }
   return -nd - sum;
 }
@@ -46,7 +47,8 @@ double anderson_darling_critical_value(std::size_t n, double significance_percen
       return value / (1.0 + 4.0 / nd - 25.0 / (nd * nd));
     }
   }
-  throw UsageError(fmt::format("no Anderson-Darling critical value at {}% (15, 10, 5, 2.5 or 1)", significance_percent));
+  throw UsageError(fmt::format("no Anderson-Darling critical value at {}% (15, 10, 5, 2.5 or 1)",
+                               significance_percent));
 }
 
 }  // namespace dpaudit

@@ -44,8 +44,9 @@ struct TprAtFpr {
 };
 
 struct BestAccuracy {
-  double value = 0;        // the maximum over the rules
-  double threshold = 0;    // its rule "in when score >= threshold" (+inf: all out); the highest on ties
+  double value = 0;  // the maximum over the rules
+  double threshold =
+      0;  // its rule "in when score >= threshold" (+inf: all out); the highest on ties
   double lower_bound = 0;  // Clopper-Pearson, simultaneous over the rules (see above)
 };
 
@@ -63,6 +64,7 @@ struct AttackMetrics {
 
 // All of the above from one sweep. UsageError for a target outside [0,1] or alpha
 // outside (0,1); DataError when a class has no scores.
-AttackMetrics attack_metrics(const ScoreSet& scores, const std::vector<double>& fpr_targets, double alpha);
+AttackMetrics attack_metrics(const ScoreSet& scores, const std::vector<double>& fpr_targets,
+                             double alpha);
 
 }  // namespace dpaudit

@@ -34,24 +34,28 @@ double auroc(const RocSweep& sweep) {
 double tpr_at_fpr(const RocSweep& sweep, double max_fpr) {
   check_classes(sweep);
   std::size_t best_tp = 0;
-  for (const auto& p : sweep.points) {  // false positives never decrease: stop at the first too many
+  for (const auto& p :
+       sweep.points) {  // false positives never decrease: stop at the first too many
     if (static_cast<double>(p.false_positives) > max_fpr * static_cast<double>(sweep.n_out)) break;
     best_tp = p.true_positives;
   }
   return static_cast<double>(best_tp) / static_cast<double>(sweep.n_in);
 }
 
-double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log_cdf, const LogCdf& out_log_pdf) {
+double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log_cdf,
+                     const LogCdf& out_log_pdf) {
   if (in_sorted.empty()) throw UsageError("ROC summary needs in scores");
-  if (!std::is_sorted(in_sorted.begin(), in_sorted.end())) throw UsageError("auroc_against: scores are not sorted");
+  if (!std::is_sorted(in_sorted.begin(), in_sorted.end()))
+    throw UsageError("auroc_against: scores are not sorted");
   constexpr std::size_t kBlock = 64;
   constexpr double kTolerance = 1e-12;
   const auto cdf = [&](double t) { return std::exp(out_log_cdf(t)); };
   // Integral of the density over [a, b]: 3-point Gauss-Legendre, exact for quintics.
   const auto mass = [&](double a, double b) {
     const double mid = (a + b) / 2, half = (b - a) / 2, offset = half * std::sqrt(0.6);
-    return half * (5.0 / 9 * std::exp(out_log_pdf(mid - offset)) + 8.0 / 9 * std::exp(out_log_pdf(mid)) +
-                   5.0 / 9 * std::exp(out_log_pdf(mid + offset)));
+    return half *
+           (5.0 / 9 * std::exp(out_log_pdf(mid - offset)) + 8.0 / 9 * std::exp(out_log_pdf(mid)) +
+            5.0 / 9 * std::exp(out_log_pdf(mid + offset)));
   };
   const std::size_t n = in_sorted.size();
   double f_start = cdf(in_sorted[0]);
@@ -67,7 +71,8 @@ double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log
       carried.push_back(f);
     }
     const bool accurate = std::abs(carried.back() - f_end) <= kTolerance;
-    for (std::size_t i = start + 1; i < end; ++i) sum += accurate ? carried[i - start - 1] : cdf(in_sorted[i]);
+    for (std::size_t i = start + 1; i < end; ++i)
+      sum += accurate ? carried[i - start - 1] : cdf(in_sorted[i]);
     sum += f_end;
     f_start = f_end;
     start = end;
@@ -75,8 +80,8 @@ double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log
   return sum / static_cast<double>(n);
 }
 
-double tpr_at_fpr_against(const std::vector<double>& in_sorted, const LogCdf& out_log_sf, double max_fpr,
-                          double lo, double hi) {
+double tpr_at_fpr_against(const std::vector<double>& in_sorted, const LogCdf& out_log_sf,
+                          double max_fpr, double lo, double hi) {
   if (in_sorted.empty()) throw UsageError("ROC summary needs in scores");
   const double log_target = std::log(max_fpr);
   if (out_log_sf(hi) > log_target) return 0;

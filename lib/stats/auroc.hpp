@@ -28,13 +28,14 @@ using LogCdf = std::function<double(double)>;
 // the density over the gaps, and a block whose carried value misses the exact F at
 // its end by more than 1e-12 is recomputed exactly. A 10^6-score summary so needs
 // ~1/64 of the (costly) exact CDF calls.
-double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log_cdf, const LogCdf& out_log_pdf);
+double auroc_against(const std::vector<double>& in_sorted, const LogCdf& out_log_cdf,
+                     const LogCdf& out_log_pdf);
 
 // TPR at FPR <= max_fpr against a continuous out-distribution with log survival
 // function out_log_sf (P(T >= t)): the threshold t with P(T >= t) = max_fpr is
 // found by bisection on [lo, hi], the range the scores can take (for cosines,
 // [-1, 1]); when even hi leaves more than max_fpr, no rule qualifies and TPR is 0.
-double tpr_at_fpr_against(const std::vector<double>& in_sorted, const LogCdf& out_log_sf, double max_fpr,
-                          double lo, double hi);
+double tpr_at_fpr_against(const std::vector<double>& in_sorted, const LogCdf& out_log_sf,
+                          double max_fpr, double lo, double hi);
 
 }  // namespace dpaudit

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include <boost/math/special_functions/beta.hpp>
 #include <fmt/format.h>
+#include <boost/math/special_functions/beta.hpp>
 
 #include "core/error.hpp"
 

@@ -5,8 +5,8 @@
 #include <numeric>
 #include <string>
 
-#include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -19,12 +19,17 @@ namespace {
 constexpr std::uint64_t kReplicatePurpose = 0x626f6f747374;  // "bootst"
 constexpr std::uint64_t kJackknifePurpose = 0x6a61636b6b6e;  // "jackkn"
 
-double normal_quantile(double p) { return boost::math::quantile(boost::math::normal(), p); }
-double normal_cdf(double z) { return boost::math::cdf(boost::math::normal(), z); }
+double normal_quantile(double p) {
+  return boost::math::quantile(boost::math::normal(), p);
+}
+double normal_cdf(double z) {
+  return boost::math::cdf(boost::math::normal(), z);
+}
 
 // Index floor(u n) of a class of n from two Philox words (u a 53-bit uniform in (0,1)).
 std::size_t index_below(std::uint32_t lo, std::uint32_t hi, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(uniform_from_words(lo, hi) * static_cast<double>(n)));
+  return std::min(n - 1,
+                  static_cast<std::size_t>(uniform_from_words(lo, hi) * static_cast<double>(n)));
 }
 
 // The statistic on a set, with NaN and the statistic's own errors named by `where`.
@@ -44,8 +49,9 @@ double evaluate(const ScoreStatistic& statistic, const ScoreSet& s, const std::s
 // counted, the index of each score is written where its run of copies begins (a score
 // drawn 0 times is overwritten by the next one starting there), and a running maximum
 // fills the runs.
-void resample_sorted(const std::vector<double>& sorted, const std::uint32_t* words, std::vector<std::size_t>& counts,
-                     std::vector<std::size_t>& starts, std::vector<double>& out) {
+void resample_sorted(const std::vector<double>& sorted, const std::uint32_t* words,
+                     std::vector<std::size_t>& counts, std::vector<std::size_t>& starts,
+                     std::vector<double>& out) {
   const std::size_t n = sorted.size();
   counts.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) ++counts[index_below(words[2 * i], words[2 * i + 1], n)];
@@ -61,8 +67,8 @@ void resample_sorted(const std::vector<double>& sorted, const std::uint32_t* wor
 // The jackknife groups of a class of n scores: n groups of one (delete-1) when n <= g,
 // else g groups of a seeded shuffle of the indices (Fisher-Yates from the last
 // position), group j = positions [j n / g, (j+1) n / g). Each group sorted ascending.
-std::vector<std::vector<std::size_t>> jackknife_groups(std::size_t n, std::size_t g, std::uint64_t key,
-                                                       std::uint64_t stream) {
+std::vector<std::vector<std::size_t>> jackknife_groups(std::size_t n, std::size_t g,
+                                                       std::uint64_t key, std::uint64_t stream) {
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
   const std::size_t groups = std::min(n, g);
@@ -83,7 +89,8 @@ std::vector<std::vector<std::size_t>> jackknife_groups(std::size_t n, std::size_
 }
 
 // `sorted` without the (ascending) indices of `group`, still ascending.
-void delete_group(const std::vector<double>& sorted, const std::vector<std::size_t>& group, std::vector<double>& out) {
+void delete_group(const std::vector<double>& sorted, const std::vector<std::size_t>& group,
+                  std::vector<double>& out) {
   out.clear();
   std::size_t next = 0;
   for (std::size_t i = 0; i < sorted.size(); ++i) {
@@ -98,7 +105,8 @@ void delete_group(const std::vector<double>& sorted, const std::vector<std::size
 // The acceleration from the jackknife values of each class (see the header): the sum
 // over classes of (U/n)^3 over 6 (sum of (U/n)^2)^(3/2), U = (n - m)(mean - value).
 // Sets accelerated = false (a = 0) when a value is infinite.
-void accelerate(const std::vector<std::vector<double>>& values, const std::vector<std::vector<std::vector<std::size_t>>>& groups,
+void accelerate(const std::vector<std::vector<double>>& values,
+                const std::vector<std::vector<std::vector<std::size_t>>>& groups,
                 const std::vector<std::size_t>& sizes, BootstrapDistribution& d) {
   double squares = 0, cubes = 0;
   for (std::size_t k = 0; k < values.size(); ++k) {
@@ -136,7 +144,8 @@ double replicate_quantile(const std::vector<double>& r, double p, bool lower_end
 
 }  // namespace
 
-void for_each_resample(const ScoreSet& scores, std::size_t replicates, std::uint64_t seed, int threads,
+void for_each_resample(const ScoreSet& scores, std::size_t replicates, std::uint64_t seed,
+                       int threads,
                        const std::function<void(std::size_t, const ScoreSet&)>& visit) {
   // Stream b holds 2 words per draw, the in draws first.
   const std::vector<double>& in = scores.in();
@@ -161,7 +170,8 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
   const std::size_t B = options.replicates;
   if (B < 2) throw UsageError(fmt::format("the bootstrap needs at least 2 replicates, got {}", B));
   if (options.jackknife_groups < 2)
-    throw UsageError(fmt::format("the jackknife needs at least 2 groups per class, got {}", options.jackknife_groups));
+    throw UsageError(fmt::format("the jackknife needs at least 2 groups per class, got {}",
+                                 options.jackknife_groups));
   const std::vector<double>& in = scores.in();
   const std::vector<double>& out = scores.out();
   if (in.empty()) throw UsageError("the bootstrap needs in scores");
@@ -172,12 +182,15 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
 
   BootstrapDistribution d;
   d.estimate = statistic(scores);  // its own errors pass unchanged: they are not the bootstrap's
-  if (std::isnan(d.estimate)) throw DataError("the bootstrapped statistic is NaN on the scores themselves");
+  if (std::isnan(d.estimate))
+    throw DataError("the bootstrapped statistic is NaN on the scores themselves");
 
   d.replicates.resize(B);
-  for_each_resample(scores, B, options.seed, options.threads, [&](std::size_t b, const ScoreSet& resample) {
-    d.replicates[b] = evaluate(statistic, resample, fmt::format("bootstrap replicate {} of {}", b + 1, B));
-  });
+  for_each_resample(
+      scores, B, options.seed, options.threads, [&](std::size_t b, const ScoreSet& resample) {
+        d.replicates[b] =
+            evaluate(statistic, resample, fmt::format("bootstrap replicate {} of {}", b + 1, B));
+      });
   d.sorted = d.replicates;
   std::sort(d.sorted.begin(), d.sorted.end());
 
@@ -186,10 +199,14 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
     below += x < d.estimate;
     equal += x == d.estimate;
   }
-  d.below_fraction = (static_cast<double>(below) + static_cast<double>(equal) / 2) / static_cast<double>(B);
-  d.z0 = d.below_fraction <= 0 ? -INFINITY : d.below_fraction >= 1 ? INFINITY : normal_quantile(d.below_fraction);
+  d.below_fraction =
+      (static_cast<double>(below) + static_cast<double>(equal) / 2) / static_cast<double>(B);
+  d.z0 = d.below_fraction <= 0   ? -INFINITY
+         : d.below_fraction >= 1 ? INFINITY
+                                 : normal_quantile(d.below_fraction);
 
-  if (std::all_of(d.replicates.begin(), d.replicates.end(), [](double x) { return std::isfinite(x); })) {
+  if (std::all_of(d.replicates.begin(), d.replicates.end(),
+                  [](double x) { return std::isfinite(x); })) {
     double mean = 0, squares = 0;
     for (double x : d.replicates) mean += x;
     mean /= static_cast<double>(B);
@@ -207,7 +224,8 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
       jackknife_groups(out.size(), options.jackknife_groups, jkey, 1)};
   d.jackknife_groups_in = groups[0].size();
   d.jackknife_groups_out = groups[1].size();
-  std::vector<std::vector<double>> values{std::vector<double>(groups[0].size()), std::vector<double>(groups[1].size())};
+  std::vector<std::vector<double>> values{std::vector<double>(groups[0].size()),
+                                          std::vector<double>(groups[1].size())};
   const std::size_t deletions = groups[0].size() + groups[1].size();
   parallel_blocks(deletions, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
     std::vector<double> kept;
@@ -215,10 +233,11 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
       const std::size_t k = t < groups[0].size() ? 0 : 1;
       const std::size_t j = k == 0 ? t : t - groups[0].size();
       delete_group(k == 0 ? in : out, groups[k][j], kept);
-      const ScoreSet s = k == 0 ? ScoreSet(kept, out, scores.dim()) : ScoreSet(in, kept, scores.dim());
+      const ScoreSet s =
+          k == 0 ? ScoreSet(kept, out, scores.dim()) : ScoreSet(in, kept, scores.dim());
       values[k][j] = evaluate(statistic, s,
-                              fmt::format("jackknife deletion {} of {} ({} scores)", j + 1, groups[k].size(),
-                                          k == 0 ? "in" : "out"));
+                              fmt::format("jackknife deletion {} of {} ({} scores)", j + 1,
+                                          groups[k].size(), k == 0 ? "in" : "out"));
     }
   });
   accelerate(values, groups, sizes, d);
@@ -226,12 +245,14 @@ BootstrapDistribution bootstrap(const ScoreSet& scores, const ScoreStatistic& st
 }
 
 BcaEndpoint bca_endpoint(const BootstrapDistribution& d, double q) {
-  if (!(q > 0 && q < 1)) throw UsageError(fmt::format("a BCa endpoint's level must be in (0,1), got {}", q));
+  if (!(q > 0 && q < 1))
+    throw UsageError(fmt::format("a BCa endpoint's level must be in (0,1), got {}", q));
   if (d.sorted.empty()) throw UsageError("bca_endpoint: no bootstrap replicates");
   if (!std::isfinite(d.z0))
-    throw DataError(fmt::format("the BCa interval is undefined: every one of the {} bootstrap replicates lies {} the "
-                                "estimate {} (z0 = {}inf)",
-                                d.replicates.size(), d.z0 < 0 ? "above" : "below", d.estimate, d.z0 < 0 ? "-" : ""));
+    throw DataError(fmt::format(
+        "the BCa interval is undefined: every one of the {} bootstrap replicates lies {} the "
+        "estimate {} (z0 = {}inf)",
+        d.replicates.size(), d.z0 < 0 ? "above" : "below", d.estimate, d.z0 < 0 ? "-" : ""));
   const double w = d.z0 + normal_quantile(q);
   const double denominator = 1 - d.acceleration * w;
   BcaEndpoint e;

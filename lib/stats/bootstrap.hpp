@@ -56,23 +56,23 @@ namespace dpaudit {
 using ScoreStatistic = std::function<double(const ScoreSet&)>;
 
 struct BootstrapOptions {
-  std::size_t replicates = 1000;       // B, >= 2
+  std::size_t replicates = 1000;  // B, >= 2
   std::uint64_t seed = 0;
-  int threads = 1;                     // <= 0: all cores
-  std::size_t jackknife_groups = 1000; // G per class, >= 2: delete-1 up to G scores, else G groups
+  int threads = 1;                      // <= 0: all cores
+  std::size_t jackknife_groups = 1000;  // G per class, >= 2: delete-1 up to G scores, else G groups
 };
 
 struct BootstrapDistribution {
-  double estimate = 0;              // theta: the statistic on the scores themselves
-  std::vector<double> replicates;   // theta*_b at index b
-  std::vector<double> sorted;       // the same, ascending (+-inf included)
-  double below_fraction = 0;        // p above
-  double z0 = 0;                    // Phi^-1(p); +-inf when every replicate lies on one side
-  double acceleration = 0;          // a above; 0 when not accelerated
+  double estimate = 0;             // theta: the statistic on the scores themselves
+  std::vector<double> replicates;  // theta*_b at index b
+  std::vector<double> sorted;      // the same, ascending (+-inf included)
+  double below_fraction = 0;       // p above
+  double z0 = 0;                   // Phi^-1(p); +-inf when every replicate lies on one side
+  double acceleration = 0;         // a above; 0 when not accelerated
   // False when a jackknife value was +-inf: a is then undefined and set to 0, which
   // makes the interval the bias-corrected (BC) percentile interval.
   bool accelerated = true;
-  std::size_t jackknife_groups_in = 0;   // groups (= scores for delete-1) per class
+  std::size_t jackknife_groups_in = 0;  // groups (= scores for delete-1) per class
   std::size_t jackknife_groups_out = 0;
   // Standard deviation of the replicates (divisor B - 1); inf when one is infinite.
   double standard_error = 0;
@@ -83,8 +83,8 @@ struct BootstrapDistribution {
 // call writing only what belongs to its b). Resample b is the one bootstrap() evaluates
 // as theta*_b, whatever the thread count. Estimators that need more than one number per
 // resample (stats/gauss_fit_interval.hpp) read them here.
-void for_each_resample(const ScoreSet& scores, std::size_t replicates, std::uint64_t seed, int threads,
-                       const std::function<void(std::size_t, const ScoreSet&)>& visit);
+void for_each_resample(const ScoreSet& scores, std::size_t replicates, std::uint64_t seed,
+                       int threads, const std::function<void(std::size_t, const ScoreSet&)>& visit);
 
 // The statistic, B stratified replicates and the jackknife, in parallel over
 // replicates and over jackknife deletions. UsageError for B < 2, G < 2, or no in

@@ -11,8 +11,10 @@
 
 namespace dpaudit {
 
-CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta, double alpha) {
-  if (in.empty() || out.empty()) throw UsageError("a round needs scores with and without the canary");
+CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta,
+                             double alpha) {
+  if (in.empty() || out.empty())
+    throw UsageError("a round needs scores with and without the canary");
   if (!(delta >= 0 && delta < 1)) throw UsageError("delta must lie in [0, 1)");
   if (!(alpha > 0 && alpha < 1)) throw UsageError("alpha must lie in (0, 1)");
   std::sort(in.begin(), in.end());
@@ -25,8 +27,9 @@ CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, do
     const double gamma = p.threshold;
     const std::size_t fp = p.false_positives, fn = sweep.false_negatives(p);
     if ((fp == 0) != (fn == 0)) continue;  // one rate 0: skipped (000's code)
-    const double eps = fp == 0 ? std::numeric_limits<double>::infinity()
-                               : epsilon_from_rates(double(fp) / double(n_out), double(fn) / double(n_in), delta);
+    const double eps =
+        fp == 0 ? std::numeric_limits<double>::infinity()
+                : epsilon_from_rates(double(fp) / double(n_out), double(fn) / double(n_in), delta);
     if (!found || eps > best.epsilon) {
       best = {eps, gamma, fp, fn, 0, 0};
       found = true;
@@ -46,7 +49,8 @@ CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, do
 }
 
 std::map<double, CanifeEpsilon> canife_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
-                                                         std::optional<double> delta, double alpha) {
+                                                         std::optional<double> delta,
+                                                         double alpha) {
   std::map<double, CanifeEpsilon> out;
   for (const auto& [round, s] : rounds) {
     const double n = double(s.in().size() + s.out().size());

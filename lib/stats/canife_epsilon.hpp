@@ -28,11 +28,13 @@ struct CanifeEpsilon {
 };
 
 // Throws UsageError unless both sides have scores, 0 <= delta < 1 and 0 < alpha < 1.
-CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta, double alpha = 0.05);
+CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta,
+                             double alpha = 0.05);
 
 // eps_r of every round (000 Sec. 3.4), each at delta, or without one at 1/n for the
 // round's n scores (as 000). Same checks, per round.
 std::map<double, CanifeEpsilon> canife_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
-                                                         std::optional<double> delta, double alpha = 0.05);
+                                                         std::optional<double> delta,
+                                                         double alpha = 0.05);
 
 }  // namespace dpaudit

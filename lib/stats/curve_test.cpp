@@ -33,9 +33,10 @@ CurveTestResult rule_result(std::size_t fp, std::size_t n_out, std::size_t fn, s
   return r;
 }
 
-CurveTestResult at_point(const OperatingPoint& p, std::size_t n_in, std::size_t n_out, const TradeoffCurve& curve,
-                         double level, std::size_t tried) {
-  CurveTestResult r = rule_result(p.false_positives, n_out, n_in - p.true_positives, n_in, curve, level, tried);
+CurveTestResult at_point(const OperatingPoint& p, std::size_t n_in, std::size_t n_out,
+                         const TradeoffCurve& curve, double level, std::size_t tried) {
+  CurveTestResult r =
+      rule_result(p.false_positives, n_out, n_in - p.true_positives, n_in, curve, level, tried);
   r.threshold = p.threshold;
   return r;
 }
@@ -46,8 +47,12 @@ CurveTestResult best_of_sweep(const RocSweep& sweep, const TradeoffCurve& curve,
   const auto& points = sweep.points;
   const SweepMaximum best = maximize_over_sweep(
       points.size(),
-      [&](std::size_t i) { return clopper_pearson_upper(points[i].false_positives, sweep.n_out, level); },
-      [&](std::size_t i) { return clopper_pearson_upper(sweep.false_negatives(points[i]), sweep.n_in, level); },
+      [&](std::size_t i) {
+        return clopper_pearson_upper(points[i].false_positives, sweep.n_out, level);
+      },
+      [&](std::size_t i) {
+        return clopper_pearson_upper(sweep.false_negatives(points[i]), sweep.n_in, level);
+      },
       [&](double fpr_hi, double fnr_hi) { return curve(fpr_hi) - fnr_hi; });
   return at_point(points[best.index], sweep.n_in, sweep.n_out, curve, level, points.size());
 }
@@ -63,30 +68,38 @@ CurveTestResult test_against_curve(const ScoreSet& scores, const TradeoffCurve& 
                                    const ThresholdStrategy& strategy) {
   check(curve, alpha);
   if (strategy.choice == ThresholdChoice::max || strategy.choice == ThresholdChoice::uncorrected)
-    throw UsageError("a test against a curve needs a valid level: bonferroni, split, multi-split or one fixed "
-                     "threshold (max and uncorrected do not pay for the choice of rule)");
-  if (scores.in().empty() || scores.out().empty()) throw DataError("a test against a curve needs in and out scores");
+    throw UsageError(
+        "a test against a curve needs a valid level: bonferroni, split, multi-split or one fixed "
+        "threshold (max and uncorrected do not pay for the choice of rule)");
+  if (scores.in().empty() || scores.out().empty())
+    throw DataError("a test against a curve needs in and out scores");
   StrategyHooks<CurveTestResult> hooks;
   hooks.at_threshold = [&](const ScoreSet& s, double t, double level) {
-    return at_point(operating_point_at(s.in(), s.out(), t), s.in().size(), s.out().size(), curve, level, 1);
+    return at_point(operating_point_at(s.in(), s.out(), t), s.in().size(), s.out().size(), curve,
+                    level, 1);
   };
-  hooks.best = [&](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+  hooks.best = [&](const ScoreSet& s, ThresholdChoice,
+                   const std::function<double(std::size_t)>& level) {
     const RocSweep sweep = roc_sweep(s.in(), s.out());
     return best_of_sweep(sweep, curve, level(sweep.points.size()));
   };
   hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double level) {
-    const CurveTestResult chosen = best_of_sweep(roc_sweep(choose.in(), choose.out()), curve, level);
-    return at_point(operating_point_at(hold.in(), hold.out(), *chosen.threshold), hold.in().size(), hold.out().size(),
-                    curve, level, chosen.thresholds_tried);
+    const CurveTestResult chosen =
+        best_of_sweep(roc_sweep(choose.in(), choose.out()), curve, level);
+    return at_point(operating_point_at(hold.in(), hold.out(), *chosen.threshold), hold.in().size(),
+                    hold.out().size(), curve, level, chosen.thresholds_tried);
   };
   hooks.bound = &CurveTestResult::margin;
   return finish(estimate_by_strategy(scores, strategy, alpha, 2, SplitKind::per_class, hooks));
 }
 
-CurveTestResult test_against_curve(const DecisionCounts& d, const TradeoffCurve& curve, double alpha) {
+CurveTestResult test_against_curve(const DecisionCounts& d, const TradeoffCurve& curve,
+                                   double alpha) {
   check(curve, alpha);
-  if (d.n_in == 0 || d.n_out == 0) throw DataError("a test against a curve needs in and out decisions");
-  return finish(rule_result(d.false_positives, d.n_out, d.false_negatives, d.n_in, curve, alpha / 2, 1));
+  if (d.n_in == 0 || d.n_out == 0)
+    throw DataError("a test against a curve needs in and out decisions");
+  return finish(
+      rule_result(d.false_positives, d.n_out, d.false_negatives, d.n_in, curve, alpha / 2, 1));
 }
 
 }  // namespace dpaudit

@@ -49,14 +49,14 @@ struct CurveTestResult {
   // f(FPR_hi) - FNR_hi of the rule below (the largest over the family searched); multi_split:
   // the median over the splits, the rule being the lower middle split's.
   double margin = 0;
-  std::optional<double> threshold;  // the rule "in when score >= threshold" (none: decisions)
+  std::optional<double> threshold;      // the rule "in when score >= threshold" (none: decisions)
   double fpr = 0, fnr = 0;              // its observed rates
   double fpr_bound = 0, fnr_bound = 0;  // their Clopper-Pearson upper bounds
   double curve_at_bound = 0;            // f(fpr_bound)
   std::size_t thresholds_tried = 0;     // the family's size (1: fixed, decisions)
   std::size_t splits = 0;               // multi_split: the margin is the median over this many
   double alpha_per_rate = 0;
-  std::size_t n_in = 0, n_out = 0;      // the samples the rates rest on (split: the held-out half)
+  std::size_t n_in = 0, n_out = 0;  // the samples the rates rest on (split: the held-out half)
 };
 
 // The scores against the curve at level alpha with the rules of the strategy. Throws
@@ -67,6 +67,7 @@ CurveTestResult test_against_curve(const ScoreSet& scores, const TradeoffCurve& 
                                    const ThresholdStrategy& strategy);
 
 // A game's decisions: one rule, each rate bounded at alpha / 2. Same checks.
-CurveTestResult test_against_curve(const DecisionCounts& decisions, const TradeoffCurve& curve, double alpha);
+CurveTestResult test_against_curve(const DecisionCounts& decisions, const TradeoffCurve& curve,
+                                   double alpha);
 
 }  // namespace dpaudit

@@ -17,10 +17,14 @@ namespace dpaudit {
 Guarantee estimate_guarantee(const EstimatorOptions& options, bool decisions) {
   const ThresholdChoice choice = decisions ? ThresholdChoice::fixed : options.strategy.choice;
   switch (options.method) {
-    case Method::threshold: return {GuaranteeKind::point_estimate, Assumption::none};
-    case Method::clopper_pearson: return {bound_kind(choice), Assumption::none};
-    case Method::jeffreys: return {bound_kind(choice, GuaranteeKind::approximate_bound), Assumption::none};
-    case Method::gauss_fit: return {GuaranteeKind::point_estimate, Assumption::gaussian_scores};
+    case Method::threshold:
+      return {GuaranteeKind::point_estimate, Assumption::none};
+    case Method::clopper_pearson:
+      return {bound_kind(choice), Assumption::none};
+    case Method::jeffreys:
+      return {bound_kind(choice, GuaranteeKind::approximate_bound), Assumption::none};
+    case Method::gauss_fit:
+      return {GuaranteeKind::point_estimate, Assumption::gaussian_scores};
   }
   throw UsageError("unknown method");
 }
@@ -28,10 +32,14 @@ namespace {
 
 RateBound rate_bound_of(Method method) {
   switch (method) {
-    case Method::threshold: return RateBound::point;
-    case Method::clopper_pearson: return RateBound::clopper_pearson;
-    case Method::jeffreys: return RateBound::jeffreys;
-    case Method::gauss_fit: break;
+    case Method::threshold:
+      return RateBound::point;
+    case Method::clopper_pearson:
+      return RateBound::clopper_pearson;
+    case Method::jeffreys:
+      return RateBound::jeffreys;
+    case Method::gauss_fit:
+      break;
   }
   throw UsageError("gauss-fit has no decision rule");
 }
@@ -60,8 +68,8 @@ struct RuleRates {
   }
 };
 
-EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates, const EstimatorOptions& options,
-                              std::size_t thresholds_tried) {
+EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates,
+                              const EstimatorOptions& options, std::size_t thresholds_tried) {
   EpsilonEstimate e;
   e.delta = options.delta;
   const double log_fpr_bound = rates.log_fpr(p);
@@ -81,7 +89,8 @@ EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates, c
 }
 
 // The rule of a sweep with the largest epsilon (branch and bound, sweep_maximum.hpp).
-const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates, const EstimatorOptions& options) {
+const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates,
+                                const EstimatorOptions& options) {
   const auto& points = sweep.points;
   const SweepMaximum best = maximize_epsilon(
       points.size(), [&](std::size_t i) { return rates.log_fpr(points[i]); },
@@ -90,17 +99,19 @@ const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates, c
 }
 
 // Choose the rule on one half (the best at alpha_each), bound it on the other.
-EpsilonEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, RateBound bound, double alpha_each,
-                               const EstimatorOptions& options) {
+EpsilonEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, RateBound bound,
+                               double alpha_each, const EstimatorOptions& options) {
   const RocSweep sweep = roc_sweep(choose.in(), choose.out());
   // Point estimates tie at inf wherever FPR or FNR is 0; a confidence bound prefers
   // rules backed by many samples, so the threshold method chooses by Clopper-Pearson too.
   const RateBound choose_bound = bound == RateBound::point ? RateBound::clopper_pearson : bound;
-  const RuleRates choose_rates{choose_bound, alpha_each, choose.in().size(), choose.out().size(), options.null};
+  const RuleRates choose_rates{choose_bound, alpha_each, choose.in().size(), choose.out().size(),
+                               options.null};
   const double t = best_rule(sweep, choose_rates, options).threshold;
-  return evaluate_rule(operating_point_at(hold.in(), hold.out(), t),
-                       RuleRates{bound, alpha_each, hold.in().size(), hold.out().size(), options.null}, options,
-                       sweep.points.size());
+  return evaluate_rule(
+      operating_point_at(hold.in(), hold.out(), t),
+      RuleRates{bound, alpha_each, hold.in().size(), hold.out().size(), options.null}, options,
+      sweep.points.size());
 }
 
 EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& options) {
@@ -114,7 +125,8 @@ EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& 
   hooks.at_threshold = [&](const ScoreSet& s, double t, double level) {
     return evaluate_rule(operating_point_at(s.in(), s.out(), t), rates_at(s, level), options, 1);
   };
-  hooks.best = [&](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+  hooks.best = [&](const ScoreSet& s, ThresholdChoice,
+                   const std::function<double(std::size_t)>& level) {
     const RocSweep sweep = roc_sweep(s.in(), s.out());
     const std::size_t m = sweep.points.size();
     const RuleRates rates = rates_at(s, level(m));
@@ -138,13 +150,15 @@ Gaussian fit_with_spread(const std::vector<double>& x, const char* side) {
 
 EpsilonEstimate gauss_fit_estimate(const ScoreSet& scores, const EstimatorOptions& options) {
   check_delta(options.delta);
-  if (options.sides != Sides::both) throw UsageError("one-sided estimates apply to threshold rules, not gauss-fit");
+  if (options.sides != Sides::both)
+    throw UsageError("one-sided estimates apply to threshold rules, not gauss-fit");
   EpsilonEstimate e;
   e.delta = options.delta;
   e.fit_in = fit_with_spread(scores.in(), "in");
   e.n_in = scores.in().size();
   if (options.null) {
-    e.epsilon = null_vs_gaussian_epsilon(options.null->dim, options.null->kind, *e.fit_in, options.delta);
+    e.epsilon =
+        null_vs_gaussian_epsilon(options.null->dim, options.null->kind, *e.fit_in, options.delta);
   } else {
     e.fit_out = fit_with_spread(scores.out(), "out");
     e.n_out = scores.out().size();
@@ -152,8 +166,9 @@ EpsilonEstimate gauss_fit_estimate(const ScoreSet& scores, const EstimatorOption
     // power of two near the largest |score| (exact), so that scores near 1e308 (whose
     // difference of means overflows) or subnormal ones (whose fits round to a few ulps)
     // keep their digits; the fits are reported in the scores' units.
-    const double largest = std::max({std::abs(scores.in().front()), std::abs(scores.in().back()),
-                                     std::abs(scores.out().front()), std::abs(scores.out().back())});
+    const double largest =
+        std::max({std::abs(scores.in().front()), std::abs(scores.in().back()),
+                  std::abs(scores.out().front()), std::abs(scores.out().back())});
     const int k = std::ilogb(largest);  // largest > 0: both fits have a spread
     const auto scaled = [k](const std::vector<double>& x) {
       std::vector<double> y(x.size());
@@ -166,8 +181,10 @@ EpsilonEstimate gauss_fit_estimate(const ScoreSet& scores, const EstimatorOption
 }
 
 void check_options(const EstimatorOptions& options) {
-  if (!(options.alpha > 0 && options.alpha < 1)) throw UsageError(fmt::format("alpha {} is not in (0,1)", options.alpha));
-  if (!(options.delta >= 0 && options.delta < 1)) throw UsageError(fmt::format("delta {} is not in [0,1)", options.delta));
+  if (!(options.alpha > 0 && options.alpha < 1))
+    throw UsageError(fmt::format("alpha {} is not in (0,1)", options.alpha));
+  if (!(options.delta >= 0 && options.delta < 1))
+    throw UsageError(fmt::format("delta {} is not in [0,1)", options.delta));
 }
 
 }  // namespace
@@ -183,8 +200,10 @@ EpsilonEstimate estimate_epsilon(const ScoreSet& scores, const EstimatorOptions&
 EpsilonEstimate estimate_epsilon(const DecisionCounts& d, const EstimatorOptions& options) {
   check_options(options);
   if (d.n_in == 0 || d.n_out == 0) throw DataError("decisions need both labels, 0 and 1");
-  const RuleRates rates{rate_bound_of(options.method), options.alpha / 2, d.n_in, d.n_out, std::nullopt};
-  EpsilonEstimate e = evaluate_rule({0, d.n_in - d.false_negatives, d.false_positives}, rates, options, 1);
+  const RuleRates rates{rate_bound_of(options.method), options.alpha / 2, d.n_in, d.n_out,
+                        std::nullopt};
+  EpsilonEstimate e =
+      evaluate_rule({0, d.n_in - d.false_negatives, d.false_positives}, rates, options, 1);
   e.threshold.reset();
   return e;
 }
@@ -192,11 +211,13 @@ EpsilonEstimate estimate_epsilon(const DecisionCounts& d, const EstimatorOptions
 BootstrapDistribution bootstrap_epsilon(const ScoreSet& scores, const EstimatorOptions& options,
                                         const BootstrapOptions& boot) {
   const ScoreSet sample = options.null ? ScoreSet(scores.in(), {}, scores.dim()) : scores;
-  return bootstrap(sample, [&](const ScoreSet& s) { return estimate_epsilon(s, options).epsilon; }, boot);
+  return bootstrap(
+      sample, [&](const ScoreSet& s) { return estimate_epsilon(s, options).epsilon; }, boot);
 }
 
-std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
-                                                             const EstimatorOptions& options, bool delta_one_over_n) {
+std::map<double, EpsilonEstimate> estimate_epsilon_per_round(
+    const std::map<double, ScoreSet>& rounds, const EstimatorOptions& options,
+    bool delta_one_over_n) {
   std::map<double, EpsilonEstimate> estimates;
   std::uint64_t index = 0;
   for (const auto& [round, scores] : rounds) {
@@ -205,7 +226,8 @@ std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<doub
     if (delta_one_over_n) {
       const std::size_t n = scores.in().size() + (options.null ? 0 : scores.out().size());
       if (n < 2)  // delta 1/1 = 1 is no delta: bad data, not a usage error
-        throw DataError(fmt::format("{} score: delta = 1/n needs at least 2", n), fmt::format("round {}", round));
+        throw DataError(fmt::format("{} score: delta = 1/n needs at least 2", n),
+                        fmt::format("round {}", round));
       round_options.delta = 1.0 / static_cast<double>(n);
     }
     estimates.emplace(round, estimate_epsilon(scores, round_options));

@@ -31,8 +31,8 @@ struct EstimatorOptions {
   double delta = 0;     // [0,1) for the threshold methods, (0,1) for gauss_fit
   double alpha = 0.05;  // 1 - confidence of the whole bound, split evenly over the bounded rates
   Sides sides = Sides::both;
-  ThresholdStrategy strategy;     // the threshold methods on scores: how the rule is chosen
-  std::optional<CosineNull> null; // out side = the analytic cosine null; out scores are ignored
+  ThresholdStrategy strategy;      // the threshold methods on scores: how the rule is chosen
+  std::optional<CosineNull> null;  // out side = the analytic cosine null; out scores are ignored
 };
 
 struct EpsilonEstimate {
@@ -40,7 +40,7 @@ struct EpsilonEstimate {
   double delta = 0;  // the delta epsilon goes with
   // Threshold methods on scores: the rule "in when score >= threshold" behind epsilon.
   std::optional<double> threshold;
-  double fpr = 0;        // observed rates of that rule (FPR exact with a null)
+  double fpr = 0;  // observed rates of that rule (FPR exact with a null)
   double fnr = 0;
   double fpr_bound = 0;  // the rates in the formula: upper bounds, or fpr/fnr for threshold
   double fnr_bound = 0;
@@ -77,7 +77,8 @@ BootstrapDistribution bootstrap_epsilon(const ScoreSet& scores, const EstimatorO
 // delta_one_over_n, each round uses delta = 1/n, n its number of scores, as 000
 // does (DataError for a round with fewer than 2); round i (0-based, ascending) uses
 // seed options.strategy.seed + i.
-std::map<double, EpsilonEstimate> estimate_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
-                                                             const EstimatorOptions& options, bool delta_one_over_n);
+std::map<double, EpsilonEstimate> estimate_epsilon_per_round(
+    const std::map<double, ScoreSet>& rounds, const EstimatorOptions& options,
+    bool delta_one_over_n);
 
 }  // namespace dpaudit

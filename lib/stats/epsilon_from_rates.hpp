@@ -17,7 +17,8 @@ enum class Sides {
 // numerator 1 - delta - rate is <= 0 says nothing; a zero denominator with a
 // positive numerator gives +inf. The result is clamped below at 0 (epsilon >= 0).
 // Throws UsageError unless 0 <= delta < 1 and the log rates are <= 0 and not NaN.
-double epsilon_from_log_rates(double log_fpr, double log_fnr, double delta, Sides sides = Sides::both);
+double epsilon_from_log_rates(double log_fpr, double log_fnr, double delta,
+                              Sides sides = Sides::both);
 
 // The same with plain rates in [0, 1].
 double epsilon_from_rates(double fpr, double fnr, double delta, Sides sides = Sides::both);

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "accounting/cosine_null.hpp"
 #include "accounting/two_gaussian.hpp"
@@ -19,7 +19,8 @@ constexpr std::size_t kGridAngles = 96;
 
 // The miss probability of the least favourable case at radius r (the header).
 double least_favourable_miss(double r) {
-  return boost::math::cdf(boost::math::complement(boost::math::normal(), r)) + 0.5 * std::exp(-0.5 * r * r);
+  return boost::math::cdf(boost::math::complement(boost::math::normal(), r)) +
+         0.5 * std::exp(-0.5 * r * r);
 }
 
 // The boundary point at angle t: center + r L (cos t, sin t), L L' = S.
@@ -73,13 +74,16 @@ double fit_region_radius(double alpha) {
 }
 
 EllipseRange range_over_ellipse(const std::array<double, 2>& center, const std::array<double, 3>& s,
-                                double r, const std::function<double(const std::array<double, 2>&)>& f,
-                                const std::vector<AxisLine>& kinks, const std::vector<std::array<double, 2>>& points) {
+                                double r,
+                                const std::function<double(const std::array<double, 2>&)>& f,
+                                const std::vector<AxisLine>& kinks,
+                                const std::vector<std::array<double, 2>>& points) {
   if (!(r >= 0)) throw UsageError(fmt::format("the region's radius {} is negative", r));
   const double det = s[0] * s[2] - s[1] * s[1];
   if (!(s[0] >= 0 && s[2] >= 0 && det >= -1e-12 * s[0] * s[2]))
-    throw UsageError(fmt::format("the region's covariance [[{}, {}], [{}, {}]] is not positive semidefinite", s[0],
-                                 s[1], s[1], s[2]));
+    throw UsageError(
+        fmt::format("the region's covariance [[{}, {}], [{}, {}]] is not positive semidefinite",
+                    s[0], s[1], s[1], s[2]));
   Boundary b{center, std::sqrt(s[0]), 0, 0, r};
   b.l21 = b.l11 > 0 ? s[1] / b.l11 : 0;
   b.l22 = std::sqrt(std::max(0.0, s[2] - b.l21 * b.l21));
@@ -106,7 +110,8 @@ EllipseRange range_over_ellipse(const std::array<double, 2>& center, const std::
   if (r == 0) return out;
 
   std::vector<double> angles;
-  for (std::size_t i = 0; i < kGridAngles; ++i) angles.push_back(2 * kPi * static_cast<double>(i) / kGridAngles);
+  for (std::size_t i = 0; i < kGridAngles; ++i)
+    angles.push_back(2 * kPi * static_cast<double>(i) / kGridAngles);
   for (const AxisLine& line : kinks) crossings(b, line, angles);
   std::sort(angles.begin(), angles.end());
   std::vector<double> values(angles.size());
@@ -131,7 +136,8 @@ EllipseRange range_over_ellipse(const std::array<double, 2>& center, const std::
 
 GaussFitInterval gauss_fit_interval(const ScoreSet& scores, const EstimatorOptions& options,
                                     const BootstrapOptions& boot) {
-  if (options.method != Method::gauss_fit) throw UsageError("the fit-region interval is gauss-fit's");
+  if (options.method != Method::gauss_fit)
+    throw UsageError("the fit-region interval is gauss-fit's");
   const std::size_t B = boot.replicates;
   if (B < 2) throw UsageError(fmt::format("the bootstrap needs at least 2 replicates, got {}", B));
   GaussFitInterval out;
@@ -144,7 +150,8 @@ GaussFitInterval gauss_fit_interval(const ScoreSet& scores, const EstimatorOptio
   const bool null = options.null.has_value();
   const auto parameters = [&](const EpsilonEstimate& x) -> std::array<double, 2> {
     if (null) return {x.fit_in->mean, std::log(x.fit_in->stddev)};
-    return {(x.fit_in->mean - x.fit_out->mean) / x.fit_out->stddev, std::log(x.fit_in->stddev / x.fit_out->stddev)};
+    return {(x.fit_in->mean - x.fit_out->mean) / x.fit_out->stddev,
+            std::log(x.fit_in->stddev / x.fit_out->stddev)};
   };
   const auto eps_at = [&](const std::array<double, 2>& phi) {
     const Gaussian in{phi[0], std::exp(phi[1])};
@@ -156,15 +163,16 @@ GaussFitInterval gauss_fit_interval(const ScoreSet& scores, const EstimatorOptio
   const ScoreSet sample = null ? ScoreSet(scores.in(), {}, scores.dim()) : scores;
   std::vector<std::array<double, 2>> phi(B);
   std::vector<double> eps(B);
-  for_each_resample(sample, B, boot.seed, boot.threads, [&](std::size_t b, const ScoreSet& resample) {
-    try {
-      const EpsilonEstimate x = estimate_epsilon(resample, options);
-      phi[b] = parameters(x);
-      eps[b] = x.epsilon;
-    } catch (const Error& error) {
-      throw DataError(error.what(), fmt::format("bootstrap replicate {} of {}", b + 1, B));
-    }
-  });
+  for_each_resample(
+      sample, B, boot.seed, boot.threads, [&](std::size_t b, const ScoreSet& resample) {
+        try {
+          const EpsilonEstimate x = estimate_epsilon(resample, options);
+          phi[b] = parameters(x);
+          eps[b] = x.epsilon;
+        } catch (const Error& error) {
+          throw DataError(error.what(), fmt::format("bootstrap replicate {} of {}", b + 1, B));
+        }
+      });
 
   // Moments in index order, so the sums do not depend on the threads.
   std::array<double, 2> mean{0, 0};

@@ -19,9 +19,9 @@
 // -0.6), BCa pushes its lower end down to the outermost replicates (the "B limits it"
 // note in 28-33% of runs) and still leaves it above the truth in 14-22% of runs: 77-85%
 // coverage for a nominal 95% (500 simulated audits per cell, N(0,1) out against N(mu,1)
-// in, mu 1-3, 10^3 and 10^4 scores per class: bench/bootstrap_coverage.md). Nor can any estimator of
-// eps_est be unbiased at a kink (Hirano & Porter 2012), so the bias is stated, not
-// removed (the replicates' mean is reported beside eps_est).
+// in, mu 1-3, 10^3 and 10^4 scores per class: bench/bootstrap_coverage.md). Nor can any estimator
+// of eps_est be unbiased at a kink (Hirano & Porter 2012), so the bias is stated, not removed (the
+// replicates' mean is reported beside eps_est).
 //
 // The interval: the range of F over the ellipse
 //   E = {phi : (phi - phi-hat)' S^-1 (phi - phi-hat) <= r^2},  phi = (d, g),
@@ -83,20 +83,23 @@ struct EllipseRange {
 // where it crosses `kinks`, and without a local extremum inside the ellipse except at
 // `points` (evaluated when inside). f may return +inf, not NaN. UsageError for r < 0 or
 // an S that is not positive semidefinite.
-EllipseRange range_over_ellipse(const std::array<double, 2>& center, const std::array<double, 3>& s11_s12_s22,
-                                double r, const std::function<double(const std::array<double, 2>&)>& f,
-                                const std::vector<AxisLine>& kinks, const std::vector<std::array<double, 2>>& points);
+EllipseRange range_over_ellipse(const std::array<double, 2>& center,
+                                const std::array<double, 3>& s11_s12_s22, double r,
+                                const std::function<double(const std::array<double, 2>&)>& f,
+                                const std::vector<AxisLine>& kinks,
+                                const std::vector<std::array<double, 2>>& points);
 
 struct GaussFitInterval {
-  double estimate = 0;               // eps_est on the scores (estimate_epsilon)
-  double lower = 0;                  // the two-sided 1 - alpha interval
+  double estimate = 0;  // eps_est on the scores (estimate_epsilon)
+  double lower = 0;     // the two-sided 1 - alpha interval
   double upper = 0;
-  double radius = 0;                 // r = fit_region_radius(alpha)
-  std::array<double, 2> center{};    // phi-hat: (d, g), or (mu_in, log s_in) against a null
-  std::array<double, 3> covariance{};  // S over the replicates: var phi_1, cov, var phi_2 (divisor B - 1)
-  std::size_t replicates = 0;        // B
-  double replicate_mean = 0;         // mean of eps_est on the resamples (inf when one is)
-  double standard_error = 0;         // their sd (divisor B - 1; inf when one is inf)
+  double radius = 0;               // r = fit_region_radius(alpha)
+  std::array<double, 2> center{};  // phi-hat: (d, g), or (mu_in, log s_in) against a null
+  std::array<double, 3>
+      covariance{};            // S over the replicates: var phi_1, cov, var phi_2 (divisor B - 1)
+  std::size_t replicates = 0;  // B
+  double replicate_mean = 0;   // mean of eps_est on the resamples (inf when one is)
+  double standard_error = 0;   // their sd (divisor B - 1; inf when one is inf)
 };
 
 // The interval above for estimate_epsilon(scores, options) with options.method =

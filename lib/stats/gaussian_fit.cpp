@@ -10,7 +10,8 @@
 namespace dpaudit {
 
 Gaussian fit_gaussian(const std::vector<double>& x, unsigned ddof) {
-  if (x.size() <= ddof) throw UsageError(fmt::format("fit_gaussian: {} samples, needs more than {}", x.size(), ddof));
+  if (x.size() <= ddof)
+    throw UsageError(fmt::format("fit_gaussian: {} samples, needs more than {}", x.size(), ddof));
   const double n = static_cast<double>(x.size());
   // In units of a power of two near the largest |x| (exact scaling): a sum of scores near
   // 1e308 does not overflow, nor do squares of subnormal ones underflow to 0.

@@ -9,8 +9,9 @@ namespace dpaudit {
 
 // Two passes (mean, then squared deviations) so a large common offset costs no
 // digits, in units of a power of two near the largest |x| so that scores near 1e308 or
-// subnormal ones neither overflow nor underflow (a spread beyond 1.8e308 is inf). The variance divides by n - ddof (ddof 1: the unbiased sample variance).
-// Throws UsageError unless there are more than ddof samples.
+// subnormal ones neither overflow nor underflow (a spread beyond 1.8e308 is inf). The variance
+// divides by n - ddof (ddof 1: the unbiased sample variance). Throws UsageError unless there are
+// more than ddof samples.
 Gaussian fit_gaussian(const std::vector<double>& x, unsigned ddof = 0);
 
 }  // namespace dpaudit

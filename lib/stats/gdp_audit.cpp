@@ -5,8 +5,8 @@
 #include <queue>
 #include <vector>
 
-#include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "accounting/gdp.hpp"
 #include "core/error.hpp"
@@ -21,13 +21,16 @@ Guarantee gdp_epsilon_guarantee(ThresholdChoice choice) {
 namespace {
 
 void check(const ScoreSet& scores, double delta, double alpha) {
-  if (!(delta > 0 && delta < 1)) throw UsageError(fmt::format("gdp needs delta in (0,1), got {}", delta));
+  if (!(delta > 0 && delta < 1))
+    throw UsageError(fmt::format("gdp needs delta in (0,1), got {}", delta));
   if (!(alpha > 0 && alpha < 1)) throw UsageError(fmt::format("alpha {} is not in (0,1)", alpha));
   if (scores.in().empty() || scores.out().empty()) throw DataError("gdp needs in and out scores");
 }
 
 // Phi^-1(p) for p in (0, 1).
-double normal_quantile(double p) { return boost::math::quantile(boost::math::normal(), p); }
+double normal_quantile(double p) {
+  return boost::math::quantile(boost::math::normal(), p);
+}
 
 // mu at bounded rates: -Phi^-1(fpr) - Phi^-1(fnr) (= Phi^-1(1 - fpr) - Phi^-1(fnr),
 // without rounding 1 - fpr).
@@ -37,8 +40,8 @@ double mu_at(double fpr, double fnr) {
 }
 
 // The rule at operating point p of scores with n_in, n_out, its rates at alpha_per_rate.
-GdpAuditEstimate rule_estimate(const OperatingPoint& p, std::size_t n_in, std::size_t n_out, double alpha_per_rate,
-                               std::size_t tried) {
+GdpAuditEstimate rule_estimate(const OperatingPoint& p, std::size_t n_in, std::size_t n_out,
+                               double alpha_per_rate, std::size_t tried) {
   GdpAuditEstimate e;
   e.n_in = n_in;
   e.n_out = n_out;
@@ -60,12 +63,15 @@ GdpAuditEstimate best_of_sweep(const RocSweep& sweep, double alpha_per_rate) {
   const std::size_t n = sweep.points.size();
   std::vector<double> fpr_hi(n, NAN), fnr_hi(n, NAN);
   const auto fpr_at = [&](std::size_t i) {
-    if (std::isnan(fpr_hi[i])) fpr_hi[i] = clopper_pearson_upper(sweep.points[i].false_positives, sweep.n_out, alpha_per_rate);
+    if (std::isnan(fpr_hi[i]))
+      fpr_hi[i] =
+          clopper_pearson_upper(sweep.points[i].false_positives, sweep.n_out, alpha_per_rate);
     return fpr_hi[i];
   };
   const auto fnr_at = [&](std::size_t i) {
     if (std::isnan(fnr_hi[i]))
-      fnr_hi[i] = clopper_pearson_upper(sweep.false_negatives(sweep.points[i]), sweep.n_in, alpha_per_rate);
+      fnr_hi[i] =
+          clopper_pearson_upper(sweep.false_negatives(sweep.points[i]), sweep.n_in, alpha_per_rate);
     return fnr_hi[i];
   };
   std::size_t best = 0;
@@ -74,7 +80,11 @@ GdpAuditEstimate best_of_sweep(const RocSweep& sweep, double alpha_per_rate) {
     const double mu = mu_at(fpr_at(i), fnr_at(i));
     if (mu > best_mu) best_mu = mu, best = i;
   };
-  struct Block { double bound; std::size_t lo, hi; bool operator<(const Block& o) const { return bound < o.bound; } };
+  struct Block {
+    double bound;
+    std::size_t lo, hi;
+    bool operator<(const Block& o) const { return bound < o.bound; }
+  };
   std::priority_queue<Block> blocks;
   visit(0);
   visit(n - 1);
@@ -91,16 +101,19 @@ GdpAuditEstimate best_of_sweep(const RocSweep& sweep, double alpha_per_rate) {
   return rule_estimate(sweep.points[best], sweep.n_in, sweep.n_out, alpha_per_rate, n);
 }
 
-GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate, std::size_t tried) {
-  return rule_estimate(operating_point_at(s.in(), s.out(), t), s.in().size(), s.out().size(), alpha_per_rate, tried);
+GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate,
+                              std::size_t tried) {
+  return rule_estimate(operating_point_at(s.in(), s.out(), t), s.in().size(), s.out().size(),
+                       alpha_per_rate, tried);
 }
 
 // Choose on one half (best at alpha_per_rate), bound on the other; mu < 0 refutes
 // nothing, so a split's mu is at least 0 (multi_split takes the median of these).
-GdpAuditEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, double alpha_per_rate) {
+GdpAuditEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold,
+                                double alpha_per_rate) {
   const RocSweep sweep = roc_sweep(choose.in(), choose.out());
-  GdpAuditEstimate e =
-      at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold, alpha_per_rate, sweep.points.size());
+  GdpAuditEstimate e = at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold,
+                                    alpha_per_rate, sweep.points.size());
   e.mu = std::max(0.0, e.mu);
   return e;
 }
@@ -126,17 +139,22 @@ GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double al
   return finish(best_of_sweep(roc_sweep(scores.in(), scores.out()), alpha_per_rate), delta);
 }
 
-GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha, const ThresholdStrategy& strategy) {
+GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha,
+                           const ThresholdStrategy& strategy) {
   check(scores, delta, alpha);
   StrategyHooks<GdpAuditEstimate> hooks;
-  hooks.at_threshold = [](const ScoreSet& s, double t, double level) { return at_threshold(s, t, level, 1); };
-  hooks.best = [](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+  hooks.at_threshold = [](const ScoreSet& s, double t, double level) {
+    return at_threshold(s, t, level, 1);
+  };
+  hooks.best = [](const ScoreSet& s, ThresholdChoice,
+                  const std::function<double(std::size_t)>& level) {
     const RocSweep sweep = roc_sweep(s.in(), s.out());
     return best_of_sweep(sweep, level(sweep.points.size()));
   };
   hooks.choose_then_test = split_estimate;
   hooks.bound = &GdpAuditEstimate::mu;  // eps grows with mu: the median mu gives the median eps
-  return finish(estimate_by_strategy(scores, strategy, alpha, 2, SplitKind::per_class, hooks), delta);
+  return finish(estimate_by_strategy(scores, strategy, alpha, 2, SplitKind::per_class, hooks),
+                delta);
 }
 
 }  // namespace dpaudit

@@ -30,10 +30,10 @@ namespace dpaudit {
 double gdp_mu_from_rates(double fpr, double fnr);
 
 struct GdpAuditEstimate {
-  double mu = 0;        // the GDP lower bound, >= 0 (0: no evidence)
-  double epsilon = 0;   // gdp_epsilon(mu, delta), 0 when mu = 0
+  double mu = 0;       // the GDP lower bound, >= 0 (0: no evidence)
+  double epsilon = 0;  // gdp_epsilon(mu, delta), 0 when mu = 0
   double delta = 0;
-  std::optional<double> threshold;  // the rule "in when score >= threshold" behind mu
+  std::optional<double> threshold;      // the rule "in when score >= threshold" behind mu
   double fpr = 0, fnr = 0;              // its observed rates
   double fpr_bound = 0, fnr_bound = 0;  // their Clopper-Pearson upper bounds
   std::size_t thresholds_tried = 0;
@@ -56,6 +56,7 @@ Guarantee gdp_epsilon_guarantee(ThresholdChoice choice);
 // The bound at level alpha, split evenly over FPR and FNR, with the rule chosen by the
 // strategy (threshold_strategy.hpp): bonferroni divides by the number of distinct
 // scores, uncorrected spends alpha on each rate, multi_split takes the median mu.
-GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha, const ThresholdStrategy& strategy);
+GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha,
+                           const ThresholdStrategy& strategy);
 
 }  // namespace dpaudit

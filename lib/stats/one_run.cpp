@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include <boost/math/special_functions/beta.hpp>
 #include <fmt/format.h>
+#include <boost/math/special_functions/beta.hpp>
 
 #include "accounting/log_space.hpp"
 #include "core/error.hpp"
@@ -15,13 +15,15 @@ namespace dpaudit {
 
 Guarantee one_run_guarantee(const OneRunOptions& options) {
   const bool gaussian = options.test == OneRunTest::fdp && options.curve == FdpCurve::gaussian;
-  return {bound_kind(options.strategy.choice), gaussian ? Assumption::gaussian_tradeoff_curve : Assumption::none};
+  return {bound_kind(options.strategy.choice),
+          gaussian ? Assumption::gaussian_tradeoff_curve : Assumption::none};
 }
 namespace {
 
 void check_outcome(std::size_t m, std::size_t r, std::size_t v) {
   if (!(v <= r && r <= m))
-    throw UsageError(fmt::format("one-run outcome needs correct <= guesses <= canaries, got {} <= {} <= {}", v, r, m));
+    throw UsageError(fmt::format(
+        "one-run outcome needs correct <= guesses <= canaries, got {} <= {} <= {}", v, r, m));
 }
 
 void check_delta_alpha(double delta, double alpha) {
@@ -44,8 +46,8 @@ double p_value(std::size_t m, std::size_t r, std::size_t v, double eps, double d
   // next term exceeds it and never rises again once one does not: stop there. The
   // terms go in log space (a_1 can underflow when the delta term is negligible):
   // P[W = j-1] / P[W = j] = j / (r - j + 1) * e^-eps.
-  double log_a = std::lgamma(rd + 1) - std::lgamma(vd) - std::lgamma(rd - vd + 2) + (vd - 1) * log_q +
-                 (rd - vd + 1) * log_not_q;  // log P[W = v - 1]
+  double log_a = std::lgamma(rd + 1) - std::lgamma(vd) - std::lgamma(rd - vd + 2) +
+                 (vd - 1) * log_q + (rd - vd + 1) * log_not_q;  // log P[W = v - 1]
   double log_sum = log_a;
   std::size_t i = 1;
   for (; i < v; ++i) {
@@ -63,7 +65,8 @@ double p_value(std::size_t m, std::size_t r, std::size_t v, double eps, double d
 
 double one_run_p_value(std::size_t m, std::size_t r, std::size_t v, double eps, double delta) {
   check_outcome(m, r, v);
-  if (!(eps >= 0 && std::isfinite(eps))) throw UsageError(fmt::format("epsilon {} is not finite and >= 0", eps));
+  if (!(eps >= 0 && std::isfinite(eps)))
+    throw UsageError(fmt::format("epsilon {} is not finite and >= 0", eps));
   if (!(delta >= 0 && delta < 1)) throw UsageError(fmt::format("delta {} is not in [0,1)", delta));
   return p_value(m, r, v, eps, delta);
 }
@@ -74,7 +77,8 @@ double one_run_epsilon(std::size_t m, std::size_t r, std::size_t v, double delta
   return one_run_outcome_epsilon(o, m, r, v, alpha);
 }
 
-double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_t r, std::size_t v, double alpha) {
+double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_t r, std::size_t v,
+                               double alpha) {
   if (o.test == OneRunTest::fdp) return one_run_fdp_epsilon(m, r, v, o.delta, alpha, o.curve);
   check_outcome(m, r, v);
   check_delta_alpha(o.delta, alpha);
@@ -82,7 +86,8 @@ double one_run_outcome_epsilon(const OneRunOptions& o, std::size_t m, std::size_
   if (p_value(m, r, v, 0, 0) > alpha || p_value(m, r, v, 0, o.delta) > alpha) return 0;
   // Largest eps with p(eps) <= alpha. p -> 1 as eps -> inf (q -> 1 and v <= r), so the
   // search's doubling stops (by eps ~ 750 1 - q underflows to 0 and p = 1).
-  return largest_refuted_epsilon([&](double eps) { return p_value(m, r, v, eps, o.delta) <= alpha; }, 0);
+  return largest_refuted_epsilon(
+      [&](double eps) { return p_value(m, r, v, eps, o.delta) <= alpha; }, 0);
 }
 
 std::vector<std::size_t> one_run_guess_grid(std::size_t m) {
@@ -97,17 +102,19 @@ std::vector<std::size_t> one_run_guess_grid(std::size_t m) {
 void check_one_run_labels(const ScoreSet& scores) {
   const std::size_t n_in = scores.in().size(), n_out = scores.out().size(), m = n_in + n_out;
   if (n_in == 0 || n_out == 0)
-    throw DataError(fmt::format("one-run needs canaries with both labels, got {} in and {} out: each canary must be "
-                                "included independently with probability 1/2",
-                                n_in, n_out));
+    throw DataError(fmt::format(
+        "one-run needs canaries with both labels, got {} in and {} out: each canary must be "
+        "included independently with probability 1/2",
+        n_in, n_out));
   // 2 P[Bin(m, 1/2) <= k] = 2 I_{1/2}(m - k, k + 1), k the smaller class.
   const double k = double(std::min(n_in, n_out));
   const double p = std::min(1.0, 2 * boost::math::ibeta(double(m) - k, k + 1, 0.5));
   if (p <= 1e-6)
-    throw DataError(fmt::format("{} in and {} out of {} canaries: independent inclusion with probability 1/2 splits "
-                                "this unevenly with probability {:.3g} (two-sided binomial test, refused below 1e-6), "
-                                "and the one-run tests need that inclusion",
-                                n_in, n_out, m, p));
+    throw DataError(fmt::format(
+        "{} in and {} out of {} canaries: independent inclusion with probability 1/2 splits "
+        "this unevenly with probability {:.3g} (two-sided binomial test, refused below 1e-6), "
+        "and the one-run tests need that inclusion",
+        n_in, n_out, m, p));
 }
 
 namespace {
@@ -127,11 +134,13 @@ std::size_t in_at_or_above(const ScoreSet& s, double t) {
   return std::size_t(s.in().end() - std::lower_bound(s.in().begin(), s.in().end(), t));
 }
 std::size_t all_at_or_above(const ScoreSet& s, double t) {
-  return in_at_or_above(s, t) + std::size_t(s.out().end() - std::lower_bound(s.out().begin(), s.out().end(), t));
+  return in_at_or_above(s, t) +
+         std::size_t(s.out().end() - std::lower_bound(s.out().begin(), s.out().end(), t));
 }
 
 // "in" for the scores >= t, tested at alpha.
-OneRunEstimate at_threshold(const ScoreSet& s, double t, const OneRunOptions& o, double alpha, std::size_t tried) {
+OneRunEstimate at_threshold(const ScoreSet& s, double t, const OneRunOptions& o, double alpha,
+                            std::size_t tried) {
   OneRunEstimate e;
   e.canaries = s.in().size() + s.out().size();
   e.guesses_in = all_at_or_above(s, t);
@@ -157,7 +166,8 @@ OneRunEstimate best_threshold(const RocSweep& sweep, const OneRunOptions& o, dou
   // delta = 0 p-value (p grows with delta).
   const auto refutes = [&](std::size_t r, std::size_t v, double floor) {
     if (v == 0) return false;
-    if (o.test == OneRunTest::fdp) return floor == 0 || one_run_fdp_refutes(m, r, v, floor, o.delta, alpha, o.curve);
+    if (o.test == OneRunTest::fdp)
+      return floor == 0 || one_run_fdp_refutes(m, r, v, floor, o.delta, alpha, o.curve);
     if (alpha < 0.5 && double(v) <= double(r) / (1 + std::exp(-floor))) return false;
     return p_value(m, r, v, floor, 0) <= alpha && p_value(m, r, v, floor, o.delta) <= alpha;
   };
@@ -178,7 +188,8 @@ OneRunEstimate best_threshold(const RocSweep& sweep, const OneRunOptions& o, dou
   // A good floor early rules most counts out with one comparison: first the counts at
   // geometrically spaced positions (about 20 per factor 10), then every count in order.
   const std::size_t n = sweep.points.size();
-  for (double i = 0; i < double(n); i = std::max(i + 1, std::floor(i * 1.12))) visit(sweep.points[std::size_t(i)], false);
+  for (double i = 0; i < double(n); i = std::max(i + 1, std::floor(i * 1.12)))
+    visit(sweep.points[std::size_t(i)], false);
   for (const OperatingPoint& p : sweep.points) visit(p, true);
   return best;
 }
@@ -196,12 +207,14 @@ double grid_threshold(const std::vector<double>& sorted, std::size_t k) {
   const auto above = std::upper_bound(sorted.begin(), sorted.end(), t);
   if (above == sorted.end()) return t;  // the top scores are all one tie: guess them all
   const std::size_t guesses_above = std::size_t(sorted.end() - above);
-  const std::size_t guesses_with_tie = std::size_t(sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), t));
+  const std::size_t guesses_with_tie =
+      std::size_t(sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), t));
   return k - guesses_above <= guesses_with_tie - k ? *above : t;
 }
 
 // Top-k guesses for k on the grid, each at level(grid size).
-OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o, const std::function<double(std::size_t)>& level) {
+OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o,
+                           const std::function<double(std::size_t)>& level) {
   const Canaries c(s);
   const std::vector<std::size_t> grid = one_run_guess_grid(c.m());
   const double alpha = level(grid.size());
@@ -218,9 +231,11 @@ OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o, const std:
 
 // The best rule of the choosing half (at alpha), tested on the held-out half at alpha.
 // No in score on the choosing half, hence no rule: no guesses, eps 0.
-OneRunEstimate choose_then_test(const ScoreSet& choose, const ScoreSet& hold, const OneRunOptions& o, double alpha) {
+OneRunEstimate choose_then_test(const ScoreSet& choose, const ScoreSet& hold,
+                                const OneRunOptions& o, double alpha) {
   const OneRunEstimate chosen = best_threshold(roc_sweep(choose.in(), choose.out()), o, alpha);
-  if (chosen.threshold_in) return at_threshold(hold, *chosen.threshold_in, o, alpha, chosen.counts_tried);
+  if (chosen.threshold_in)
+    return at_threshold(hold, *chosen.threshold_in, o, alpha, chosen.counts_tried);
   OneRunEstimate none;
   none.canaries = hold.in().size() + hold.out().size();
   none.alpha_per_count = alpha;
@@ -229,12 +244,14 @@ OneRunEstimate choose_then_test(const ScoreSet& choose, const ScoreSet& hold, co
 
 }  // namespace
 
-OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out, const OneRunOptions& o) {
+OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out,
+                             const OneRunOptions& o) {
   check_delta_alpha(o.delta, o.alpha);
   const Canaries c(scores);
   const std::size_t m = c.m();
   if (k_in + k_out == 0) throw UsageError("one-run needs at least one guess");
-  if (k_in + k_out > m) throw UsageError(fmt::format("{} + {} guesses exceed the {} canaries", k_in, k_out, m));
+  if (k_in + k_out > m)
+    throw UsageError(fmt::format("{} + {} guesses exceed the {} canaries", k_in, k_out, m));
   const auto& all = c.sorted;
   OneRunEstimate e;
   e.canaries = m;
@@ -242,21 +259,26 @@ OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size
   e.guesses_out = k_out;
   e.alpha_per_count = o.alpha;
   // The cut between guessed and not guessed must fall between two different scores.
-  const auto tie = [&](std::size_t below) { return below > 0 && below < m && all[below - 1] == all[below]; };
+  const auto tie = [&](std::size_t below) {
+    return below > 0 && below < m && all[below - 1] == all[below];
+  };
   if (k_in > 0) {
     if (tie(m - k_in))
-      throw DataError(fmt::format("the {} highest scores end inside tied scores ({}): guess a different number", k_in,
-                                  all[m - k_in]));
+      throw DataError(
+          fmt::format("the {} highest scores end inside tied scores ({}): guess a different number",
+                      k_in, all[m - k_in]));
     e.threshold_in = all[m - k_in];
     e.correct += in_at_or_above(scores, *e.threshold_in);
   }
   if (k_out > 0) {
     if (tie(k_out))
-      throw DataError(fmt::format("the {} lowest scores end inside tied scores ({}): guess a different number", k_out,
-                                  all[k_out - 1]));
+      throw DataError(
+          fmt::format("the {} lowest scores end inside tied scores ({}): guess a different number",
+                      k_out, all[k_out - 1]));
     const double t = all[k_out - 1];
     e.threshold_out = t;
-    e.correct += std::size_t(std::upper_bound(scores.out().begin(), scores.out().end(), t) - scores.out().begin());
+    e.correct += std::size_t(std::upper_bound(scores.out().begin(), scores.out().end(), t) -
+                             scores.out().begin());
   }
   e.epsilon = one_run_outcome_epsilon(o, m, k_in + k_out, e.correct, o.alpha);
   return e;
@@ -266,16 +288,20 @@ OneRunEstimate one_run_audit(const ScoreSet& scores, const OneRunOptions& o) {
   check_delta_alpha(o.delta, o.alpha);
   if (scores.in().empty() && scores.out().empty()) throw DataError("one-run needs scores");
   StrategyHooks<OneRunEstimate> hooks;
-  hooks.at_threshold = [&](const ScoreSet& s, double t, double alpha) { return at_threshold(s, t, o, alpha, 1); };
-  hooks.best = [&](const ScoreSet& s, ThresholdChoice choice, const std::function<double(std::size_t)>& level) {
+  hooks.at_threshold = [&](const ScoreSet& s, double t, double alpha) {
+    return at_threshold(s, t, o, alpha, 1);
+  };
+  hooks.best = [&](const ScoreSet& s, ThresholdChoice choice,
+                   const std::function<double(std::size_t)>& level) {
     if (choice == ThresholdChoice::bonferroni) return grid_search(s, o, level);
     if (choice == ThresholdChoice::max) {
       const RocSweep sweep = roc_sweep(s.in(), s.out());
       return best_threshold(sweep, o, level(sweep.points.size()));
     }
-    throw UsageError("one-run has no error rates to spend alpha on: uncorrected is for the rate-based methods; "
-                     "max is its uncorrected search",
-                     "--thresholds");
+    throw UsageError(
+        "one-run has no error rates to spend alpha on: uncorrected is for the rate-based methods; "
+        "max is its uncorrected search",
+        "--thresholds");
   };
   hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double alpha) {
     return choose_then_test(choose, hold, o, alpha);

@@ -35,8 +35,8 @@
 #include <optional>
 #include <vector>
 
-#include "stats/one_run_fdp.hpp"
 #include "stats/guarantee.hpp"
+#include "stats/one_run_fdp.hpp"
 #include "stats/scores.hpp"
 #include "stats/threshold_strategy.hpp"
 
@@ -62,26 +62,27 @@ struct OneRunOptions {
   FdpCurve curve = FdpCurve::gaussian;  // fdp
   double delta = 0;                     // [0,1); (0,1) for fdp against the Gaussian curve
   double alpha = 0.05;
-  ThresholdStrategy strategy;           // how the guesses are chosen (not uncorrected)
+  ThresholdStrategy strategy;  // how the guesses are chosen (not uncorrected)
 };
 
 struct OneRunEstimate {
   double epsilon = 0;
-  std::size_t canaries = 0;      // m: all scores, in and out (split: the held-out half)
-  std::size_t guesses_in = 0;    // k+ of the reported guesses
-  std::size_t guesses_out = 0;   // k-
-  std::size_t correct = 0;       // v
+  std::size_t canaries = 0;             // m: all scores, in and out (split: the held-out half)
+  std::size_t guesses_in = 0;           // k+ of the reported guesses
+  std::size_t guesses_out = 0;          // k-
+  std::size_t correct = 0;              // v
   std::optional<double> threshold_in;   // guesses "in" are the scores >= this (k+ > 0)
   std::optional<double> threshold_out;  // guesses "out" are the scores <= this (k- > 0)
-  std::size_t counts_tried = 1;  // guess counts the maximum ran over
-  double alpha_per_count = 0;    // the level each count was tested at
-  std::size_t splits = 0;        // multi_split: epsilon is the median over this many
-                                 // splits; the guesses are those of the lower middle split
+  std::size_t counts_tried = 1;         // guess counts the maximum ran over
+  double alpha_per_count = 0;           // the level each count was tested at
+  std::size_t splits = 0;               // multi_split: epsilon is the median over this many
+                                        // splits; the guesses are those of the lower middle split
 };
 
 // The largest eps the outcome refutes at level alpha under options' test (options.alpha
 // is not used: searches test each count at their own level); 0 when eps = 0 is not refuted.
-double one_run_outcome_epsilon(const OneRunOptions& options, std::size_t m, std::size_t r, std::size_t v, double alpha);
+double one_run_outcome_epsilon(const OneRunOptions& options, std::size_t m, std::size_t r,
+                               std::size_t v, double alpha);
 
 // What the one-run eps is (stats/guarantee.hpp): a lower bound, that assumes a Gaussian
 // trade-off curve for one-run-fdp against the Gaussian curve (the claim tested is that
@@ -102,7 +103,8 @@ void check_one_run_labels(const ScoreSet& scores);
 // UsageError when k_in + k_out exceeds the scores or is 0; DataError when a cut
 // falls inside tied scores (which of them to guess would be arbitrary, and a rule
 // that broke ties by row order could see the labels).
-OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out, const OneRunOptions& options);
+OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out,
+                             const OneRunOptions& options);
 
 // Guesses chosen by options.strategy (see the header). UsageError for uncorrected and
 // for options out of range.

@@ -35,13 +35,13 @@ enum class FdpCurve { gaussian, dp };
 // True when the outcome (r guesses, v correct, m canaries) refutes the curve of (eps,
 // delta) at level alpha. Throws UsageError unless v <= r <= m, eps >= 0 finite,
 // 0 < alpha < 1, and delta in (0,1) for gaussian, [0,1) for dp.
-bool one_run_fdp_refutes(std::size_t m, std::size_t r, std::size_t v, double eps, double delta, double alpha,
-                         FdpCurve curve);
+bool one_run_fdp_refutes(std::size_t m, std::size_t r, std::size_t v, double eps, double delta,
+                         double alpha, FdpCurve curve);
 
 // The largest eps whose curve the outcome refutes at level alpha, at least eps_lo:
 // eps_lo itself when eps_lo is not refuted (0 for no evidence). Same checks, eps_lo >= 0.
-double one_run_fdp_epsilon(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha, FdpCurve curve,
-                           double eps_lo = 0);
+double one_run_fdp_epsilon(std::size_t m, std::size_t r, std::size_t v, double delta, double alpha,
+                           FdpCurve curve, double eps_lo = 0);
 
 // The largest eps with refuted(eps), given refuted(lo) (both one-run tests): double a
 // bracket from max(1, 2 lo), then bisect to 1e-12 relative and return the refuted end

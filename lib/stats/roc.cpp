@@ -42,8 +42,8 @@ RocSweep roc_sweep(const std::vector<double>& in_sorted, const std::vector<doubl
   return sweep;
 }
 
-OperatingPoint operating_point_at(const std::vector<double>& in_sorted, const std::vector<double>& out_sorted,
-                                  double threshold) {
+OperatingPoint operating_point_at(const std::vector<double>& in_sorted,
+                                  const std::vector<double>& out_sorted, double threshold) {
   return {threshold, count_at_least(in_sorted, threshold), count_at_least(out_sorted, threshold)};
 }
 

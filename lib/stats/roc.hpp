@@ -29,7 +29,7 @@ struct RocSweep {
 RocSweep roc_sweep(const std::vector<double>& in_sorted, const std::vector<double>& out_sorted);
 
 // The operating point of one fixed threshold, by binary search in the sorted lists.
-OperatingPoint operating_point_at(const std::vector<double>& in_sorted, const std::vector<double>& out_sorted,
-                                  double threshold);
+OperatingPoint operating_point_at(const std::vector<double>& in_sorted,
+                                  const std::vector<double>& out_sorted, double threshold);
 
 }  // namespace dpaudit

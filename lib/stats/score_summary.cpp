@@ -16,7 +16,8 @@ SideSummary summarize_side(const std::vector<double>& sorted) {
   SideSummary s;
   s.count = sorted.size();
   s.fit = fit_gaussian(sorted);
-  if (sorted.size() >= 2 && sorted.front() != sorted.back()) s.anderson_darling = anderson_darling_normal(sorted);
+  if (sorted.size() >= 2 && sorted.front() != sorted.back())
+    s.anderson_darling = anderson_darling_normal(sorted);
   return s;
 }
 
@@ -36,11 +37,13 @@ ScoreSummary summarize_scores(const ScoreSet& scores, const std::optional<Cosine
     const double log_pdf_at_mode = cosine_null_log_pdf(null->dim, 0, null->kind);
     const double d = static_cast<double>(null->dim);
     const auto null_log_pdf = [&](double t) {
-      return log_pdf_at_mode + (null->kind == NullKind::exact ? (d - 3) / 2 * std::log1p(-t * t) : -d * t * t / 2);
+      return log_pdf_at_mode +
+             (null->kind == NullKind::exact ? (d - 3) / 2 * std::log1p(-t * t) : -d * t * t / 2);
     };
     summary.auroc = auroc_against(scores.in(), null_log_cdf, null_log_pdf);
     for (double f : fpr_targets) {
-      if (!(f >= 0 && f <= 1)) throw UsageError(fmt::format("a false-positive rate target must be in [0,1], got {}", f));
+      if (!(f >= 0 && f <= 1))
+        throw UsageError(fmt::format("a false-positive rate target must be in [0,1], got {}", f));
       summary.tpr_at_fpr.push_back({f, tpr_at_fpr_against(scores.in(), null_log_sf, f, -1, 1)});
     }
     return summary;

@@ -18,15 +18,15 @@ inline const std::vector<double> kSummaryFprs{0.001, 0.01, 0.1};
 
 struct SideSummary {
   std::size_t count = 0;
-  Gaussian fit{0, 0};                       // mean and std, ddof 0
-  std::optional<double> anderson_darling;   // none with fewer than 2 distinct scores
+  Gaussian fit{0, 0};                      // mean and std, ddof 0
+  std::optional<double> anderson_darling;  // none with fewer than 2 distinct scores
 };
 
 struct ScoreSummary {
   SideSummary in;
   std::optional<SideSummary> out;  // none with an analytic null
   double auroc = 0;
-  std::vector<TprAtFpr> tpr_at_fpr;       // at the targets given, in their order
+  std::vector<TprAtFpr> tpr_at_fpr;  // at the targets given, in their order
   // Without a null: the convex-hull AUROC and the best accuracies with their lower
   // bounds at confidence 1 - alpha (its auroc and tpr_at_fpr are the ones above).
   std::optional<AttackMetrics> attack;

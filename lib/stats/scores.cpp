@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "io/csv.hpp"
 #include "core/error.hpp"
+#include "io/csv.hpp"
 #include "io/format.hpp"
 #include "io/npy.hpp"
 
@@ -30,14 +30,18 @@ class DimColumn {
   void check_row(const CsvReader& csv) {
     if (!col_) return;
     const double d = csv.number(*col_);
-    if (!(d >= 1 && d == std::floor(d) && d <= 9007199254740992.0))  // 2^53: every whole number is exact
-      throw DataError(fmt::format("dim {} is not a whole number >= 1", format_number(d)), csv.where(*col_));
+    if (!(d >= 1 && d == std::floor(d) &&
+          d <= 9007199254740992.0))  // 2^53: every whole number is exact
+      throw DataError(fmt::format("dim {} is not a whole number >= 1", format_number(d)),
+                      csv.where(*col_));
     const auto dim = static_cast<std::size_t>(d);
     if (expected_ > 0 && dim != expected_)
-      throw DataError(fmt::format("the scores were computed in dimension {}, not --null-dim {}", dim, expected_),
+      throw DataError(fmt::format("the scores were computed in dimension {}, not --null-dim {}",
+                                  dim, expected_),
                       csv.where(*col_));
     if (dim_ > 0 && dim != dim_)
-      throw DataError(fmt::format("dim {} differs from the dim {} of the rows above", dim, dim_), csv.where(*col_));
+      throw DataError(fmt::format("dim {} differs from the dim {} of the rows above", dim, dim_),
+                      csv.where(*col_));
     dim_ = dim;
   }
   std::size_t dim() const { return dim_; }
@@ -54,35 +58,43 @@ class DimColumn {
 // bound. The keys are kept (24 bytes a row) and sorted at the end: no order is assumed.
 class TrialColumn {
  public:
-  explicit TrialColumn(const CsvReader& csv) : col_(csv.find_column("trial")), round_col_(csv.find_column("round")) {}
+  explicit TrialColumn(const CsvReader& csv)
+      : col_(csv.find_column("trial")), round_col_(csv.find_column("round")) {}
   void add_row(const CsvReader& csv, int label) {
     if (!col_) return;
     const double t = csv.number(*col_);
-    if (!(t >= 0 && t == std::floor(t) && t <= 9007199254740992.0))  // 2^53: every whole number is exact
-      throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)), csv.where(*col_));
-    rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, static_cast<std::uint64_t>(t), label,
-                     static_cast<std::uint64_t>(csv.line())});
+    if (!(t >= 0 && t == std::floor(t) &&
+          t <= 9007199254740992.0))  // 2^53: every whole number is exact
+      throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)),
+                      csv.where(*col_));
+    rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, static_cast<std::uint64_t>(t),
+                     label, static_cast<std::uint64_t>(csv.line())});
   }
   // DataError naming the pair and both rows (the first two by row of the first repeated key).
   void check(const std::string& source) {
     std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
-      return std::tie(a.round, a.trial, a.label, a.row) < std::tie(b.round, b.trial, b.label, b.row);
+      return std::tie(a.round, a.trial, a.label, a.row) <
+             std::tie(b.round, b.trial, b.label, b.row);
     });
     const Row* first = nullptr;
     const Row* second = nullptr;
     for (std::size_t i = 1; i < rows_.size(); ++i) {
       const Row &a = rows_[i - 1], &b = rows_[i];
-      if (a.round == b.round && a.trial == b.trial && a.label == b.label && (!second || b.row < second->row)) {
+      if (a.round == b.round && a.trial == b.trial && a.label == b.label &&
+          (!second || b.row < second->row)) {
         first = &a;
         second = &b;
       }
     }
     if (!second) return;
-    const std::string round = round_col_ ? fmt::format(" in round {}", format_number(first->round)) : "";
-    throw DataError(fmt::format("trial {} with label {}{} appears twice, rows {} and {} (shards concatenated twice or "
-                                "with overlapping trials?)",
-                                first->trial, first->label, round, first->row, second->row),
-                    fmt::format("{}, row {}", source, second->row));
+    const std::string round =
+        round_col_ ? fmt::format(" in round {}", format_number(first->round)) : "";
+    throw DataError(
+        fmt::format(
+            "trial {} with label {}{} appears twice, rows {} and {} (shards concatenated twice or "
+            "with overlapping trials?)",
+            first->trial, first->label, round, first->row, second->row),
+        fmt::format("{}, row {}", source, second->row));
   }
 
  private:
@@ -99,7 +111,8 @@ class TrialColumn {
 // A score as the estimators see it: checked against the cosine range, then negated.
 double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
   if (options.cosines && (s < -1 || s > 1))
-    throw DataError(fmt::format("score {} is not a cosine in [-1,1] (--null-dim)", format_number(s)), where);
+    throw DataError(
+        fmt::format("score {} is not a cosine in [-1,1] (--null-dim)", format_number(s)), where);
   return options.negate ? -s : s;
 }
 
@@ -112,14 +125,16 @@ void check_classes(const Classes& c, const ScoreReadOptions& options, const std:
 // The round column of the current row: a whole number (1.5 is no round).
 double round_of(const CsvReader& csv, std::size_t col) {
   const double r = csv.number(col);
-  if (r != std::floor(r)) throw DataError(fmt::format("round {} is not a whole number", format_number(r)), csv.where(col));
+  if (r != std::floor(r))
+    throw DataError(fmt::format("round {} is not a whole number", format_number(r)),
+                    csv.where(col));
   return r;
 }
 
 // All rows of a scores CSV, keyed by round (one key, 0, when by_round is false), and
 // the file's dim (0 without a dim column).
-std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOptions& options, bool by_round,
-                                    std::size_t* dim) {
+std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOptions& options,
+                                    bool by_round, std::size_t* dim) {
   CsvReader csv(path);
   const std::size_t label_col = csv.column("label");
   const std::size_t score_col = csv.column("score");
@@ -139,8 +154,9 @@ std::map<double, Classes> read_rows(const std::string& path, const ScoreReadOpti
   if (by_round && rounds.empty()) throw DataError("no score rows", csv.source());
   trials.check(csv.source());
   for (const auto& [round, classes] : rounds)
-    check_classes(classes, options, by_round ? fmt::format("{}, round {}", csv.source(), format_number(round))
-                                             : csv.source());
+    check_classes(
+        classes, options,
+        by_round ? fmt::format("{}, round {}", csv.source(), format_number(round)) : csv.source());
   *dim = dims.dim();
   return rounds;
 }
@@ -171,7 +187,8 @@ ScoreSet read_scores_csv(const std::string& path, const ScoreReadOptions& option
   return ScoreSet(std::move(c.in), std::move(c.out), dim);
 }
 
-std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, const ScoreReadOptions& options) {
+std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path,
+                                                    const ScoreReadOptions& options) {
   std::map<double, ScoreSet> sets;
   std::size_t dim = 0;
   for (auto& [round, c] : read_rows(path, options, true, &dim))
@@ -179,11 +196,13 @@ std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, con
   return sets;
 }
 
-ScoreSet read_scores_npy(const std::string& in_path, const std::string& out_path, const ScoreReadOptions& options) {
+ScoreSet read_scores_npy(const std::string& in_path, const std::string& out_path,
+                         const ScoreReadOptions& options) {
   std::vector<double> in = read_npy_scores(in_path, options);
   std::vector<double> out;
   if (!out_path.empty()) out = read_npy_scores(out_path, options);
-  if (options.need_out && out.empty()) throw DataError("no out scores: give --out FILE.npy", in_path);
+  if (options.need_out && out.empty())
+    throw DataError("no out scores: give --out FILE.npy", in_path);
   return ScoreSet(std::move(in), std::move(out));
 }
 

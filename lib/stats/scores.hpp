@@ -37,10 +37,10 @@ struct DecisionCounts {
 };
 
 struct ScoreReadOptions {
-  bool negate = false;      // lower score = more likely in: use -score
-  bool need_out = true;     // rows with label 0 are required (not with an analytic null)
-  bool cosines = false;     // scores are cosines: each must lie in [-1, 1]
-  std::size_t dim = 0;      // --null-dim: a `dim` column must hold it (0: not given)
+  bool negate = false;   // lower score = more likely in: use -score
+  bool need_out = true;  // rows with label 0 are required (not with an analytic null)
+  bool cosines = false;  // scores are cosines: each must lie in [-1, 1]
+  std::size_t dim = 0;   // --null-dim: a `dim` column must hold it (0: not given)
 };
 
 // The scores of a CSV file ("-" = stdin) as one set. DataError for an empty input,
@@ -53,11 +53,13 @@ ScoreSet read_scores_csv(const std::string& path, const ScoreReadOptions& option
 
 // The same split by the `round` column (whole numbers), rounds in ascending order;
 // each round must have the classes the options require.
-std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path, const ScoreReadOptions& options);
+std::map<double, ScoreSet> read_scores_csv_by_round(const std::string& path,
+                                                    const ScoreReadOptions& options);
 
 // In scores from one NPY file and out scores from another (empty path: none, for
 // an analytic null); arrays of any shape are read as flat lists.
-ScoreSet read_scores_npy(const std::string& in_path, const std::string& out_path, const ScoreReadOptions& options);
+ScoreSet read_scores_npy(const std::string& in_path, const std::string& out_path,
+                         const ScoreReadOptions& options);
 
 // The counts of a decisions CSV (`label`,`guess`, both 0/1) with both classes present;
 // an optional `trial` column as read_scores_csv's.

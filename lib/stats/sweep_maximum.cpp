@@ -25,8 +25,8 @@ struct LowerPriority {
 
 }  // namespace
 
-SweepMaximum maximize_epsilon(std::size_t n, const LogRateAt& log_fpr, const LogRateAt& log_fnr, double delta,
-                              Sides sides) {
+SweepMaximum maximize_epsilon(std::size_t n, const LogRateAt& log_fpr, const LogRateAt& log_fnr,
+                              double delta, Sides sides) {
   return maximize_over_sweep(n, log_fpr, log_fnr, [&](double log_fpr_at, double log_fnr_at) {
     return epsilon_from_log_rates(log_fpr_at, log_fnr_at, delta, sides);
   });

@@ -17,9 +17,9 @@
 namespace dpaudit {
 
 struct SweepMaximum {
-  std::size_t index = 0;   // a rule attaining the maximum
-  double epsilon = 0;      // epsilon_from_log_rates at that rule
-  double log_fpr = 0;      // the log rates at that rule
+  std::size_t index = 0;  // a rule attaining the maximum
+  double epsilon = 0;     // epsilon_from_log_rates at that rule
+  double log_fpr = 0;     // the log rates at that rule
   double log_fnr = 0;
   std::size_t evaluations = 0;  // rules whose rates were computed
 };
@@ -27,8 +27,8 @@ struct SweepMaximum {
 // Rates of rule i as natural logs; log_fpr must not decrease and log_fnr must not
 // increase with i. n >= 1, else UsageError.
 using LogRateAt = std::function<double(std::size_t)>;
-SweepMaximum maximize_epsilon(std::size_t n, const LogRateAt& log_fpr, const LogRateAt& log_fnr, double delta,
-                              Sides sides);
+SweepMaximum maximize_epsilon(std::size_t n, const LogRateAt& log_fpr, const LogRateAt& log_fnr,
+                              double delta, Sides sides);
 
 // The same search for any criterion(fpr, fnr) that never increases in either argument, the
 // rates given in any monotone form (logs, plain rates): fpr(i) must not decrease and fnr(i)

@@ -52,10 +52,10 @@ struct ThresholdStrategy {
 
 // How the scores are halved.
 enum class SplitKind {
-  per_class,     // half of each class (the rate-based methods: each rate is a binomial of its class)
-  in_only,       // half of the in scores, out scores ignored (an analytic null stands for them)
-  label_blind,   // half of all canaries whatever their labels (one-run: the held-out canaries'
-                 // labels stay independent fair coins, which a per-class split would not keep)
+  per_class,    // half of each class (the rate-based methods: each rate is a binomial of its class)
+  in_only,      // half of the in scores, out scores ignored (an analytic null stands for them)
+  label_blind,  // half of all canaries whatever their labels (one-run: the held-out canaries'
+                // labels stay independent fair coins, which a per-class split would not keep)
 };
 
 // A uniformly random half (the first floor(n/2) of a Fisher-Yates shuffle of the sorted
@@ -70,12 +70,13 @@ std::pair<ScoreSet, ScoreSet> split_in_half(const ScoreSet& scores, std::mt19937
 // are fully specified by the C++ standard, so the splits are the same everywhere), on
 // `threads` threads (0: all cores; the result does not depend on them); every bound, in
 // split order.
-std::vector<double> bounds_over_splits(const ScoreSet& scores, std::uint64_t seed, std::size_t splits, int threads,
-                                       SplitKind kind,
-                                       const std::function<double(const ScoreSet& choose, const ScoreSet& hold)>& bound);
+std::vector<double> bounds_over_splits(
+    const ScoreSet& scores, std::uint64_t seed, std::size_t splits, int threads, SplitKind kind,
+    const std::function<double(const ScoreSet& choose, const ScoreSet& hold)>& bound);
 
 // Split i of bounds_over_splits.
-std::pair<ScoreSet, ScoreSet> split_number(const ScoreSet& scores, std::uint64_t seed, std::uint64_t i, SplitKind kind);
+std::pair<ScoreSet, ScoreSet> split_number(const ScoreSet& scores, std::uint64_t seed,
+                                           std::uint64_t i, SplitKind kind);
 
 // The index of the lower middle bound (sorted position (n-1)/2; the first of equal ones).
 std::size_t lower_middle(const std::vector<double>& bounds);
@@ -103,7 +104,8 @@ struct StrategyHooks {
       best;
   // split, multi_split: the best rule of choose (each at level, uncorrected for the
   // choice), then that rule on hold tested at level.
-  std::function<Estimate(const ScoreSet& choose, const ScoreSet& hold, double level)> choose_then_test;
+  std::function<Estimate(const ScoreSet& choose, const ScoreSet& hold, double level)>
+      choose_then_test;
   // multi_split: the member holding the bound whose median is taken.
   double Estimate::*bound = nullptr;
 };
@@ -116,8 +118,9 @@ struct StrategyHooks {
 // bounds_over_splits at alpha / rates / 2 (Meinshausen et al. 2009 Thm 3.1, above) and
 // reports the lower middle split's estimate with the median bound.
 template <class Estimate>
-Estimate estimate_by_strategy(const ScoreSet& scores, const ThresholdStrategy& strategy, double alpha, double rates,
-                              SplitKind kind, const StrategyHooks<Estimate>& hooks) {
+Estimate estimate_by_strategy(const ScoreSet& scores, const ThresholdStrategy& strategy,
+                              double alpha, double rates, SplitKind kind,
+                              const StrategyHooks<Estimate>& hooks) {
   const double level = alpha / rates;
   switch (strategy.choice) {
     case ThresholdChoice::fixed:
@@ -125,8 +128,9 @@ Estimate estimate_by_strategy(const ScoreSet& scores, const ThresholdStrategy& s
     case ThresholdChoice::bonferroni:
     case ThresholdChoice::max:
     case ThresholdChoice::uncorrected:
-      return hooks.best(scores, strategy.choice,
-                        [&](std::size_t family) { return level_per_rule(strategy.choice, alpha, rates, family); });
+      return hooks.best(scores, strategy.choice, [&](std::size_t family) {
+        return level_per_rule(strategy.choice, alpha, rates, family);
+      });
     case ThresholdChoice::split: {
       std::mt19937_64 rng(strategy.seed);
       const auto [choose, hold] = split_in_half(scores, rng, kind);
@@ -136,9 +140,11 @@ Estimate estimate_by_strategy(const ScoreSet& scores, const ThresholdStrategy& s
       const auto estimate = [&](const ScoreSet& choose, const ScoreSet& hold) {
         return hooks.choose_then_test(choose, hold, level / 2);
       };
-      const std::vector<double> bounds = bounds_over_splits(
-          scores, strategy.seed, strategy.splits, strategy.threads, kind,
-          [&](const ScoreSet& choose, const ScoreSet& hold) { return estimate(choose, hold).*hooks.bound; });
+      const std::vector<double> bounds =
+          bounds_over_splits(scores, strategy.seed, strategy.splits, strategy.threads, kind,
+                             [&](const ScoreSet& choose, const ScoreSet& hold) {
+                               return estimate(choose, hold).*hooks.bound;
+                             });
       const auto [choose, hold] = split_number(scores, strategy.seed, lower_middle(bounds), kind);
       Estimate e = estimate(choose, hold);
       e.*hooks.bound = median_bound(bounds);

@@ -9,8 +9,13 @@ a minute; nothing else is changed. An example passes when its exit status is the
 promises: 3 where its comment says "exit 3", 0 otherwise.
 
 usage: examples.py BIN SRC [--list]
+
+With EXAMPLES_CAPTURE=DIR set, each example's command, exit status, stdout, stderr and the
+checksums of the files it left are also written to DIR/<hash of the command>.txt (the
+scratch path replaced by WORK), so two builds can be compared byte for byte with diff -r.
 """
 import concurrent.futures
+import hashlib
 import os
 import re
 import shlex
@@ -260,6 +265,7 @@ def run_one(tmp, base, env, n, where, command, prelude):
         done = subprocess.run(["bash", "-c", script], cwd=work, env=env,
                               capture_output=True, text=True, timeout=120)
         status, err = done.returncode, done.stderr.strip().splitlines()[-3:]
+        capture(work, run, done)
     except subprocess.TimeoutExpired:
         status, err = "timeout", ["ran over 120 s"]
     subprocess.run(["rm", "-rf", work], check=True)
@@ -267,6 +273,24 @@ def run_one(tmp, base, env, n, where, command, prelude):
     if status in want:
         return None
     return f"FAIL [{where}] exit {status}, wanted {sorted(want)}:\n  {run}\n  " + "\n  ".join(err)
+
+
+def capture(work, run, done):
+    """Writes the example's outcome to $EXAMPLES_CAPTURE (see the module comment)."""
+    folder = os.environ.get("EXAMPLES_CAPTURE")
+    if not folder:
+        return
+    files = []
+    for root, _, names in os.walk(work):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                files.append(f"{hashlib.sha256(f.read()).hexdigest()}  {os.path.relpath(path, work)}")
+    text = "\n".join([run, f"exit {done.returncode}", "--- stdout", done.stdout, "--- stderr",
+                      done.stderr, "--- files"] + sorted(files)) + "\n"
+    key = hashlib.sha256(run.encode()).hexdigest()[:16]
+    with open(os.path.join(folder, key + ".txt"), "w") as f:
+        f.write(text.replace(work, "WORK"))
 
 
 def main():

@@ -19,8 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const CanarySpec back = parse_canary_spec(canary_spec_json(spec), "round trip");
-  if (back.kind != spec.kind || back.seed != spec.seed || back.count != spec.count || back.dim != spec.dim ||
-      back.first_index != spec.first_index || back.clip != spec.clip || back.flip != spec.flip)
+  if (back.kind != spec.kind || back.seed != spec.seed || back.count != spec.count ||
+      back.dim != spec.dim || back.first_index != spec.first_index || back.clip != spec.clip ||
+      back.flip != spec.flip)
     std::abort();
   if (spec.dim <= 4096) {
     std::vector<double> canary(spec.dim);

@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   CLI::App app{"fuzz", "dp-train"};
   dpaudit::cli::setup(app, "");
   dpaudit::dp_train::SgdOptions options;
-  const std::function<void()> resolve = dpaudit::dp_train::declare_sgd_options(*app.add_subcommand("sgd"), options);
+  const std::function<void()> resolve =
+      dpaudit::dp_train::declare_sgd_options(*app.add_subcommand("sgd"), options);
   dpaudit::cli::run(app, static_cast<int>(args.size()), argv.data(), [&] {
     resolve();
     const dpaudit::dp_train::SgdConfig& c = options.config;

@@ -74,8 +74,8 @@ TEST_CASE("the differentiable path's gradient is the one-pass per-example gradie
   const std::int64_t y = 4;
   const std::vector<float> g = crafter.gradient(x, y);
   std::vector<float> reference(s.theta.size(), 0.0f);
-  DensePerExample(kWidths).add_clipped_sum(s.theta.data(), x.data(), &y, 1, std::numeric_limits<double>::infinity(),
-                                           reference.data());
+  DensePerExample(kWidths).add_clipped_sum(
+      s.theta.data(), x.data(), &y, 1, std::numeric_limits<double>::infinity(), reference.data());
   double max_diff = 0, max_abs = 0;
   for (std::size_t j = 0; j < g.size(); ++j) {
     max_diff = std::max(max_diff, std::fabs(double(g[j]) - reference[j]));
@@ -103,7 +103,8 @@ TEST_CASE("dL/dx by double backward matches central differences of L, for both l
       plus[j] += 1e-2f;
       minus[j] -= 1e-2f;
       const double fd = (crafter.loss(plus, 7, o) - crafter.loss(minus, 7, o)) / 2e-2;
-      CHECK(e.input_gradient[j] == doctest::Approx(fd).epsilon(2e-2).scale(1e-3 * std::fabs(e.loss)));
+      CHECK(e.input_gradient[j] ==
+            doctest::Approx(fd).epsilon(2e-2).scale(1e-3 * std::fabs(e.loss)));
     }
   }
 }

@@ -48,10 +48,12 @@ Setup setup() {
 
 }  // namespace
 
-TEST_CASE("the canary client's update is one SGD step on the crafted example: -lr g, clipped to C") {
+TEST_CASE(
+    "the canary client's update is one SGD step on the crafted example: -lr g, clipped to C") {
   Setup s = setup();
   const std::vector<float> pool;
-  const std::vector<float> g = CanaryCrafter({64, 16, 10}, s.theta, pool, 0).gradient(s.canary.features, 6);
+  const std::vector<float> g =
+      CanaryCrafter({64, 16, 10}, s.theta, pool, 0).gradient(s.canary.features, 6);
   double g_norm = 0;
   for (float v : g) g_norm += double(v) * v;
   g_norm = std::sqrt(g_norm);
@@ -59,10 +61,12 @@ TEST_CASE("the canary client's update is one SGD step on the crafted example: -l
   const ClientIndices holder(1, std::vector<std::size_t>{0});
   ClientTrainer trainer(s.model, s.canary, holder, {1, 16, 0.1}, 1);
   // Unclipped: update = -0.1 g, and its norm before clipping 0.1 ||g||.
-  ClientUpdate u = trainer.train(s.global, std::numeric_limits<double>::infinity(), holder[0], 0, 1, 0)[0];
+  ClientUpdate u =
+      trainer.train(s.global, std::numeric_limits<double>::infinity(), holder[0], 0, 1, 0)[0];
   CHECK(u.norm == doctest::Approx(0.1 * g_norm).epsilon(1e-5));
   double max_diff = 0;
-  for (std::size_t j = 0; j < g.size(); ++j) max_diff = std::max(max_diff, std::fabs(u.update[j] + 0.1 * g[j]));
+  for (std::size_t j = 0; j < g.size(); ++j)
+    max_diff = std::max(max_diff, std::fabs(u.update[j] + 0.1 * g[j]));
   CHECK(max_diff <= 1e-6 * g_norm);
   // Clipped to C = 0.01 (below 0.1 ||g||): update = -C g / ||g||, the score's unit vector times C.
   u = trainer.train(s.global, 0.01, holder[0], 0, 1, 0)[0];

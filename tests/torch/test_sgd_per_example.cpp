@@ -7,10 +7,10 @@
 
 #include "data.hpp"
 #include "models.hpp"
-#include "small_model.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/per_example_model.hpp"
 #include "sgd/trainer.hpp"
+#include "small_model.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK
@@ -81,7 +81,8 @@ TEST_CASE("a clipped sum of identical examples has norm count * min(norm, C)") {
     four.y.push_back(one.y[0]);
   }
   std::vector<float> g(theta.size(), 0.0f), g4(theta.size(), 0.0f);
-  fast->add_clipped_sum(theta.data(), one.x.data(), one.y.data(), 1, std::numeric_limits<double>::infinity(), g.data());
+  fast->add_clipped_sum(theta.data(), one.x.data(), one.y.data(), 1,
+                        std::numeric_limits<double>::infinity(), g.data());
   double norm2 = 0;
   for (float v : g) norm2 += double(v) * v;
   const double clip = std::sqrt(norm2) / 2;  // halves it
@@ -112,7 +113,8 @@ TEST_CASE("DP-SGD step: q = 1 without noise moves theta by lr * (clipped sum) / 
   trainer.train(theta, rng, nullptr);
   std::vector<float> sum(theta0.size(), 0.0f);
   PerExampleModel::make_reference(test::small_model(ModelKind::mlp), 2)
-      ->add_clipped_sum(theta0.data(), train.features.data(), train.labels.data(), 20, 0.1, sum.data());
+      ->add_clipped_sum(theta0.data(), train.features.data(), train.labels.data(), 20, 0.1,
+                        sum.data());
   std::vector<float> expected(theta0.size());
   for (std::size_t j = 0; j < theta0.size(); ++j) expected[j] = theta0[j] - 0.5f * sum[j] / 20.0f;
   CHECK(max_abs_difference(theta, expected) <= 1e-6);
@@ -162,14 +164,16 @@ TEST_CASE("Poisson lots by geometric skips: every member with probability q, ind
     draw_poisson_lot(1000, 0.1, rng, lot);
     total += double(lot.size());
     increasing = increasing && std::is_sorted(lot.begin(), lot.end()) &&
-                 std::adjacent_find(lot.begin(), lot.end()) == lot.end() && (lot.empty() || lot.back() < 1000);
+                 std::adjacent_find(lot.begin(), lot.end()) == lot.end() &&
+                 (lot.empty() || lot.back() < 1000);
     first += !lot.empty() && lot.front() == 0;
     middle += std::binary_search(lot.begin(), lot.end(), std::size_t{500});
     last += !lot.empty() && lot.back() == 999;
   }
   CHECK(increasing);
   CHECK(std::fabs(total / 20000 - 100) < 4 * 0.067);
-  for (std::size_t count : {first, middle, last}) CHECK(std::fabs(double(count) / 20000 - 0.1) < 4 * 0.0021);
+  for (std::size_t count : {first, middle, last})
+    CHECK(std::fabs(double(count) / 20000 - 0.1) < 4 * 0.0021);
   draw_poisson_lot(7, 1.0, rng, lot);
   CHECK(lot == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6});
 }

@@ -13,11 +13,11 @@
 
 #include "differentiable_model.hpp"
 #include "models.hpp"
-#include "small_model.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/dense_per_example.hpp"
 #include "sgd/per_example_model.hpp"
 #include "sgd/poison.hpp"
+#include "small_model.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK
@@ -65,24 +65,27 @@ TEST_CASE("the differentiable path gives the one-pass per-example gradients, log
     for (std::size_t i = 0; i < 5; ++i) {
       const std::vector<float> x(xs.begin() + 64 * i, xs.begin() + 64 * (i + 1));
       const torch::Tensor w = to_tensor(theta).requires_grad_(true);
-      const std::vector<float> g =
-          to_vector(torch::autograd::grad({dense_example_loss(widths, w, to_tensor(x), ys[i])}, {w})[0]);
+      const std::vector<float> g = to_vector(
+          torch::autograd::grad({dense_example_loss(widths, w, to_tensor(x), ys[i])}, {w})[0]);
       std::vector<float> reference(theta.size(), 0.0f);
-      dense.add_clipped_sum(theta.data(), x.data(), &ys[i], 1, std::numeric_limits<double>::infinity(),
-                            reference.data());
+      dense.add_clipped_sum(theta.data(), x.data(), &ys[i], 1,
+                            std::numeric_limits<double>::infinity(), reference.data());
       double diff = 0;
-      for (std::size_t j = 0; j < g.size(); ++j) diff = std::max(diff, std::fabs(double(g[j]) - reference[j]));
+      for (std::size_t j = 0; j < g.size(); ++j)
+        diff = std::max(diff, std::fabs(double(g[j]) - reference[j]));
       CHECK(max_abs(reference) > 0.01);
       CHECK(diff <= 1e-5 * max_abs(reference));
       // Clipped at C = 0.1 (below every norm here) and summed, as a DP-SGD lot.
       double norm2 = 0;
       for (float v : g) norm2 += double(v) * v;
       REQUIRE(std::sqrt(norm2) > 0.1);
-      for (std::size_t j = 0; j < g.size(); ++j) autograd_sum[j] += static_cast<float>(0.1 / std::sqrt(norm2)) * g[j];
+      for (std::size_t j = 0; j < g.size(); ++j)
+        autograd_sum[j] += static_cast<float>(0.1 / std::sqrt(norm2)) * g[j];
     }
     dense.add_clipped_sum(theta.data(), xs.data(), ys.data(), 5, 0.1, one_pass_sum.data());
     double diff = 0;
-    for (std::size_t j = 0; j < theta.size(); ++j) diff = std::max(diff, std::fabs(double(autograd_sum[j]) - one_pass_sum[j]));
+    for (std::size_t j = 0; j < theta.size(); ++j)
+      diff = std::max(diff, std::fabs(double(autograd_sum[j]) - one_pass_sum[j]));
     CHECK(diff <= 1e-5 * max_abs(one_pass_sum));
   }
 }
@@ -93,7 +96,8 @@ TEST_CASE("C3's closed-form dJ/dx matches central differences of J") {
   // Clip 0.5 with virtual step 0.5 (the clip is active: the poison's gradient norm is
   // above it), and clip 1000 (inactive) with virtual step 0.02.
   for (auto [step, clip] : {std::pair{0.5, 0.5}, std::pair{0.02, 1000.0}}) {
-    AdaptiveCrafter crafter(widths, uniforms(64, 2), 4, step, clip, 10, 1.0, CraftSign::descent, {0, 1});
+    AdaptiveCrafter crafter(widths, uniforms(64, 2), 4, step, clip, 10, 1.0, CraftSign::descent,
+                            {0, 1});
     const std::vector<float> x = uniforms(64, 3);
     const auto e = crafter.evaluate(theta.data(), theta.size(), x);
     MESSAGE("clip ", clip, ": J ", e.query_loss, ", max |dJ/dx| ", max_abs(e.input_gradient));
@@ -105,24 +109,27 @@ TEST_CASE("C3's closed-form dJ/dx matches central differences of J") {
       const double fd = (crafter.evaluate(theta.data(), theta.size(), plus).query_loss -
                          crafter.evaluate(theta.data(), theta.size(), minus).query_loss) /
                         2e-2;
-      CHECK(e.input_gradient[j] == doctest::Approx(fd).epsilon(2e-2).scale(1e-2 * max_abs(e.input_gradient)));
+      CHECK(e.input_gradient[j] ==
+            doctest::Approx(fd).epsilon(2e-2).scale(1e-2 * max_abs(e.input_gradient)));
     }
   }
 }
 
-TEST_CASE("C3's closed-form dJ/dx is LibTorch's double backward, logreg and mlp, clip active or not") {
+TEST_CASE(
+    "C3's closed-form dJ/dx is LibTorch's double backward, logreg and mlp, clip active or not") {
   for (ModelKind kind : {ModelKind::logreg, ModelKind::mlp}) {
     const std::vector<float> theta = parameters(kind, 5);
     for (auto [step, clip] : {std::pair{0.5, 0.5}, std::pair{0.02, 1000.0}}) {
-      AdaptiveCrafter crafter(dense_widths(test::small_model(kind)), uniforms(64, 7), 2, step, clip, 10, 1.0, CraftSign::descent,
-                              {0, 1});
+      AdaptiveCrafter crafter(dense_widths(test::small_model(kind)), uniforms(64, 7), 2, step, clip,
+                              10, 1.0, CraftSign::descent, {0, 1});
       const std::vector<float> x = uniforms(64, 8);
       const auto fast = crafter.evaluate(theta.data(), theta.size(), x);
       const auto reference = crafter.evaluate_reference(theta.data(), theta.size(), x);
       CHECK(fast.query_loss == doctest::Approx(reference.query_loss).epsilon(1e-5));
       double diff = 0;
       for (std::size_t j = 0; j < x.size(); ++j)
-        diff = std::max(diff, std::fabs(double(fast.input_gradient[j]) - reference.input_gradient[j]));
+        diff =
+            std::max(diff, std::fabs(double(fast.input_gradient[j]) - reference.input_gradient[j]));
       CHECK(max_abs(reference.input_gradient) > 1e-3);
       CHECK(diff <= 1e-4 * max_abs(reference.input_gradient));
     }
@@ -135,8 +142,8 @@ TEST_CASE("C3's closed-form dJ/dx is LibTorch's double backward, logreg and mlp,
 // other platforms' rounding. The crafted input stays in the box [0, 1].
 TEST_CASE("C2's ascent raises the shadow models' loss far above a random input's") {
   const std::vector<std::int64_t> widths = dense_widths(test::small_model(ModelKind::mlp));
-  const std::vector<std::vector<float>> shadows{parameters(ModelKind::mlp, 1), parameters(ModelKind::mlp, 2),
-                                                parameters(ModelKind::mlp, 3)};
+  const std::vector<std::vector<float>> shadows{
+      parameters(ModelKind::mlp, 1), parameters(ModelKind::mlp, 2), parameters(ModelKind::mlp, 3)};
   const CraftedInput c = ascend_shadow_loss(widths, shadows, uniforms(64, 4), 0, 50, 0.5, {0, 1});
   MESSAGE("C2: initial ", c.initial_loss, ", final ", c.final_loss);
   CHECK(c.initial_loss > 1);
@@ -157,13 +164,18 @@ TEST_CASE("C3's poison lowers the query's loss after its step more than a random
   AdaptiveCrafter descent(widths, query, 6, 0.5, 1.0, 10, 1.0, CraftSign::descent, {0, 1});
   AdaptiveCrafter printed(widths, query, 6, 0.5, 1.0, 10, 1.0, CraftSign::printed, {0, 1});
   const double random = descent.evaluate(theta.data(), theta.size(), uniforms(64, 6)).query_loss;
-  const double crafted = descent.evaluate(theta.data(), theta.size(), descent.craft(theta.data(), theta.size())).query_loss;
-  const double ascent = printed.evaluate(theta.data(), theta.size(), printed.craft(theta.data(), theta.size())).query_loss;
+  const double crafted =
+      descent.evaluate(theta.data(), theta.size(), descent.craft(theta.data(), theta.size()))
+          .query_loss;
+  const double ascent =
+      printed.evaluate(theta.data(), theta.size(), printed.craft(theta.data(), theta.size()))
+          .query_loss;
   DensePerExample dense(widths);
   std::int64_t label = 6;
   double unmoved = 0;
   dense.losses(theta.data(), query.data(), &label, 1, &unmoved);
-  MESSAGE("C3: no step ", unmoved, ", random ", random, ", crafted ", crafted, ", printed sign ", ascent);
+  MESSAGE("C3: no step ", unmoved, ", random ", random, ", crafted ", crafted, ", printed sign ",
+          ascent);
   CHECK(random < unmoved);
   CHECK(crafted < 0.5 * random);
   CHECK(ascent > random);

@@ -7,7 +7,8 @@
 
 #include "random/philox_stream.hpp"
 
-inline std::vector<double> normals(std::size_t n, double mean, double sd, std::uint64_t seed, std::uint64_t stream) {
+inline std::vector<double> normals(std::size_t n, double mean, double sd, std::uint64_t seed,
+                                   std::uint64_t stream) {
   dpaudit::PhiloxStream rng(seed, stream);
   std::vector<double> x(n);
   rng.fill_normal(x.data(), n);

@@ -3,4 +3,6 @@
 #pragma once
 #include <cmath>
 
-inline bool close(double got, double want, double rel) { return std::abs(got - want) <= rel * std::abs(want); }
+inline bool close(double got, double want, double rel) {
+  return std::abs(got - want) <= rel * std::abs(want);
+}

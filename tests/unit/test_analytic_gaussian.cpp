@@ -54,7 +54,8 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(gaussian_mechanism_sigma(std::nan(""), 1e-5), UsageError);
 }
 
-TEST_CASE("k Gaussian releases compose to one at sigma / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3)") {
+TEST_CASE(
+    "k Gaussian releases compose to one at sigma / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3)") {
   // Four releases at 2 x 0.541 are one at 0.541: eps 10 at delta 1e-6 (003 Table 2, 2% as
   // 0.541 is rounded there); nothing released, nothing spent.
   CHECK(gaussian_composition_epsilon(1.082, 4, 1e-6) == gaussian_mechanism_epsilon(0.541, 1e-6));

@@ -11,7 +11,8 @@ using namespace dpaudit;
 TEST_CASE("attack metrics by hand: in {0.4, 0.8, 0.9}, out {0.1, 0.4, 0.7}") {
   // Rules from the top: all out (0,0); 0.9 (1 in, 0 out); 0.8 (2, 0); 0.7 (2, 1);
   // 0.4 (3, 2); 0.1 (3, 3): m = 6. ROC points (0,0) (0,1/3) (0,2/3) (1/3,2/3) (2/3,1) (1,1).
-  const AttackMetrics m = attack_metrics(ScoreSet({0.4, 0.8, 0.9}, {0.1, 0.4, 0.7}), {0, 0.34, 0.7, 1}, 0.05);
+  const AttackMetrics m =
+      attack_metrics(ScoreSet({0.4, 0.8, 0.9}, {0.1, 0.4, 0.7}), {0, 0.34, 0.7, 1}, 0.05);
   CHECK(m.rules == 6);
   CHECK(m.n_in == 3);
   CHECK(m.n_out == 3);
@@ -22,8 +23,9 @@ TEST_CASE("attack metrics by hand: in {0.4, 0.8, 0.9}, out {0.1, 0.4, 0.7}") {
   REQUIRE(m.tpr_at_fpr.size() == 4);
   CHECK(m.tpr_at_fpr[0].max_fpr == 0);
   CHECK(m.tpr_at_fpr[0].tpr == doctest::Approx(2.0 / 3));  // rule 0.8
-  CHECK(m.tpr_at_fpr[1].tpr == doctest::Approx(2.0 / 3));  // 1 false positive allowed: rule 0.7 adds no in
-  CHECK(m.tpr_at_fpr[2].tpr == 1);                         // rule 0.4, 2 false positives
+  CHECK(m.tpr_at_fpr[1].tpr ==
+        doctest::Approx(2.0 / 3));  // 1 false positive allowed: rule 0.7 adds no in
+  CHECK(m.tpr_at_fpr[2].tpr == 1);  // rule 0.4, 2 false positives
   CHECK(m.tpr_at_fpr[3].tpr == 1);
   // Best rule 0.8: 2 in right, 3 out right, 1 error in 6.
   CHECK(m.accuracy.value == doctest::Approx(5.0 / 6));
@@ -52,13 +54,14 @@ TEST_CASE("separable scores: AUROC 1, accuracy 1, bounds in closed form") {
   CHECK(m.balanced_accuracy.lower_bound == doctest::Approx(std::sqrt(0.005)).epsilon(1e-12));
 }
 
-TEST_CASE("an attack no better than chance: the trivial rules, ties broken to the highest threshold") {
+TEST_CASE(
+    "an attack no better than chance: the trivial rules, ties broken to the highest threshold") {
   // Reversed scores: every threshold rule is worse than "all out" (raw) and no better
   // than all in/all out for balanced accuracy (1/2).
   const AttackMetrics m = attack_metrics(ScoreSet({0, 1}, {2, 3, 4}), {0.5}, 0.05);
   CHECK(m.auroc == 0);
-  CHECK(m.auroc_convex_hull == doctest::Approx(0.5));  // the chord from (0,0) to (1,1)
-  CHECK(m.tpr_at_fpr[0].tpr == 0);                     // FPR <= 1/2 admits 1 out: rule 4, no in
+  CHECK(m.auroc_convex_hull == doctest::Approx(0.5));   // the chord from (0,0) to (1,1)
+  CHECK(m.tpr_at_fpr[0].tpr == 0);                      // FPR <= 1/2 admits 1 out: rule 4, no in
   CHECK(m.accuracy.value == doctest::Approx(3.0 / 5));  // all out
   CHECK(m.accuracy.threshold == INFINITY);
   CHECK(m.balanced_accuracy.value == 0.5);
@@ -71,11 +74,13 @@ TEST_CASE("an attack no better than chance: the trivial rules, ties broken to th
   CHECK(eq.tpr_at_fpr[0].tpr == 0);
 }
 
-TEST_CASE("golden: 200 in and 150 out scores on a 0.1 grid with ties (tests/golden/attack_metrics.py)") {
+TEST_CASE(
+    "golden: 200 in and 150 out scores on a 0.1 grid with ties (tests/golden/attack_metrics.py)") {
   std::vector<double> in, out;
   for (int i = 0; i < 200; ++i) in.push_back(((i * 7919) % 211 + 40) / 10.0);
   for (int j = 0; j < 150; ++j) out.push_back(((j * 104729) % 197) / 10.0);
-  const AttackMetrics m = attack_metrics(ScoreSet(in, out), {0.0, 0.001, 0.01, 0.1, 0.5, 1.0}, 0.05);
+  const AttackMetrics m =
+      attack_metrics(ScoreSet(in, out), {0.0, 0.001, 0.01, 0.1, 0.5, 1.0}, 0.05);
   // Brute force over all pairs and rules in numpy/scipy; counts are exact, so the
   // AUROCs and rates agree to rounding (1e-14), the Beta quantiles to 1e-10.
   CHECK(m.rules == 236);

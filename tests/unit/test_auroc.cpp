@@ -22,9 +22,9 @@ TEST_CASE("AUROC counts ties as half (Mann-Whitney)") {
 
 TEST_CASE("TPR at FPR: the best rule whose FPR stays within the target") {
   const RocSweep s = roc_sweep({0.4, 0.8, 0.9}, {0.1, 0.4, 0.7});
-  CHECK(tpr_at_fpr(s, 0.0) == doctest::Approx(2.0 / 3));   // t = 0.8: 2 in, 0 out
-  CHECK(tpr_at_fpr(s, 0.34) == doctest::Approx(2.0 / 3));  // t = 0.7: 1 out of 3 allowed
-  CHECK(tpr_at_fpr(s, 0.7) == 1.0);                        // t = 0.4: 2 out of 3
+  CHECK(tpr_at_fpr(s, 0.0) == doctest::Approx(2.0 / 3));        // t = 0.8: 2 in, 0 out
+  CHECK(tpr_at_fpr(s, 0.34) == doctest::Approx(2.0 / 3));       // t = 0.7: 1 out of 3 allowed
+  CHECK(tpr_at_fpr(s, 0.7) == 1.0);                             // t = 0.4: 2 out of 3
   CHECK(tpr_at_fpr(roc_sweep({0.5}, {0.1, 0.9}), 0.1) == 0.0);  // the top score is out
   CHECK_THROWS_AS(tpr_at_fpr(roc_sweep({0.5}, {}), 0.1), UsageError);
 }

@@ -20,10 +20,14 @@ using namespace dpaudit;
 
 namespace {
 
-double mean_of(const std::vector<double>& x) { return std::accumulate(x.begin(), x.end(), 0.0) / x.size(); }
+double mean_of(const std::vector<double>& x) {
+  return std::accumulate(x.begin(), x.end(), 0.0) / x.size();
+}
 
 const ScoreStatistic kMeanIn = [](const ScoreSet& s) { return mean_of(s.in()); };
-const ScoreStatistic kMeanDifference = [](const ScoreSet& s) { return mean_of(s.in()) - mean_of(s.out()); };
+const ScoreStatistic kMeanDifference = [](const ScoreSet& s) {
+  return mean_of(s.in()) - mean_of(s.out());
+};
 
 // sum_i (x_i - mean)^3 / n^3 and sum_i (x_i - mean)^2 / n^2: the jackknife influences
 // of a sample mean are exactly x_i - mean, so these are a's sums for one sample (with
@@ -121,7 +125,8 @@ TEST_CASE("coverage of the 95% BCa interval over 500 seeded samples is within th
     BootstrapOptions o;
     o.replicates = 1000;
     o.seed = rep;
-    const BootstrapDistribution d = bootstrap(ScoreSet(normals(50, 0, 1, 1000 + rep, 0), {}), kMeanIn, o);
+    const BootstrapDistribution d =
+        bootstrap(ScoreSet(normals(50, 0, 1, 1000 + rep, 0), {}), kMeanIn, o);
     const BcaInterval ci = bca_interval(d, 0.05);
     covered += ci.lower.value <= 0 && 0 <= ci.upper.value;
   }
@@ -135,7 +140,9 @@ TEST_CASE("byte-identical for 1, 2 and 3 threads, the grouped jackknife included
   o.replicates = 257;
   o.seed = 99;
   o.jackknife_groups = 17;  // both classes grouped
-  const auto stat = [](const ScoreSet& x) { return std::log(mean_of(x.in()) * mean_of(x.in()) + 1) - mean_of(x.out()); };
+  const auto stat = [](const ScoreSet& x) {
+    return std::log(mean_of(x.in()) * mean_of(x.in()) + 1) - mean_of(x.out());
+  };
   o.threads = 1;
   const BootstrapDistribution one = bootstrap(s, stat, o);
   CHECK(one.jackknife_groups_in == 17);
@@ -144,7 +151,8 @@ TEST_CASE("byte-identical for 1, 2 and 3 threads, the grouped jackknife included
     o.threads = threads;
     const BootstrapDistribution many = bootstrap(s, stat, o);
     REQUIRE(many.replicates.size() == one.replicates.size());
-    CHECK(std::memcmp(many.replicates.data(), one.replicates.data(), one.replicates.size() * sizeof(double)) == 0);
+    CHECK(std::memcmp(many.replicates.data(), one.replicates.data(),
+                      one.replicates.size() * sizeof(double)) == 0);
     CHECK(std::memcmp(&many.acceleration, &one.acceleration, sizeof(double)) == 0);
     CHECK(std::memcmp(&many.z0, &one.z0, sizeof(double)) == 0);
     const double a = bca_interval(many, 0.1).lower.value, b = bca_interval(one, 0.1).lower.value;
@@ -158,7 +166,8 @@ TEST_CASE("byte-identical for 1, 2 and 3 threads, the grouped jackknife included
 TEST_CASE("degenerate cases") {
   BootstrapOptions o;
   o.replicates = 100;
-  SUBCASE("all scores equal: every replicate equals the estimate, z0 = 0, a = 0, interval a point") {
+  SUBCASE(
+      "all scores equal: every replicate equals the estimate, z0 = 0, a = 0, interval a point") {
     const BootstrapDistribution d = bootstrap(ScoreSet({3, 3, 3, 3}, {1, 1}), kMeanDifference, o);
     CHECK(d.estimate == 2);
     CHECK(d.below_fraction == 0.5);
@@ -175,7 +184,8 @@ TEST_CASE("degenerate cases") {
     return s.out().back() < s.in().front() ? INFINITY : mean_of(s.in()) - mean_of(s.out());
   };
   SUBCASE("every replicate inf: the interval is [inf, inf], ties count half") {
-    const BootstrapDistribution d = bootstrap(ScoreSet({10, 11, 12, 13}, {0, 1, 2, 3}), eps_like, o);
+    const BootstrapDistribution d =
+        bootstrap(ScoreSet({10, 11, 12, 13}, {0, 1, 2, 3}), eps_like, o);
     CHECK(d.estimate == INFINITY);
     CHECK(d.below_fraction == 0.5);
     CHECK(d.standard_error == INFINITY);
@@ -221,16 +231,24 @@ TEST_CASE("degenerate cases") {
   }
   SUBCASE("NaN and errors of the statistic are errors naming where") {
     const ScoreSet s({1, 2, 3}, {0, 1});
-    CHECK_THROWS_AS(bootstrap(s, [](const ScoreSet&) { return NAN; }, o), DataError);
-    const auto nan_on_resample = [](const ScoreSet& x) { return x.in() == std::vector<double>{1, 2, 3} ? 1.0 : NAN; };
-    CHECK_THROWS_WITH_AS(bootstrap(s, nan_on_resample, o), doctest::Contains("bootstrap replicate"), DataError);
+    CHECK_THROWS_AS(bootstrap(
+                        s, [](const ScoreSet&) { return NAN; }, o),
+                    DataError);
+    const auto nan_on_resample = [](const ScoreSet& x) {
+      return x.in() == std::vector<double>{1, 2, 3} ? 1.0 : NAN;
+    };
+    CHECK_THROWS_WITH_AS(bootstrap(s, nan_on_resample, o), doctest::Contains("bootstrap replicate"),
+                         DataError);
     const auto throws_on_deletion = [](const ScoreSet& x) {
       if (x.out().size() < 2) throw UsageError("needs 2 out scores");
       return 1.0;
     };
-    CHECK_THROWS_WITH_AS(bootstrap(s, throws_on_deletion, o), doctest::Contains("jackknife deletion"), DataError);
+    CHECK_THROWS_WITH_AS(bootstrap(s, throws_on_deletion, o),
+                         doctest::Contains("jackknife deletion"), DataError);
     // On the scores themselves, the statistic's own error passes unchanged.
-    CHECK_THROWS_AS(bootstrap(s, [](const ScoreSet&) -> double { throw UsageError("bad option"); }, o), UsageError);
+    CHECK_THROWS_AS(bootstrap(
+                        s, [](const ScoreSet&) -> double { throw UsageError("bad option"); }, o),
+                    UsageError);
   }
   SUBCASE("bad options and inputs") {
     const ScoreSet s({1, 2, 3}, {0, 1});
@@ -309,7 +327,9 @@ TEST_CASE("gauss-fit's eps_est bootstrapped (003 Alg. 3)") {
   CHECK(grouped.replicates == d.replicates);  // the groups do not touch the replicates
 }
 
-TEST_CASE("bootstrap_epsilon: the estimator's bootstrap; against a null only the in scores are resampled") {
+TEST_CASE(
+    "bootstrap_epsilon: the estimator's bootstrap; against a null only the in scores are "
+    "resampled") {
   const ScoreSet s(normals(60, 0.3, 0.1, 31, 1), normals(40, 0, 0.1, 31, 2));
   EstimatorOptions e;
   e.method = Method::gauss_fit;
@@ -318,7 +338,9 @@ TEST_CASE("bootstrap_epsilon: the estimator's bootstrap; against a null only the
   o.replicates = 50;
   const BootstrapDistribution plain = bootstrap_epsilon(s, e, o);
   CHECK(plain.replicates ==
-        bootstrap(s, [&](const ScoreSet& x) { return estimate_epsilon(x, e).epsilon; }, o).replicates);
+        bootstrap(
+            s, [&](const ScoreSet& x) { return estimate_epsilon(x, e).epsilon; }, o)
+            .replicates);
   CHECK(plain.jackknife_groups_out == 40);
   // With a null the out scores are no sample: the same result as with none at all, and
   // the jackknife deletes in scores only.

@@ -42,7 +42,8 @@ std::string spec_error(const std::string& text) {
 }  // namespace
 
 TEST_CASE("spec JSON: the DESIGN.md example reads and writes back") {
-  const std::string text = R"({"kind":"sphere","seed":7,"count":1000,"dim":101770,"first_index":0})";
+  const std::string text =
+      R"({"kind":"sphere","seed":7,"count":1000,"dim":101770,"first_index":0})";
   const CanarySpec s = parse_canary_spec(text, "c.json");
   CHECK(s.kind == CanaryKind::sphere);
   CHECK(s.seed == 7);
@@ -53,23 +54,28 @@ TEST_CASE("spec JSON: the DESIGN.md example reads and writes back") {
   d.kind = CanaryKind::dummy;
   d.clip = 0.5;
   d.flip = true;
-  CHECK(canary_spec_json(d) ==
-        R"({"kind":"dummy","seed":7,"count":1000,"dim":101770,"first_index":0,"clip":0.5,"flip":true})");
+  CHECK(
+      canary_spec_json(d) ==
+      R"({"kind":"dummy","seed":7,"count":1000,"dim":101770,"first_index":0,"clip":0.5,"flip":true})");
   const CanarySpec back = parse_canary_spec(canary_spec_json(d), "x");
   CHECK(back.clip == 0.5);
   CHECK(back.flip);
-  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":18446744073709551615,"count":1,"dim":1})", "x").seed ==
-        18446744073709551615ull);
+  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":18446744073709551615,"count":1,"dim":1})", "x")
+            .seed == 18446744073709551615ull);
 }
 
 TEST_CASE("spec JSON: every malformed spec is a DataError naming file and field") {
-  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":0,"dim":5})") == "canary count is 0 (c.json, field count)");
-  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":0})") == "canary dimension is 0 (c.json, field dim)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":0,"dim":5})") ==
+        "canary count is 0 (c.json, field count)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":0})") ==
+        "canary dimension is 0 (c.json, field dim)");
   CHECK(spec_error(R"({"kind":"cube","seed":1,"count":3,"dim":4})") ==
         "unknown canary kind 'cube' (sphere or dummy) (c.json, field kind)");
   // 36 characters: nlohmann::json reports the unexpected end of input at byte 37
-  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,)") == "malformed JSON at byte 37 (c.json)");
-  CHECK(spec_error(R"({"kind":"sphere","count":3,"dim":4})") == "missing field (c.json, field seed)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,)") ==
+        "malformed JSON at byte 37 (c.json)");
+  CHECK(spec_error(R"({"kind":"sphere","count":3,"dim":4})") ==
+        "missing field (c.json, field seed)");
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":4,"frist_index":2})") ==
         "unknown field (c.json, field frist_index)");
   CHECK(spec_error(R"({"kind":"sphere","seed":-1,"count":3,"dim":4})") ==
@@ -88,22 +94,31 @@ TEST_CASE("spec JSON: limits and out-of-range numbers are refused with the file 
         "canary dimension 1099511627777 is too large (at most 2^40) (c.json, field dim)");
   // 1025 x 2^40 passes both single limits and wraps no 64-bit product, but not 2^50.
   CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":1025,"dim":1099511627776})") ==
-        "count 1025 x dim 1099511627776 is too many entries to regenerate (at most 2^50) (c.json, fields count and dim)");
-  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":1e400})") == "number out of range (c.json, field dim)");
-  CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":[-1e999]})") == "number out of range (c.json, field clip)");
+        "count 1025 x dim 1099511627776 is too many entries to regenerate (at most 2^50) (c.json, "
+        "fields count and dim)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":1e400})") ==
+        "number out of range (c.json, field dim)");
+  CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":[-1e999]})") ==
+        "number out of range (c.json, field clip)");
   CHECK(spec_error("1e400") == "number out of range (c.json)");
   // clip^2 beyond double made every cosine 0 (issue 9 item 9).
   CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":1e308})") ==
-        "clip 1e+308 is too large (at most 1e154: the canary's squared norm would overflow) (c.json, field clip)");
+        "clip 1e+308 is too large (at most 1e154: the canary's squared norm would overflow) "
+        "(c.json, field clip)");
   CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":1.0000000000000002e+154})") ==
-        "clip 1.0000000000000002e+154 is too large (at most 1e154: the canary's squared norm would overflow) (c.json, field clip)");
-  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":4,"count":5})") == "field given twice (c.json, field count)");
+        "clip 1.0000000000000002e+154 is too large (at most 1e154: the canary's squared norm would "
+        "overflow) (c.json, field clip)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":1,"count":3,"dim":4,"count":5})") ==
+        "field given twice (c.json, field count)");
   // The limits themselves are accepted.
-  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":4294967296,"dim":262144})", "x").count == 4294967296ull);
-  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":1024,"dim":1099511627776})", "x").dim == 1099511627776ull);
+  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":4294967296,"dim":262144})", "x")
+            .count == 4294967296ull);
+  CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":1024,"dim":1099511627776})", "x")
+            .dim == 1099511627776ull);
   // canary-gen's options go through the same check.
   CanarySpec big = sphere(1, 5000000000ull, 10);
-  CHECK_THROWS_WITH_AS(CanarySet::from_spec(big), "canary count 5000000000 is too large (at most 2^32) (spec, field count)",
+  CHECK_THROWS_WITH_AS(CanarySet::from_spec(big),
+                       "canary count 5000000000 is too large (at most 2^32) (spec, field count)",
                        DataError);
 }
 
@@ -139,7 +154,8 @@ TEST_CASE("dummy canary: every entry clip/sqrt(D); flip negates it") {
   for (double v : c) CHECK(v == -0.5);
 }
 
-TEST_CASE("CanarySet::shares_canaries_with: overlapping sphere ranges, equal dummies, the same file") {
+TEST_CASE(
+    "CanarySet::shares_canaries_with: overlapping sphere ranges, equal dummies, the same file") {
   CanarySpec a = sphere(7, 10, 5), b = a;
   b.first_index = 9;  // canary 9 is in both
   CHECK(CanarySet::from_spec(a).shares_canaries_with(CanarySet::from_spec(b)));
@@ -158,8 +174,10 @@ TEST_CASE("CanarySet::shares_canaries_with: overlapping sphere ranges, equal dum
   CHECK(!CanarySet::from_spec(d).shares_canaries_with(CanarySet::from_spec(flipped)));
   CHECK(!CanarySet::from_spec(d).shares_canaries_with(CanarySet::from_spec(a)));
   const std::vector<double> rows(5, 1.0);
-  CHECK(CanarySet::from_matrix(rows, 1, 5, "m.npy").shares_canaries_with(CanarySet::from_matrix(rows, 1, 5, "m.npy")));
-  CHECK(!CanarySet::from_matrix(rows, 1, 5, "m.npy").shares_canaries_with(CanarySet::from_matrix(rows, 1, 5, "n.npy")));
+  CHECK(CanarySet::from_matrix(rows, 1, 5, "m.npy")
+            .shares_canaries_with(CanarySet::from_matrix(rows, 1, 5, "m.npy")));
+  CHECK(!CanarySet::from_matrix(rows, 1, 5, "m.npy")
+             .shares_canaries_with(CanarySet::from_matrix(rows, 1, 5, "n.npy")));
 }
 
 TEST_CASE("CanarySet reads a spec file or an NPY matrix") {
@@ -178,7 +196,8 @@ TEST_CASE("CanarySet reads a spec file or an NPY matrix") {
   from_npy.get(2, row.data());
   CHECK(std::equal(row.begin(), row.end(), rows.begin() + 100));
   std::ofstream(json) << R"({"kind":"sphere","seed":1,"count":0,"dim":5})";
-  CHECK_THROWS_WITH_AS(CanarySet::open(json), "canary count is 0 (test_canary_set.json, field count)", DataError);
+  CHECK_THROWS_WITH_AS(CanarySet::open(json),
+                       "canary count is 0 (test_canary_set.json, field count)", DataError);
   std::remove(json.c_str());
   std::remove(npy.c_str());
 }
@@ -209,16 +228,20 @@ TEST_CASE("cosine scores: closed forms for dummy canaries") {
   const CanarySet set = CanarySet::from_spec(s);
   std::vector<double> ones(100, 1.0), e1(100, 0.0);
   e1[0] = 5;
-  CHECK(CanaryScorer(set).scores(ones.data(), ScoreStat::cosine)[0] == doctest::Approx(1.0).epsilon(1e-15));
-  CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::cosine)[1] == doctest::Approx(0.1).epsilon(1e-15));  // 1/sqrt(100)
-  CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::dot)[1] == doctest::Approx(1.5).epsilon(1e-15));  // 5 * 3/10
+  CHECK(CanaryScorer(set).scores(ones.data(), ScoreStat::cosine)[0] ==
+        doctest::Approx(1.0).epsilon(1e-15));
+  CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::cosine)[1] ==
+        doctest::Approx(0.1).epsilon(1e-15));  // 1/sqrt(100)
+  CHECK(CanaryScorer(set).scores(e1.data(), ScoreStat::dot)[1] ==
+        doctest::Approx(1.5).epsilon(1e-15));  // 5 * 3/10
   CanarySpec largest = s;
   largest.clip = kMaxCanaryClip;  // clip^2 still finite: the cosine is still exact
   CHECK(CanaryScorer(CanarySet::from_spec(largest)).scores(ones.data(), ScoreStat::cosine)[0] ==
         doctest::Approx(1.0).epsilon(1e-15));
   s.flip = true;
   const CanarySet flipped = CanarySet::from_spec(s);
-  CHECK(CanaryScorer(flipped).scores(ones.data(), ScoreStat::cosine)[0] == doctest::Approx(-1.0).epsilon(1e-15));
+  CHECK(CanaryScorer(flipped).scores(ones.data(), ScoreStat::cosine)[0] ==
+        doctest::Approx(-1.0).epsilon(1e-15));
   std::vector<double> zero(100, 0.0);
   CHECK_THROWS_AS(CanaryScorer(set).scores(zero.data(), ScoreStat::cosine), DataError);
 }
@@ -239,11 +262,13 @@ TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the 
     long double dot = 0;
     for (std::size_t i = 0; i < d; ++i) dot += (long double)c[i] * v[i];
     CHECK(one[j] == doctest::Approx(double(dot) / norm(v)).epsilon(1e-12));
-    CHECK(CanaryScorer(set, 2).scores(v.data(), ScoreStat::dot)[j] == doctest::Approx(double(dot)).epsilon(1e-12));
+    CHECK(CanaryScorer(set, 2).scores(v.data(), ScoreStat::dot)[j] ==
+          doctest::Approx(double(dot)).epsilon(1e-12));
   }
 }
 
-TEST_CASE("cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (003 Thm 3.1)") {
+TEST_CASE(
+    "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (003 Thm 3.1)") {
   const std::size_t k = 4000, d = 500;
   const CanarySet set = CanarySet::from_spec(sphere(2, k, d));
   std::vector<double> v(d, 0.0);

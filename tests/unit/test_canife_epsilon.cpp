@@ -68,5 +68,6 @@ TEST_CASE("per round: delta 1/n of each round unless given") {
   CHECK(e.at(3).epsilon == doctest::Approx(std::log(47.5)).epsilon(1e-12));
   CHECK(e.at(7).epsilon == std::numeric_limits<double>::infinity());
   // delta 0 given: log((1 - 2/50) / (1/50)) = log 48.
-  CHECK(canife_epsilon_per_round(rounds, 0.0).at(3).epsilon == doctest::Approx(std::log(48.0)).epsilon(1e-12));
+  CHECK(canife_epsilon_per_round(rounds, 0.0).at(3).epsilon ==
+        doctest::Approx(std::log(48.0)).epsilon(1e-12));
 }

@@ -23,13 +23,15 @@ TEST_CASE("exact null: closed forms in low dimension") {
     // d = 3: uniform on [-1,1], P(T <= t) = (1+t)/2 (Archimedes)
     CHECK(close(std::exp(cosine_null_log_cdf(3, t, NullKind::exact)), (1 + t) / 2, 1e-13));
     // d = 2: arcsine law, P(T <= t) = 1/2 + asin(t)/pi
-    CHECK(close(std::exp(cosine_null_log_cdf(2, t, NullKind::exact)), 0.5 + std::asin(t) / kPi, 1e-13));
+    CHECK(close(std::exp(cosine_null_log_cdf(2, t, NullKind::exact)), 0.5 + std::asin(t) / kPi,
+                1e-13));
     // d = 4: semicircle, P(T <= t) = 1/2 + (t sqrt(1-t^2) + asin t)/pi
     CHECK(close(std::exp(cosine_null_log_cdf(4, t, NullKind::exact)),
                 0.5 + (t * std::sqrt(1 - t * t) + std::asin(t)) / kPi, 1e-13));
     // densities: 1/2 (d = 3), 2 sqrt(1-t^2)/pi (d = 4)
     CHECK(close(std::exp(cosine_null_log_pdf(3, t, NullKind::exact)), 0.5, 1e-14));
-    CHECK(close(std::exp(cosine_null_log_pdf(4, t, NullKind::exact)), 2 * std::sqrt(1 - t * t) / kPi, 1e-13));
+    CHECK(close(std::exp(cosine_null_log_pdf(4, t, NullKind::exact)),
+                2 * std::sqrt(1 - t * t) / kPi, 1e-13));
   }
   CHECK(cosine_null_log_cdf(10, -1, NullKind::exact) == -kInf);
   CHECK(cosine_null_log_cdf(10, 1, NullKind::exact) == 0);
@@ -50,8 +52,10 @@ TEST_CASE("exact null: incomplete beta values, deep tails in log space") {
 
 TEST_CASE("Gaussian null N(0, 1/d) (003 Thm 3.2)") {
   // P(T >= 2/sqrt(d)) = Phi(-2) = 0.022750131948179195 [scipy.stats.norm.sf(2)]
-  CHECK(close(std::exp(cosine_null_log_sf(10000, 0.02, NullKind::gaussian)), 0.022750131948179195, 1e-13));
-  CHECK(cosine_null_log_cdf(400, -0.1, NullKind::gaussian) == cosine_null_log_sf(400, 0.1, NullKind::gaussian));
+  CHECK(close(std::exp(cosine_null_log_sf(10000, 0.02, NullKind::gaussian)), 0.022750131948179195,
+              1e-13));
+  CHECK(cosine_null_log_cdf(400, -0.1, NullKind::gaussian) ==
+        cosine_null_log_sf(400, 0.1, NullKind::gaussian));
 }
 
 TEST_CASE("d >= 1000: the exact and Gaussian nulls agree to 1e-3") {
@@ -66,25 +70,32 @@ TEST_CASE("d >= 1000: the exact and Gaussian nulls agree to 1e-3") {
     }
     double kolmogorov = 0;
     for (double z = -6; z <= 6; z += 0.01)
-      kolmogorov = std::max(kolmogorov, std::abs(std::exp(cosine_null_log_cdf(d, z / root_d, NullKind::exact)) -
-                                                 std::exp(cosine_null_log_cdf(d, z / root_d, NullKind::gaussian))));
+      kolmogorov = std::max(
+          kolmogorov, std::abs(std::exp(cosine_null_log_cdf(d, z / root_d, NullKind::exact)) -
+                               std::exp(cosine_null_log_cdf(d, z / root_d, NullKind::gaussian))));
     CHECK(kolmogorov < 1e-3 * 1000.0 / static_cast<double>(d) + 1e-12);
   }
 }
 
 TEST_CASE("exact null vs Gaussian: delta(eps) matches quadrature") {
   // [golden] (d, mu, sigma, eps)
-  CHECK(close(null_vs_gaussian_delta(50, NullKind::exact, {0.3, 0.15}, 1.0), 0.5388861412328282, 1e-10));
-  CHECK(close(null_vs_gaussian_delta(50, NullKind::exact, {0.3, 0.15}, 3.0), 0.25088260793605295, 1e-10));
-  CHECK(close(null_vs_gaussian_delta(10, NullKind::exact, {0.5, 0.4}, 0.5), 0.4158425307402293, 1e-10));
-  CHECK(close(null_vs_gaussian_delta(2000, NullKind::exact, {0.05, 0.03}, 2.0), 0.40913602219644756, 1e-10));
+  CHECK(close(null_vs_gaussian_delta(50, NullKind::exact, {0.3, 0.15}, 1.0), 0.5388861412328282,
+              1e-10));
+  CHECK(close(null_vs_gaussian_delta(50, NullKind::exact, {0.3, 0.15}, 3.0), 0.25088260793605295,
+              1e-10));
+  CHECK(close(null_vs_gaussian_delta(10, NullKind::exact, {0.5, 0.4}, 0.5), 0.4158425307402293,
+              1e-10));
+  CHECK(close(null_vs_gaussian_delta(2000, NullKind::exact, {0.05, 0.03}, 2.0), 0.40913602219644756,
+              1e-10));
 }
 
 TEST_CASE("the Gaussian null reduces to two_gaussian") {
   const Gaussian alt{0.004, 0.0012};
   const Gaussian null{0, 1 / std::sqrt(1e6)};
-  CHECK(null_vs_gaussian_delta(1000000, NullKind::gaussian, alt, 2.0) == two_gaussian_delta(null, alt, 2.0));
-  CHECK(null_vs_gaussian_epsilon(1000000, NullKind::gaussian, alt, 1e-6) == two_gaussian_epsilon(null, alt, 1e-6));
+  CHECK(null_vs_gaussian_delta(1000000, NullKind::gaussian, alt, 2.0) ==
+        two_gaussian_delta(null, alt, 2.0));
+  CHECK(null_vs_gaussian_epsilon(1000000, NullKind::gaussian, alt, 1e-6) ==
+        two_gaussian_epsilon(null, alt, 1e-6));
 }
 
 TEST_CASE("003 Table 2 setting: eps with the exact and the Gaussian null") {
@@ -103,13 +114,15 @@ TEST_CASE("003 Table 2 setting: eps with the exact and the Gaussian null") {
   }
   // [golden] delta(3) with the exact null in d = 1000 dimensions
   const Gaussian alt{1 / (sigma * std::sqrt(1000.0)), 1 / std::sqrt(1000.0)};
-  CHECK(close(null_vs_gaussian_delta(1000, NullKind::exact, alt, 3.0), 2.3553342708424534e-6, 1e-9));
+  CHECK(
+      close(null_vs_gaussian_delta(1000, NullKind::exact, alt, 3.0), 2.3553342708424534e-6, 1e-9));
 }
 
 TEST_CASE("exact null: eps meets delta, inf when the alternative leaves [-1,1]") {
   const Gaussian alt{0.3, 0.15};
   const double eps = null_vs_gaussian_epsilon(50, NullKind::exact, alt, 1e-4);
-  CHECK(null_vs_gaussian_delta(50, NullKind::exact, alt, eps) <= 1e-4 * (1 + 1e-13));  // exp rounding
+  CHECK(null_vs_gaussian_delta(50, NullKind::exact, alt, eps) <=
+        1e-4 * (1 + 1e-13));  // exp rounding
   CHECK(null_vs_gaussian_delta(50, NullKind::exact, alt, eps * (1 - 1e-8)) > 1e-4);
   // ... but at delta 1e-6 its mass outside [-1,1], Phi(-0.7/0.15) = 1.53e-6, is too much
   CHECK(null_vs_gaussian_epsilon(50, NullKind::exact, alt, 1e-6) == kInf);
@@ -137,6 +150,7 @@ TEST_CASE("exact null: very narrow alternatives agree with the Gaussian null, or
     CHECK(close(exact, gauss, 1e-4));
   }
   // s sqrt(d) = 1e-11 is beyond what the exact computation resolves: an error, not a number.
-  CHECK_THROWS_AS(null_vs_gaussian_epsilon(1000000, NullKind::exact, {0.001, 1e-14}, 1e-6), DataError);
+  CHECK_THROWS_AS(null_vs_gaussian_epsilon(1000000, NullKind::exact, {0.001, 1e-14}, 1e-6),
+                  DataError);
   CHECK_THROWS_AS(null_vs_gaussian_delta(1000000, NullKind::exact, {0.001, 1e-14}, 1.0), DataError);
 }

@@ -34,11 +34,13 @@ double gaussian_tradeoff(double mu, double x) {
 std::vector<double> normal_quantiles(std::size_t n, double shift) {
   const boost::math::normal normal;
   std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = shift + boost::math::quantile(normal, (i + 0.5) / double(n));
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = shift + boost::math::quantile(normal, (i + 0.5) / double(n));
   return v;
 }
 
-ThresholdStrategy strategy_of(ThresholdChoice choice, double threshold = 0, std::uint64_t seed = 0) {
+ThresholdStrategy strategy_of(ThresholdChoice choice, double threshold = 0,
+                              std::uint64_t seed = 0) {
   ThresholdStrategy s;
   s.choice = choice;
   s.fixed_threshold = threshold;
@@ -100,7 +102,8 @@ TEST_CASE("bonferroni: the best of every distinct score, each rate at alpha / 2 
       const double margin = f(cp_upper(fp, 80, level)) - cp_upper(fn, 60, level);
       if (margin > best) best = margin, best_t = t;
     }
-    const CurveTestResult r = test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::bonferroni));
+    const CurveTestResult r =
+        test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::bonferroni));
     CHECK(r.thresholds_tried == thresholds.size());
     CHECK(r.alpha_per_rate == doctest::Approx(level).epsilon(1e-15));
     CHECK(r.margin == doctest::Approx(best).epsilon(1e-10));
@@ -115,15 +118,20 @@ TEST_CASE("Gaussian mechanism: its own curve is consistent, twice the signal is 
   // the Gaussian mechanism with mu = 1 (rdp-compose --accountant pld --sigma 1 --q 1 --steps 1).
   const TradeoffCurve f = pld_tradeoff_curve({{1, 1, 1}});
   const std::vector<double> out = normal_quantiles(2000, 0);
-  for (ThresholdChoice c : {ThresholdChoice::bonferroni, ThresholdChoice::split, ThresholdChoice::multi_split}) {
+  for (ThresholdChoice c :
+       {ThresholdChoice::bonferroni, ThresholdChoice::split, ThresholdChoice::multi_split}) {
     CAPTURE(int(c));
-    CHECK(!test_against_curve(ScoreSet(normal_quantiles(2000, 1), out), f, 0.05, strategy_of(c, 0, 7)).refuted);
-    CHECK(test_against_curve(ScoreSet(normal_quantiles(2000, 2), out), f, 0.05, strategy_of(c, 0, 7)).refuted);
+    CHECK(
+        !test_against_curve(ScoreSet(normal_quantiles(2000, 1), out), f, 0.05, strategy_of(c, 0, 7))
+             .refuted);
+    CHECK(
+        test_against_curve(ScoreSet(normal_quantiles(2000, 2), out), f, 0.05, strategy_of(c, 0, 7))
+            .refuted);
   }
   // One fixed threshold 1 with mu = 2: FPR = #(z >= 1) / 2000, FNR = #(z < -1) / 2000 (the
   // same count by symmetry: 317), and the margin is G_1(FPR_hi) - FNR_hi to the curve's 4e-5.
-  const CurveTestResult r =
-      test_against_curve(ScoreSet(normal_quantiles(2000, 2), out), f, 0.05, strategy_of(ThresholdChoice::fixed, 1));
+  const CurveTestResult r = test_against_curve(ScoreSet(normal_quantiles(2000, 2), out), f, 0.05,
+                                               strategy_of(ThresholdChoice::fixed, 1));
   const auto fp = std::count_if(out.begin(), out.end(), [](double z) { return z >= 1; });
   CHECK(fp == 317);
   CHECK(r.fpr == 317 / 2000.0);
@@ -138,22 +146,26 @@ TEST_CASE("Gaussian mechanism: its own curve is consistent, twice the signal is 
 TEST_CASE("split: the rule chosen on one half, tested on the other") {
   const TradeoffCurve f = pld_tradeoff_curve({{1, 1, 1}});
   const ScoreSet scores(normal_quantiles(400, 1.8), normal_quantiles(600, 0));
-  const CurveTestResult r = test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::split, 0, 11));
+  const CurveTestResult r =
+      test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::split, 0, 11));
   std::mt19937_64 rng(11);
   const auto [choose, hold] = split_in_half(scores, rng);
   CHECK(r.n_in == hold.in().size());
   CHECK(r.n_out == hold.out().size());
-  const CurveTestResult again = test_against_curve(hold, f, 0.05, strategy_of(ThresholdChoice::fixed, *r.threshold));
+  const CurveTestResult again =
+      test_against_curve(hold, f, 0.05, strategy_of(ThresholdChoice::fixed, *r.threshold));
   CHECK(r.margin == again.margin);
   CHECK(r.fnr_bound == again.fnr_bound);
   // multi-split: the median of 21 margins, each at alpha / 4 per rate.
-  const CurveTestResult m = test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::multi_split, 0, 11));
+  const CurveTestResult m =
+      test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::multi_split, 0, 11));
   CHECK(m.splits == 21);
   CHECK(m.alpha_per_rate == 0.0125);
   CHECK(m.refuted == (m.margin > 0));
 }
 
-TEST_CASE("valid at level alpha: a true claim at its tightest is refuted at most alpha of the time") {
+TEST_CASE(
+    "valid at level alpha: a true claim at its tightest is refuted at most alpha of the time") {
   // 400 seeded games of 500 + 500 Gaussian scores, mu = 1, against the curve of mu = 1, one
   // fixed threshold (the Neyman-Pearson rule: the claim is tight there) at alpha 0.2; a sound
   // test refutes at most 80 of them. Measured: 9.
@@ -165,7 +177,9 @@ TEST_CASE("valid at level alpha: a true claim at its tightest is refuted at most
     std::vector<double> in(500), out(500);
     for (double& x : in) x = 1 + z(rng);
     for (double& x : out) x = z(rng);
-    refuted += test_against_curve(ScoreSet(in, out), f, 0.2, strategy_of(ThresholdChoice::fixed, 0.5)).refuted;
+    refuted +=
+        test_against_curve(ScoreSet(in, out), f, 0.2, strategy_of(ThresholdChoice::fixed, 0.5))
+            .refuted;
   }
   CHECK(refuted <= 80);
 }
@@ -173,12 +187,17 @@ TEST_CASE("valid at level alpha: a true claim at its tightest is refuted at most
 TEST_CASE("invalid arguments") {
   const TradeoffCurve f = tradeoff_envelope({{1, 0}});
   const ScoreSet scores({1, 2, 3}, {0, 1});
-  CHECK_THROWS_AS(test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::max)), UsageError);
-  CHECK_THROWS_AS(test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::uncorrected)), UsageError);
-  CHECK_THROWS_AS(test_against_curve(scores, f, 0, strategy_of(ThresholdChoice::bonferroni)), UsageError);
-  CHECK_THROWS_AS(test_against_curve(scores, f, 1, strategy_of(ThresholdChoice::bonferroni)), UsageError);
-  CHECK_THROWS_AS(test_against_curve(ScoreSet({1, 2}, {}), f, 0.05, strategy_of(ThresholdChoice::bonferroni)),
-                  DataError);
+  CHECK_THROWS_AS(test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::max)),
+                  UsageError);
+  CHECK_THROWS_AS(test_against_curve(scores, f, 0.05, strategy_of(ThresholdChoice::uncorrected)),
+                  UsageError);
+  CHECK_THROWS_AS(test_against_curve(scores, f, 0, strategy_of(ThresholdChoice::bonferroni)),
+                  UsageError);
+  CHECK_THROWS_AS(test_against_curve(scores, f, 1, strategy_of(ThresholdChoice::bonferroni)),
+                  UsageError);
+  CHECK_THROWS_AS(
+      test_against_curve(ScoreSet({1, 2}, {}), f, 0.05, strategy_of(ThresholdChoice::bonferroni)),
+      DataError);
   CHECK_THROWS_AS(test_against_curve(DecisionCounts{0, 10, 0, 1}, f, 0.05), DataError);
   CHECK_THROWS_AS(test_against_curve(scores, TradeoffCurve{{{0, 1}, {0.5, 0.6}, {1, 0}}}, 0.05,
                                      strategy_of(ThresholdChoice::bonferroni)),

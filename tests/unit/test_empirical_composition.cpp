@@ -52,7 +52,8 @@ TEST_CASE("GetNoise and GetPrivacy: the spec's values computed with rdp-compose"
   const auto zero = compose_empirical(constant(0), run_options(AuditCover::backward));
   CHECK(zero.sigma[0] == doctest::Approx(9.20).epsilon(1e-3));
   // The running estimate grows with the rounds covered.
-  for (std::size_t j = 1; j < three.running_eps.size(); ++j) CHECK(three.running_eps[j] > three.running_eps[j - 1]);
+  for (std::size_t j = 1; j < three.running_eps.size(); ++j)
+    CHECK(three.running_eps[j] > three.running_eps[j - 1]);
 }
 
 TEST_CASE("an infinite eps_r uses the run's sigma; bad audits are refused") {

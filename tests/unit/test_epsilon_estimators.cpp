@@ -47,13 +47,16 @@ EstimatorOptions with(Method method, ThresholdChoice thresholds = ThresholdChoic
 
 }  // namespace
 
-TEST_CASE("perfectly separated: threshold gives inf, Clopper-Pearson the most 1000 trials allow (004's 5.60)") {
+TEST_CASE(
+    "perfectly separated: threshold gives inf, Clopper-Pearson the most 1000 trials allow (004's "
+    "5.60)") {
   CHECK(estimate_epsilon(separated(), with(Method::threshold)).epsilon == INFINITY);
   // 004 Sec. III-C, after Eq. 5: with 1000 trials, all won, the Clopper-Pearson bound
   // cannot exceed eps = 5.60.
   // Each rate bounded at alpha/2 = 0.025: u = 1 - 0.025^(1/1000), eps = log((1-u)/u).
   const double u = 1 - std::pow(0.025, 1e-3);
-  const EpsilonEstimate max = estimate_epsilon(separated(), with(Method::clopper_pearson, ThresholdChoice::max));
+  const EpsilonEstimate max =
+      estimate_epsilon(separated(), with(Method::clopper_pearson, ThresholdChoice::max));
   CHECK(max.epsilon == doctest::Approx(std::log((1 - u) / u)).epsilon(1e-12));
   CHECK(max.epsilon == doctest::Approx(5.60).epsilon(1e-3));
   CHECK(max.fpr == 0);
@@ -61,7 +64,8 @@ TEST_CASE("perfectly separated: threshold gives inf, Clopper-Pearson the most 10
   CHECK(max.threshold.value() == 2.0);  // the lowest in score separates
   EstimatorOptions fixed = with(Method::clopper_pearson, ThresholdChoice::fixed);
   fixed.strategy.fixed_threshold = 1.5;
-  CHECK(estimate_epsilon(separated(), fixed).epsilon == doctest::Approx(std::log((1 - u) / u)).epsilon(1e-12));
+  CHECK(estimate_epsilon(separated(), fixed).epsilon ==
+        doctest::Approx(std::log((1 - u) / u)).epsilon(1e-12));
   // Bonferroni over the 2000 thresholds: each rate at 0.05 / 4000.
   const double ub = 1 - std::pow(0.05 / 4000, 1e-3);
   const EpsilonEstimate bonf = estimate_epsilon(separated(), with(Method::clopper_pearson));
@@ -90,7 +94,8 @@ TEST_CASE("clopper-pearson and jeffreys at the two-level rule, by hand") {
   const double cp = 0.17622259774002266;
   CHECK(estimate_epsilon(s, with(Method::clopper_pearson, ThresholdChoice::max)).epsilon ==
         doctest::Approx(std::log((1 - cp) / cp)).epsilon(1e-10));
-  // Bonferroni over 2 thresholds: alpha/4 per rate; beta.ppf(1 - 0.0125, 11, 90) = 0.1877745405731404
+  // Bonferroni over 2 thresholds: alpha/4 per rate; beta.ppf(1 - 0.0125, 11, 90) =
+  // 0.1877745405731404
   const double cp4 = 0.1877745405731404;
   const EpsilonEstimate b = estimate_epsilon(s, with(Method::clopper_pearson));
   CHECK(b.epsilon == doctest::Approx(std::log((1 - cp4) / cp4)).epsilon(1e-10));
@@ -128,7 +133,8 @@ TEST_CASE("an analytic null: FPR is the exact tail, only FNR is bounded") {
   // Jeffreys on FNR only, at the full alpha: beta.ppf(0.95, 1.5, 3.5) = 0.6507072165866749.
   o.method = Method::jeffreys;
   const double fnr = 0.6507072165866749;
-  CHECK(estimate_epsilon(s, o).epsilon == doctest::Approx(std::log((1 - fnr) / fpr)).epsilon(1e-10));
+  CHECK(estimate_epsilon(s, o).epsilon ==
+        doctest::Approx(std::log((1 - fnr) / fpr)).epsilon(1e-10));
   // The best rule over the sweep at least matches the fixed one.
   o.strategy.choice = ThresholdChoice::max;
   CHECK(estimate_epsilon(s, o).epsilon >= std::log((1 - fnr) / fpr));
@@ -146,7 +152,8 @@ TEST_CASE("gauss-fit: fitted Gaussians, then the exact two-Gaussian epsilon") {
   CHECK(e.fit_out->stddev == 1.0);
   // Against the null N(0, 1/100) with in {0.1, 0.3}: N(0.2, 0.01), the same pair scaled by 1/10.
   o.null = CosineNull{100, NullKind::gaussian};
-  CHECK(estimate_epsilon(ScoreSet({0.1, 0.3}, {}), o).epsilon == doctest::Approx(9.997256146434298).epsilon(1e-8));
+  CHECK(estimate_epsilon(ScoreSet({0.1, 0.3}, {}), o).epsilon ==
+        doctest::Approx(9.997256146434298).epsilon(1e-8));
 }
 
 TEST_CASE("gauss-fit on large Gaussian samples recovers the two-Gaussian epsilon") {
@@ -158,7 +165,9 @@ TEST_CASE("gauss-fit on large Gaussian samples recovers the two-Gaussian epsilon
   CHECK(estimate_epsilon(s, o).epsilon == doctest::Approx(4.377178095681225).epsilon(0.02));
 }
 
-TEST_CASE("coverage: the Clopper-Pearson Bonferroni bound stays below the true eps in >= 95% of 200 runs") {
+TEST_CASE(
+    "coverage: the Clopper-Pearson Bonferroni bound stays below the true eps in >= 95% of 200 "
+    "runs") {
   // Gaussian mechanism with sensitivity/sigma 1: in ~ N(1,1), out ~ N(0,1). Its true eps
   // at delta 0.05 is 1.5688777812338248 (Balle-Wang, scipy brentq).
   const double true_eps = 1.5688777812338248;
@@ -191,7 +200,8 @@ TEST_CASE("split: the same seed gives the same estimate; bounds rest on the held
   // The held-out bound at that threshold is the fixed-threshold bound on that half;
   // it never beats the uncorrected best over all thresholds of the whole set by much.
   CHECK(a.epsilon > 0);
-  CHECK(a.epsilon < estimate_epsilon(s, with(Method::clopper_pearson, ThresholdChoice::max)).epsilon);
+  CHECK(a.epsilon <
+        estimate_epsilon(s, with(Method::clopper_pearson, ThresholdChoice::max)).epsilon);
 }
 
 TEST_CASE("decisions of a game: 002's example and its bounds") {
@@ -238,6 +248,7 @@ TEST_CASE("bad options and data") {
   o.delta = 1e-5;
   CHECK_THROWS_AS(estimate_epsilon(ScoreSet({1, 1}, {0, 2}), o), DataError);
   CHECK_THROWS_AS(estimate_epsilon(ScoreSet({1}, {}), EstimatorOptions{}), DataError);
-  CHECK_THROWS_AS(estimate_epsilon(ScoreSet({1}, {0}), with(Method::clopper_pearson, ThresholdChoice::split)),
-                  DataError);
+  CHECK_THROWS_AS(
+      estimate_epsilon(ScoreSet({1}, {0}), with(Method::clopper_pearson, ThresholdChoice::split)),
+      DataError);
 }

@@ -60,7 +60,8 @@ TEST_CASE("range over an ellipse: closed forms for a linear function and a kink"
   // is 0 at the origin; undeclared, the least value seen is the centre's 0.2 (the
   // boundary's least is 0.895 at its crossings of the axes).
   const auto cone = [](const std::array<double, 2>& x) { return std::abs(x[0]) + std::abs(x[1]); };
-  CHECK(range_over_ellipse({0.1, 0.1}, kIdentity, 1, cone, {{0, 0.0}, {1, 0.0}}, {{0, 0}}).lower == 0);
+  CHECK(range_over_ellipse({0.1, 0.1}, kIdentity, 1, cone, {{0, 0.0}, {1, 0.0}}, {{0, 0}}).lower ==
+        0);
   CHECK(range_over_ellipse({0.1, 0.1}, kIdentity, 1, cone, {{0, 0.0}, {1, 0.0}}, {{5, 5}}).lower ==
         doctest::Approx(0.2).epsilon(1e-15));
   // Degenerate: a zero covariance (or radius) is the centre; a singular one a segment.
@@ -72,11 +73,13 @@ TEST_CASE("range over an ellipse: closed forms for a linear function and a kink"
   CHECK(e.upper == doctest::Approx(18).epsilon(1e-9));
   CHECK_THROWS_AS(range_over_ellipse({0, 0}, {1, 2, 1}, 1, linear, {}, {}), UsageError);
   CHECK_THROWS_AS(range_over_ellipse({0, 0}, kIdentity, -1, linear, {}, {}), UsageError);
-  CHECK_THROWS_AS(range_over_ellipse({0, 0}, kIdentity, 1, [](const std::array<double, 2>&) { return NAN; }, {}, {}),
+  CHECK_THROWS_AS(range_over_ellipse({0, 0}, kIdentity, 1,
+                                     [](const std::array<double, 2>&) { return NAN; }, {}, {}),
                   DataError);
 }
 
-TEST_CASE("the radius gives the nominal miss rate in the least favourable case, 2 Q(r) where smooth") {
+TEST_CASE(
+    "the radius gives the nominal miss rate in the least favourable case, 2 Q(r) where smooth") {
   // phi-hat ~ N(0, I) about the truth 0; f = u + 1000 |v| is the kink whose g-term
   // dominates (a wedge of half-angle 0.001), where the lower end misses with probability
   // Q(r) + exp(-r^2/2)/2 - 0.001/pi exp(-r^2/2) = 0.04998 and the upper end never; a
@@ -203,7 +206,8 @@ TEST_CASE("gauss-fit's interval: byte-identical for any thread count; a null; er
   CHECK_THROWS_AS(gauss_fit_interval(ScoreSet({1, 1}, {0, 1}), e, o), DataError);  // on the scores
 }
 
-TEST_CASE("coverage over 400 seeded audits of the Gaussian mechanism (mu 2, 1000 scores per class)") {
+TEST_CASE(
+    "coverage over 400 seeded audits of the Gaussian mechanism (mu 2, 1000 scores per class)") {
   // Each audit draws 1000 in ~ N(2,1) and 1000 out ~ N(0,1); truth eps 9.997 at delta
   // 1e-5; B = 200 (the full figures, B = 1000: bench/bootstrap_coverage.md). A 95%
   // interval covers in k of 400 with k ~ Binomial(400, 0.95): P(k < 356) = 4.6e-7

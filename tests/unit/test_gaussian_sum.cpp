@@ -62,7 +62,8 @@ TEST_CASE("release without noise is the sum of the unit canaries, scaled by C") 
     set.get(j, canary.data());
     for (std::size_t i = 0; i < d; ++i) sum[i] += canary[i];
   }
-  for (std::size_t i = 0; i < d; i += 97) CHECK(rho[i] == doctest::Approx(2 * sum[i]).epsilon(1e-12));
+  for (std::size_t i = 0; i < d; i += 97)
+    CHECK(rho[i] == doctest::Approx(2 * sum[i]).epsilon(1e-12));
 }
 
 TEST_CASE("same release whatever the threads; noise has sd sigma C") {
@@ -121,6 +122,6 @@ TEST_CASE("client data: random clients have norm 1, given rows are clipped to no
 
 TEST_CASE("canary dimension mismatch names both sizes") {
   const CanarySet set = spheres(2, 10);
-  CHECK_THROWS_WITH_AS(gaussian_sum_release(config(20, 1), &set), "canary dimension 10 does not match --dim 20 (spec)",
-                       DataError);
+  CHECK_THROWS_WITH_AS(gaussian_sum_release(config(20, 1), &set),
+                       "canary dimension 10 does not match --dim 20 (spec)", DataError);
 }

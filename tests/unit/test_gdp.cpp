@@ -13,17 +13,21 @@
 
 using namespace dpaudit;
 
-TEST_CASE("full batch: exact, mu^2 = sum T_i / sigma_i^2 (Dong, Roth & Su 2022, Thm 2.7, Cor. 3.3)") {
+TEST_CASE(
+    "full batch: exact, mu^2 = sum T_i / sigma_i^2 (Dong, Roth & Su 2022, Thm 2.7, Cor. 3.3)") {
   const GdpMu g = gdp_mu({{2.0, 1.0, 10}, {4.0, 1.0, 40}, {1.0, 1.0, 1}});
   CHECK(g.exact);
   CHECK(close(g.mu, std::sqrt(6.0), 1e-15));
   CHECK(close(gdp_epsilon(g.mu, 1e-6), 14.090076228523902, 1e-9));  // [golden]
   // the same number as the Gaussian mechanism at sigma_eff = 1/mu (and as the PLD's interval)
-  CHECK(close(gdp_epsilon(g.mu, 1e-6), gaussian_mechanism_epsilon(1 / std::sqrt(6.0), 1e-6), 1e-12));
-  const PldInterval pld = PldAccountant({{2.0, 1.0, 10}, {4.0, 1.0, 40}, {1.0, 1.0, 1}}).epsilon(1e-6);
+  CHECK(
+      close(gdp_epsilon(g.mu, 1e-6), gaussian_mechanism_epsilon(1 / std::sqrt(6.0), 1e-6), 1e-12));
+  const PldInterval pld =
+      PldAccountant({{2.0, 1.0, 10}, {4.0, 1.0, 40}, {1.0, 1.0, 1}}).epsilon(1e-6);
   CHECK(pld.lower <= gdp_epsilon(g.mu, 1e-6));
   CHECK(pld.upper >= gdp_epsilon(g.mu, 1e-6));
-  // without replacement too: q = 1 is the Gaussian mechanism at sensitivity 2, mu = 2 sqrt(T) / sigma
+  // without replacement too: q = 1 is the Gaussian mechanism at sensitivity 2, mu = 2 sqrt(T) /
+  // sigma
   const GdpMu w = gdp_mu({{2.0, 1.0, 10, Sampling::without_replacement}});
   CHECK(w.exact);
   CHECK(close(w.mu, std::sqrt(10.0), 1e-15));
@@ -33,12 +37,12 @@ TEST_CASE("the CLT for subsampling (Bu, Dong, Long & Su 2020)") {
   // Poisson: mu = q sqrt(T (e^(1/sigma^2) - 1))
   const GdpMu p = gdp_mu({{1.1, 0.01, 1000}});
   CHECK_FALSE(p.exact);
-  CHECK(close(p.mu, 0.35849454581545706, 1e-14));                  // [golden]
+  CHECK(close(p.mu, 0.35849454581545706, 1e-14));                   // [golden]
   CHECK(close(gdp_epsilon(p.mu, 1e-5), 1.3774291008101913, 1e-9));  // [golden]
-  // without replacement: mu = sqrt(2) q sqrt(T (e^(1/sigma^2) Phi(1.5/sigma) + 3 Phi(-0.5/sigma) - 2))
-  // at sigma = 1.1 over the sensitivity: the event's sigma is over the clip norm, 2 x 1.1
+  // without replacement: mu = sqrt(2) q sqrt(T (e^(1/sigma^2) Phi(1.5/sigma) + 3 Phi(-0.5/sigma) -
+  // 2)) at sigma = 1.1 over the sensitivity: the event's sigma is over the clip norm, 2 x 1.1
   const GdpMu u = gdp_mu({{2.2, 0.01, 1000, Sampling::without_replacement}});
-  CHECK(close(u.mu, 0.46087585153837859, 1e-13));                  // [golden]
+  CHECK(close(u.mu, 0.46087585153837859, 1e-13));                   // [golden]
   CHECK(close(gdp_epsilon(u.mu, 1e-5), 1.8199975058956373, 1e-9));  // [golden]
   // segments add in mu^2
   CHECK(close(gdp_mu({{1.1, 0.01, 400}, {1.1, 0.01, 600}}).mu, p.mu, 1e-14));
@@ -72,7 +76,8 @@ TEST_CASE("calibration") {
   CHECK(close(gdp_sigma_for_epsilon(1.0, 1.0, 16, 1e-5), 14.922526539263767, 1e-8));
   const double s = gdp_sigma_for_epsilon(2.0, 0.01, 1000, 1e-5, Sampling::without_replacement);
   CHECK(gdp_epsilon(gdp_mu({{s, 0.01, 1000, Sampling::without_replacement}}).mu, 1e-5) <= 2.0);
-  CHECK(gdp_epsilon(gdp_mu({{s * (1 - 1e-8), 0.01, 1000, Sampling::without_replacement}}).mu, 1e-5) > 2.0);
+  CHECK(gdp_epsilon(gdp_mu({{s * (1 - 1e-8), 0.01, 1000, Sampling::without_replacement}}).mu,
+                    1e-5) > 2.0);
 }
 
 TEST_CASE("invalid arguments") {

@@ -16,7 +16,9 @@ using namespace dpaudit;
 
 namespace {
 
-double phi(double x) { return boost::math::cdf(boost::math::normal(), x); }
+double phi(double x) {
+  return boost::math::cdf(boost::math::normal(), x);
+}
 
 // n in scores above n out scores.
 ScoreSet separated(int n) {
@@ -33,8 +35,10 @@ ScoreSet separated(int n) {
 TEST_CASE("mu from rates: the N(0,1) vs N(mu,1) trade-off (Dong, Roth & Su Eq. 6)") {
   CHECK(gdp_mu_from_rates(0.5, 0.5) == doctest::Approx(0).epsilon(1e-15));
   // The test "x >= mu/2" between N(0,1) and N(mu,1) has FPR = FNR = Phi(-mu/2).
-  for (double mu : {0.5, 1.0, 2.0, 6.0}) CHECK(gdp_mu_from_rates(phi(-mu / 2), phi(-mu / 2)) == doctest::Approx(mu).epsilon(1e-12));
-  CHECK(gdp_mu_from_rates(1e-300, 0.5) == doctest::Approx(37.0471).epsilon(1e-5));  // -Phi^-1(1e-300), no 1 - 1e-300 rounding
+  for (double mu : {0.5, 1.0, 2.0, 6.0})
+    CHECK(gdp_mu_from_rates(phi(-mu / 2), phi(-mu / 2)) == doctest::Approx(mu).epsilon(1e-12));
+  CHECK(gdp_mu_from_rates(1e-300, 0.5) ==
+        doctest::Approx(37.0471).epsilon(1e-5));  // -Phi^-1(1e-300), no 1 - 1e-300 rounding
   CHECK(gdp_mu_from_rates(1.0, 0.1) == -INFINITY);
   CHECK_THROWS_AS(gdp_mu_from_rates(0, 0.1), UsageError);
   CHECK_THROWS_AS(gdp_mu_from_rates(NAN, 0.1), UsageError);
@@ -59,7 +63,8 @@ TEST_CASE("separated scores: mu = -2 Phi^-1(1 - a^(1/n)), eps on the Gaussian me
   const double ub = 1 - std::pow(0.05 / 4000, 1e-3);
   CHECK(b.thresholds_tried == 2000);
   CHECK(b.alpha_per_rate == doctest::Approx(0.05 / 4000).epsilon(1e-15));
-  CHECK(b.mu == doctest::Approx(-2 * boost::math::quantile(boost::math::normal(), ub)).epsilon(1e-10));
+  CHECK(b.mu ==
+        doctest::Approx(-2 * boost::math::quantile(boost::math::normal(), ub)).epsilon(1e-10));
   CHECK(*b.threshold == 10);
   CHECK(b.epsilon < e.epsilon);
 }
@@ -89,7 +94,8 @@ TEST_CASE("the branch and bound finds the best of all thresholds") {
 TEST_CASE("no evidence: mu = 0 and eps = 0, never -inf") {
   // Identical classes: every rule has FPR_hi + FNR_hi >= 1, mu_at would be <= 0 or -inf.
   const ScoreSet same({1, 2, 3}, {1, 2, 3});
-  for (ThresholdChoice c : {ThresholdChoice::bonferroni, ThresholdChoice::max, ThresholdChoice::uncorrected}) {
+  for (ThresholdChoice c :
+       {ThresholdChoice::bonferroni, ThresholdChoice::max, ThresholdChoice::uncorrected}) {
     const GdpAuditEstimate e = gdp_audit(same, 1e-5, 0.05, {c});
     CHECK(e.mu == 0);
     CHECK(e.epsilon == 0);

@@ -22,7 +22,8 @@ std::vector<std::uint8_t> small_idx() {
 void write_gzip(const std::string& path, const std::vector<std::uint8_t>& bytes) {
   gzFile f = gzopen(path.c_str(), "wb");
   REQUIRE(f != nullptr);
-  REQUIRE(gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())) == static_cast<int>(bytes.size()));
+  REQUIRE(gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())) ==
+          static_cast<int>(bytes.size()));
   gzclose(f);
 }
 
@@ -54,19 +55,22 @@ TEST_CASE("IDX read from a gzip file and from a plain file give the same array")
 TEST_CASE("IDX errors name the problem") {
   auto bytes = small_idx();
   bytes[0] = 1;
-  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "not an IDX file (bad magic number) (x.idx)", DataError);
-  bytes = small_idx();
-  bytes[2] = 0x0D;  // float
-  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "unsupported IDX element type 13 (only unsigned byte) (x.idx)",
+  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "not an IDX file (bad magic number) (x.idx)",
                        DataError);
   bytes = small_idx();
+  bytes[2] = 0x0D;  // float
+  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"),
+                       "unsupported IDX element type 13 (only unsigned byte) (x.idx)", DataError);
+  bytes = small_idx();
   bytes.pop_back();
-  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "truncated IDX body: 5 of 6 bytes (x.idx)", DataError);
+  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "truncated IDX body: 5 of 6 bytes (x.idx)",
+                       DataError);
   bytes.resize(7);
   CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "truncated IDX header (x.idx)", DataError);
   // Sizes 2^22 x 2^21 x 2^21 wrap to 0 elements, which an empty body would satisfy.
   bytes = {0, 0, 8, 3, 0, 0x40, 0, 0, 0, 0x20, 0, 0, 0, 0x20, 0, 0};
-  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "IDX sizes multiply past 2^64 (x.idx)", DataError);
+  CHECK_THROWS_WITH_AS(parse_idx(bytes, "x.idx"), "IDX sizes multiply past 2^64 (x.idx)",
+                       DataError);
   CHECK_THROWS_AS(read_idx("/nonexistent/train-images-idx3-ubyte.gz"), DataError);
 }
 

@@ -16,9 +16,9 @@
 #include <sstream>
 #include <thread>
 
+#include "core/error.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
-#include "core/error.hpp"
 #include "io/format.hpp"
 #include "io/npy.hpp"
 #include "io/remove_on_signal.hpp"
@@ -70,7 +70,8 @@ std::string npy_bytes(const std::string& shape, const std::vector<double>& body)
   std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
   dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
   dict.push_back('\n');
-  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) + char(dict.size() >> 8) + dict;
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) +
+                      char(dict.size() >> 8) + dict;
   bytes.append(reinterpret_cast<const char*>(body.data()), body.size() * 8);
   return bytes;
 }
@@ -165,7 +166,8 @@ TEST_CASE("CSV: columns by name, row and column in errors") {
     r.number(score);
     FAIL("text accepted as a number");
   } catch (const DataError& e) {
-    CHECK(std::string(e.what()) == "'abc' is not a finite number (test_io.csv, row 4, column 'score')");
+    CHECK(std::string(e.what()) ==
+          "'abc' is not a finite number (test_io.csv, row 4, column 'score')");
   }
   CHECK(!r.next());
   std::remove(path.c_str());
@@ -180,7 +182,8 @@ TEST_CASE("quoted input is cut to 80 characters with an ellipsis, never inside a
   CHECK(quote_input(std::string("0.5\0abc", 7)) == "'0.5\\x00abc'");
   CHECK(cut_input("a\nb\x7f") == "a\\x0ab\\x7f");
   // 76 ASCII bytes, then the 2-byte 'é' across the cut at 77: cut before it.
-  CHECK(cut_input(std::string(76, 'x') + "\xC3\xA9" + std::string(10, 'y')) == std::string(76, 'x') + "...");
+  CHECK(cut_input(std::string(76, 'x') + "\xC3\xA9" + std::string(10, 'y')) ==
+        std::string(76, 'x') + "...");
   // A 10 MB field gives a short error (issue 9 item 12).
   const std::string path = "test_io_long.csv";
   std::ofstream(path) << "label,score\n1," << std::string(10000000, '7') << "x\n";
@@ -191,7 +194,8 @@ TEST_CASE("quoted input is cut to 80 characters with an ellipsis, never inside a
     FAIL("text accepted as a number");
   } catch (const DataError& e) {
     CHECK(std::string(e.what()) ==
-          "'" + std::string(77, '7') + "...' is not a finite number (test_io_long.csv, row 2, column 'score')");
+          "'" + std::string(77, '7') +
+              "...' is not a finite number (test_io_long.csv, row 2, column 'score')");
   }
   std::remove(path.c_str());
 }
@@ -209,12 +213,14 @@ TEST_CASE("NPY: a header claiming more values than the file holds is refused at 
   const std::string path = dir / "claim.npy";
   spit(path, npy_bytes("(2000000000,)", iota(100)));
   // The row reader's constructor refuses it: no caller allocates 16 GB for a row.
-  CHECK_THROWS_WITH_AS(NpyReader{path}, ("NPY data truncated: header says 2000000000 values, file holds 100 (" +
-                                         path + ")").c_str(),
-                       DataError);
-  CHECK_THROWS_WITH_AS(read_npy(path), ("NPY data truncated: header says 2000000000 values, file holds 100 (" +
-                                        path + ")").c_str(),
-                       DataError);
+  CHECK_THROWS_WITH_AS(
+      NpyReader{path},
+      ("NPY data truncated: header says 2000000000 values, file holds 100 (" + path + ")").c_str(),
+      DataError);
+  CHECK_THROWS_WITH_AS(
+      read_npy(path),
+      ("NPY data truncated: header says 2000000000 values, file holds 100 (" + path + ")").c_str(),
+      DataError);
   // A partial last value is counted as stray bytes.
   std::string bytes = npy_bytes("(4,)", iota(4));
   spit(path, bytes.substr(0, bytes.size() - 3));
@@ -226,7 +232,8 @@ TEST_CASE("NPY: more data than the header says is an error, for whole reads and 
   TempDir dir;
   const std::string path = dir / "long.npy";
   spit(path, npy_bytes("(50,)", iota(100)));
-  const std::string want = "NPY data too long: header says 50 values, file holds 100 (" + path + ")";
+  const std::string want =
+      "NPY data too long: header says 50 values, file holds 100 (" + path + ")";
   CHECK(error_of([&] { read_npy(path); }) == want);
   CHECK(error_of([&] { NpyReader r(path); }) == want);
   spit(path, npy_bytes("(2, 3)", iota(6)) + "xyz");
@@ -239,19 +246,22 @@ TEST_CASE("NPY: header lengths over numpy's 10000-byte limit are refused before 
   const std::string path = dir / "v2.npy";
   // v2.0: a 4-byte length field, here 1.7 GB, then a few bytes of a dict.
   spit(path, std::string("\x93NUMPY\x02\x00\x00\xf1\x53\x65{'descr'", 20));
-  CHECK(error_of([&] { read_npy(path); }) == "NPY header length 1700000000 is over the limit of 10000 bytes (" + path + ")");
+  CHECK(error_of([&] { read_npy(path); }) ==
+        "NPY header length 1700000000 is over the limit of 10000 bytes (" + path + ")");
   // A header of exactly 10000 bytes (padded with blanks) is read; 10001 is not.
   std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }";
   for (const std::size_t len : {10000, 10001}) {
     std::string padded = dict + std::string(len - dict.size() - 1, ' ') + "\n";
-    std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(len & 0xff) + char(len >> 8) + padded;
+    std::string bytes =
+        std::string("\x93NUMPY\x01\x00", 8) + char(len & 0xff) + char(len >> 8) + padded;
     const std::vector<double> v = {1.5, -2};
     bytes.append(reinterpret_cast<const char*>(v.data()), 16);
     spit(path, bytes);
     if (len == 10000) {
       CHECK(read_npy(path).data == v);
     } else {
-      CHECK(error_of([&] { read_npy(path); }) == "NPY header length 10001 is over the limit of 10000 bytes (" + path + ")");
+      CHECK(error_of([&] { read_npy(path); }) ==
+            "NPY header length 10001 is over the limit of 10000 bytes (" + path + ")");
     }
   }
 }
@@ -267,7 +277,8 @@ TEST_CASE("NPY: empty arrays, shape (0,) and (3, 0), read and write") {
   NpyReader r(path);
   for (int i = 0; i < 3; ++i) r.read_rows(1, nullptr);
   CHECK(r.rows_read() == 3);
-  CHECK_THROWS_WITH_AS(r.read_rows(1, nullptr), ("asked for rows past the end (3 rows) (" + path + ")").c_str(), DataError);
+  CHECK_THROWS_WITH_AS(r.read_rows(1, nullptr),
+                       ("asked for rows past the end (3 rows) (" + path + ")").c_str(), DataError);
 }
 
 TEST_CASE("NPY from a pipe: memory grows with the data that arrives, not with the header's claim") {
@@ -275,17 +286,21 @@ TEST_CASE("NPY from a pipe: memory grows with the data that arrives, not with th
   const std::string fifo = dir / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // Writes `bytes` into the FIFO (less than a pipe's 64 KiB: the write never waits on us).
-  const auto send = [&](const std::string& bytes) { return std::thread([&fifo, bytes] { spit(fifo, bytes); }); };
+  const auto send = [&](const std::string& bytes) {
+    return std::thread([&fifo, bytes] { spit(fifo, bytes); });
+  };
 
   // 200 million values claimed (1.6 GB), 100 sent.
   std::thread writer = send(npy_bytes("(200000000,)", iota(100)));
   const long before = peak_rss_kb();
-  CHECK(error_of([&] { read_npy(fifo); }) == "NPY data truncated: header says 200000000 values, file holds 100 (" + fifo + ")");
+  CHECK(error_of([&] { read_npy(fifo); }) ==
+        "NPY data truncated: header says 200000000 values, file holds 100 (" + fifo + ")");
   writer.join();
   CHECK(peak_rss_kb() - before < 64 * 1024);  // the first chunk is 8 MiB
 
   writer = send(npy_bytes("(50,)", iota(100)));
-  CHECK(error_of([&] { read_npy(fifo); }) == "NPY data too long: header says 50 values, file holds more (" + fifo + ")");
+  CHECK(error_of([&] { read_npy(fifo); }) ==
+        "NPY data too long: header says 50 values, file holds more (" + fifo + ")");
   writer.join();
 
   writer = send(npy_bytes("(2, 50)", iota(100)));

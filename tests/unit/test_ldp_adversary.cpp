@@ -29,8 +29,8 @@ double flip_accuracy(const Eigen::VectorXd& g, double eps, int trials) {
 }  // namespace
 
 TEST_CASE("crafter and distinguisher names round-trip; unknown names are usage errors") {
-  for (const char* name :
-       {"benign", "input-perturbation", "parameter-retrogression", "gradient-flip", "collusion", "dummy-gradient"})
+  for (const char* name : {"benign", "input-perturbation", "parameter-retrogression",
+                           "gradient-flip", "collusion", "dummy-gradient"})
     CHECK(to_string(parse_ldp_crafter(name)) == name);
   CHECK(parse_ldp_crafter("dummy-gradient") == LdpCrafter::dummy_gradient);
   CHECK(parse_ldp_distinguisher("black-box") == LdpDistinguisher::black_box);
@@ -52,12 +52,12 @@ TEST_CASE("decision rules on known inputs") {
   Eigen::Vector3d g1(1, 0, 0), g2(0, 2, 0), r(0.6, 0.8, 0);
   CHECK_FALSE(white_box_guess(r, g1, g2));  // cos 0.6 < cos 0.8
   CHECK(white_box_guess(Eigen::Vector3d(0.8, 0.6, 0), g1, g2));
-  CHECK(white_box_guess(r, g1, g1));  // ties go to g1
+  CHECK(white_box_guess(r, g1, g1));                             // ties go to g1
   CHECK_FALSE(white_box_guess(r, Eigen::Vector3d::Zero(), g2));  // cos with 0 is 0
   CHECK(loss_decrease_guess(2.0, 1.5));
   CHECK(loss_decrease_guess(2.0, 2.0));
   CHECK_FALSE(loss_decrease_guess(2.0, 2.1));
-  CHECK(loss_change_guess(1.0, 0.5, 1.0, 1.2));   // |-0.5| >= |0.2|
+  CHECK(loss_change_guess(1.0, 0.5, 1.0, 1.2));  // |-0.5| >= |0.2|
   CHECK_FALSE(loss_change_guess(1.0, 1.1, 3.0, 2.0));
   // Descent from the positive dummy gradient: theta_t - theta_{t+1} mostly positive.
   Eigen::VectorXd before = Eigen::VectorXd::Zero(5), after(5);

@@ -43,12 +43,14 @@ TEST_CASE("unbiasing constant against a direct computation for small d") {
   const double coth_half = 2.1639534137386528488;  // mpmath: 1/tanh(1/2)
   // d sqrt(pi)/2 Gamma((d+1)/2)/Gamma(d/2+1): d=1 -> 1, d=2 -> pi/2, d=3 -> 2 exactly.
   CHECK(ldp_sgd_unbiasing_constant(1, unit) == doctest::Approx(coth_half).epsilon(1e-14));
-  CHECK(ldp_sgd_unbiasing_constant(2, unit) == doctest::Approx(M_PI / 2 * coth_half).epsilon(1e-14));
+  CHECK(ldp_sgd_unbiasing_constant(2, unit) ==
+        doctest::Approx(M_PI / 2 * coth_half).epsilon(1e-14));
   CHECK(ldp_sgd_unbiasing_constant(3, unit) == doctest::Approx(2 * coth_half).epsilon(1e-14));
   // Direct evaluation with std::tgamma for d = 10 (mpmath: 3.8656315854718158989).
   const double direct10 = 10 * std::sqrt(M_PI) / 2 * std::tgamma(5.5) / std::tgamma(6.0);
   CHECK(direct10 == doctest::Approx(3.8656315854718158989).epsilon(1e-13));
-  CHECK(ldp_sgd_unbiasing_constant(10, unit) == doctest::Approx(direct10 * coth_half).epsilon(1e-13));
+  CHECK(ldp_sgd_unbiasing_constant(10, unit) ==
+        doctest::Approx(direct10 * coth_half).epsilon(1e-13));
   // Linear in L; eps = 4: coth(2) = 1.0373147207275480959 (mpmath).
   CHECK(ldp_sgd_unbiasing_constant(100, {4, 2.5}) ==
         doctest::Approx(2.5 * 12.501848174018745379 * 1.0373147207275480959).epsilon(1e-13));

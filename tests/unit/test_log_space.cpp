@@ -61,7 +61,8 @@ TEST_CASE("hockey stick and the smallest eps") {
   CHECK(log_hockey_stick(std::log(0.1), std::log(0.5), 0) == -kInf);  // negative: delta 0
   // log delta(eps) = -eps: the smallest eps with delta <= 1e-3 is log(1000).
   CHECK(close(smallest_epsilon([](double e) { return -e; }, 1e-3), std::log(1000.0), 1e-10));
-  CHECK(smallest_epsilon([](double) { return std::log(0.5); }, 0.1) == kInf);  // never reaches delta
+  CHECK(smallest_epsilon([](double) { return std::log(0.5); }, 0.1) ==
+        kInf);  // never reaches delta
   CHECK(smallest_epsilon([](double) { return -kInf; }, 0.1) == 0);
   CHECK_THROWS_AS(check_delta(1.0), UsageError);
   CHECK_THROWS_AS(check_epsilon(-1.0), UsageError);

@@ -11,7 +11,8 @@ using namespace dpaudit;
 namespace {
 
 enum class Colour { red, green, blue };
-constexpr Named<Colour> kColours[] = {{"red", Colour::red}, {"green", Colour::green}, {"blue", Colour::blue}};
+constexpr Named<Colour> kColours[] = {
+    {"red", Colour::red}, {"green", Colour::green}, {"blue", Colour::blue}};
 // Two names of one value (as NPY's f8 and float64): the first is the one printed.
 constexpr Named<Colour> kAliases[] = {{"red", Colour::red}, {"crimson", Colour::red}};
 

@@ -11,20 +11,25 @@ using namespace dpaudit;
 
 namespace {
 
-double logit(double p) { return std::log(p / (1 - p)); }
+double logit(double p) {
+  return std::log(p / (1 - p));
+}
 
 // P[Binomial(r, q) >= v] by summing the pmf term by term (independent of Boost's ibeta).
 double binomial_upper_tail(int r, int v, double q) {
   double sum = 0;
   for (int k = v; k <= r; ++k)
-    sum += std::exp(std::lgamma(r + 1.0) - std::lgamma(k + 1.0) - std::lgamma(r - k + 1.0) + k * std::log(q) +
-                    (r - k) * std::log1p(-q));
+    sum += std::exp(std::lgamma(r + 1.0) - std::lgamma(k + 1.0) - std::lgamma(r - k + 1.0) +
+                    k * std::log(q) + (r - k) * std::log1p(-q));
   return sum;
 }
 
-double logistic(double eps) { return 1 / (1 + std::exp(-eps)); }
+double logistic(double eps) {
+  return 1 / (1 + std::exp(-eps));
+}
 
-OneRunOptions at(double delta, double alpha = 0.05, ThresholdChoice choice = ThresholdChoice::bonferroni) {
+OneRunOptions at(double delta, double alpha = 0.05,
+                 ThresholdChoice choice = ThresholdChoice::bonferroni) {
   OneRunOptions o;
   o.delta = delta;
   o.alpha = alpha;
@@ -38,8 +43,10 @@ ScoreSet one_run_game(std::size_t m, double shift, std::uint64_t seed) {
   std::normal_distribution<double> z;
   std::vector<double> in, out;
   for (std::size_t i = 0; i < m; ++i) {
-    if (rng() & 1) in.push_back(z(rng) + shift);
-    else out.push_back(z(rng));
+    if (rng() & 1)
+      in.push_back(z(rng) + shift);
+    else
+      out.push_back(z(rng));
   }
   return ScoreSet(in, out);
 }
@@ -60,8 +67,12 @@ TEST_CASE("delta 0, all guesses correct: the closed form logit(alpha^(1/r))") {
 }
 
 TEST_CASE("delta 0: the bound is where P[Binomial(r, e^eps/(1+e^eps)) >= v] = alpha") {
-  struct Case { int r, v; double alpha; };
-  for (const Case c : {Case{100, 98, 0.05}, Case{250, 237, 0.05}, Case{2500, 1971, 0.05}, Case{400, 300, 1e-6}}) {
+  struct Case {
+    int r, v;
+    double alpha;
+  };
+  for (const Case c :
+       {Case{100, 98, 0.05}, Case{250, 237, 0.05}, Case{2500, 1971, 0.05}, Case{400, 300, 1e-6}}) {
     const double eps = one_run_epsilon(10000, c.r, c.v, 0, c.alpha);
     REQUIRE(eps > 0);
     CHECK(binomial_upper_tail(c.r, c.v, logistic(eps)) == doctest::Approx(c.alpha).epsilon(1e-8));
@@ -74,18 +85,32 @@ TEST_CASE("golden: jax_privacy's _epsilon_one_run at explicit guess counts") {
   // CEO with jax_privacy's auditing code, alpha 0.05); (m, r, v) are the canaries, the
   // k top scores and the label-1 scores among them in tests/golden/jax_privacy/<file>.
   // jax_privacy's brentq stops at 1e-6 absolute, so agreement is to 1e-6.
-  struct Golden { const char* file; std::size_t m, r, v; double delta, eps; };
+  struct Golden {
+    const char* file;
+    std::size_t m, r, v;
+    double delta, eps;
+  };
   const std::vector<Golden> golden{
-      {"onerun_0", 1000, 10, 10, 1e-5, 1.0149862038481974},  {"onerun_0", 1000, 50, 50, 1e-5, 2.7562194720722912},
-      {"onerun_0", 1000, 100, 98, 1e-5, 2.7109631340457816}, {"onerun_0", 1000, 250, 237, 1e-5, 2.4199808616030727},
-      {"onerun_0", 1000, 10, 10, 0, 1.0518732154273494},     {"onerun_0", 1000, 100, 98, 0, 2.7231823711894236},
-      {"onerun_0", 1000, 250, 237, 0, 2.4234220068369914},   {"onerun_1", 1000, 100, 100, 1e-5, 3.465376229385333},
-      {"onerun_1", 1000, 250, 250, 1e-5, 4.391223793667449}, {"onerun_1", 1000, 250, 250, 0, 4.4182747700170335},
-      {"onerun_2", 10000, 10, 8, 1e-5, 0},                   {"onerun_2", 10000, 50, 47, 1e-5, 1.634245429631741},
-      {"onerun_2", 10000, 100, 90, 1e-5, 1.5805597458013363}, {"onerun_2", 10000, 2500, 1971, 1e-5, 1.2326123694293842},
-      {"onerun_2", 10000, 2500, 1971, 0, 1.2339899437958672}, {"onerun_3", 10000, 10, 10, 1e-5, 0.6137932929134875},
-      {"onerun_3", 10000, 2500, 2490, 1e-5, 4.946136357675965}, {"onerun_3", 10000, 2500, 2490, 0, 4.987652252023381},
-      {"onerun_4", 200, 10, 10, 1e-5, 1.0445890582363753},   {"onerun_4", 200, 100, 100, 1e-5, 3.487464024328827},
+      {"onerun_0", 1000, 10, 10, 1e-5, 1.0149862038481974},
+      {"onerun_0", 1000, 50, 50, 1e-5, 2.7562194720722912},
+      {"onerun_0", 1000, 100, 98, 1e-5, 2.7109631340457816},
+      {"onerun_0", 1000, 250, 237, 1e-5, 2.4199808616030727},
+      {"onerun_0", 1000, 10, 10, 0, 1.0518732154273494},
+      {"onerun_0", 1000, 100, 98, 0, 2.7231823711894236},
+      {"onerun_0", 1000, 250, 237, 0, 2.4234220068369914},
+      {"onerun_1", 1000, 100, 100, 1e-5, 3.465376229385333},
+      {"onerun_1", 1000, 250, 250, 1e-5, 4.391223793667449},
+      {"onerun_1", 1000, 250, 250, 0, 4.4182747700170335},
+      {"onerun_2", 10000, 10, 8, 1e-5, 0},
+      {"onerun_2", 10000, 50, 47, 1e-5, 1.634245429631741},
+      {"onerun_2", 10000, 100, 90, 1e-5, 1.5805597458013363},
+      {"onerun_2", 10000, 2500, 1971, 1e-5, 1.2326123694293842},
+      {"onerun_2", 10000, 2500, 1971, 0, 1.2339899437958672},
+      {"onerun_3", 10000, 10, 10, 1e-5, 0.6137932929134875},
+      {"onerun_3", 10000, 2500, 2490, 1e-5, 4.946136357675965},
+      {"onerun_3", 10000, 2500, 2490, 0, 4.987652252023381},
+      {"onerun_4", 200, 10, 10, 1e-5, 1.0445890582363753},
+      {"onerun_4", 200, 100, 100, 1e-5, 3.487464024328827},
   };
   for (const Golden& g : golden) {
     CAPTURE(g.file);
@@ -139,7 +164,8 @@ TEST_CASE("fixed guesses on scores: top k+ in, bottom k- out") {
   CHECK(both.epsilon == one_run_epsilon(8, 4, 2, 0, 0.05));
   // 10 of 10 correct with k+ = k- = 5 on separated scores: the closed form at r = 10.
   const ScoreSet sep({11, 12, 13, 14, 15, 16}, {1, 2, 3, 4, 5, 6});
-  CHECK(one_run_fixed(sep, 5, 5, at(0)).epsilon == doctest::Approx(logit(std::pow(0.05, 0.1))).epsilon(1e-11));
+  CHECK(one_run_fixed(sep, 5, 5, at(0)).epsilon ==
+        doctest::Approx(logit(std::pow(0.05, 0.1))).epsilon(1e-11));
   CHECK_THROWS_AS(one_run_fixed(s, 5, 4, at(0)), UsageError);
   CHECK_THROWS_AS(one_run_fixed(s, 0, 0, at(0)), UsageError);
   const ScoreSet tied({1, 2, 2}, {0, 3});  // sorted 0 1 2 2 3: the top 2 end inside the tie at 2
@@ -165,7 +191,8 @@ TEST_CASE("max: the best count over every distinct score, each at alpha") {
 
 TEST_CASE("bonferroni: top-k on the grid 10, 20, 50, ... up to m/2, each at alpha / grid size") {
   CHECK(one_run_guess_grid(1000) == std::vector<std::size_t>{10, 20, 50, 100, 200, 500});
-  CHECK(one_run_guess_grid(10000) == std::vector<std::size_t>{10, 20, 50, 100, 200, 500, 1000, 2000, 5000});
+  CHECK(one_run_guess_grid(10000) ==
+        std::vector<std::size_t>{10, 20, 50, 100, 200, 500, 1000, 2000, 5000});
   CHECK(one_run_guess_grid(200) == std::vector<std::size_t>{10, 20, 50, 100});
   CHECK(one_run_guess_grid(19) == std::vector<std::size_t>{9});
   CHECK(one_run_guess_grid(1) == std::vector<std::size_t>{1});
@@ -201,7 +228,8 @@ TEST_CASE("bonferroni: a grid cut inside tied scores moves to the nearer end of 
   CHECK(*tied.threshold_in == 5);
   // delta 0: the eps where P[Binomial(30, q) >= 25] = alpha / 2 (q = e^eps / (1 + e^eps)).
   CHECK(tied.epsilon == doctest::Approx(one_run_epsilon(60, 30, 25, 0, 0.025)).epsilon(1e-12));
-  CHECK(binomial_upper_tail(30, 25, logistic(tied.epsilon)) == doctest::Approx(0.025).epsilon(1e-9));
+  CHECK(binomial_upper_tail(30, 25, logistic(tied.epsilon)) ==
+        doctest::Approx(0.025).epsilon(1e-9));
   CHECK(tied.epsilon > 0.6);  // 0.631
   // 8 distinct scores above the tie: count 10 is 2 guesses from the tie's upper end and 28 from
   // its lower end (38 guesses), so it guesses the 8; count 20 (12 against 18) too.
@@ -256,7 +284,8 @@ TEST_CASE("f-DP through the same game: one_run_audit with the fdp test") {
   // The grid: the best of its counts at alpha / 6, above one-run's on the same outcomes.
   o.strategy = {ThresholdChoice::bonferroni};
   const OneRunEstimate grid = one_run_audit(s, o);
-  CHECK(grid.epsilon == one_run_fdp_epsilon(1000, grid.guesses_in, grid.correct, 1e-5, 0.05 / 6, FdpCurve::gaussian));
+  CHECK(grid.epsilon == one_run_fdp_epsilon(1000, grid.guesses_in, grid.correct, 1e-5, 0.05 / 6,
+                                            FdpCurve::gaussian));
   CHECK(grid.epsilon > one_run_audit(s, at(1e-5)).epsilon);
 }
 
@@ -267,8 +296,8 @@ TEST_CASE("labels: both classes, and a split plausible under inclusion with prob
   out.push_back(0);  // 422 : 578, two-sided p = 9.4e-7
   CHECK_THROWS_WITH_AS(check_one_run_labels(ScoreSet(in, out)),
                        doctest::Contains("422 in and 578 out of 1000 canaries"), DataError);
-  CHECK_THROWS_WITH_AS(check_one_run_labels(ScoreSet({}, {1, 2})), doctest::Contains("both labels, got 0 in and 2 out"),
-                       DataError);
+  CHECK_THROWS_WITH_AS(check_one_run_labels(ScoreSet({}, {1, 2})),
+                       doctest::Contains("both labels, got 0 in and 2 out"), DataError);
   CHECK_NOTHROW(check_one_run_labels(ScoreSet({1}, {2})));  // m = 2: any split is plausible
 }
 

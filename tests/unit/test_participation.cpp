@@ -9,7 +9,8 @@
 using namespace dpaudit;
 
 namespace {
-ParticipationConfig shuffle_config(std::size_t population, std::size_t per_round, std::size_t rounds) {
+ParticipationConfig shuffle_config(std::size_t population, std::size_t per_round,
+                                   std::size_t rounds) {
   ParticipationConfig c;
   c.sampling = SamplingKind::shuffle;
   c.population = population;
@@ -74,9 +75,10 @@ TEST_CASE("participation schedule errors") {
   CHECK_THROWS_WITH_AS(participation_schedule(c), "q must be in (0, 1] (--q)", UsageError);
   c.q = 1.5;
   CHECK_THROWS_AS(participation_schedule(c), UsageError);
-  CHECK_THROWS_WITH_AS(participation_schedule(shuffle_config(10, 11, 2)),
-                       "clients per round (11) must be between 1 and the population (10) (--clients-per-round)",
-                       UsageError);
+  CHECK_THROWS_WITH_AS(
+      participation_schedule(shuffle_config(10, 11, 2)),
+      "clients per round (11) must be between 1 and the population (10) (--clients-per-round)",
+      UsageError);
   CHECK_THROWS_AS(participation_schedule(shuffle_config(10, 0, 2)), UsageError);
   CHECK_THROWS_AS(fixed_repeats_schedule(5, 11, 10, 1, 0), UsageError);
   CHECK_THROWS_AS(fixed_repeats_schedule(5, 0, 10, 1, 0), UsageError);

@@ -35,11 +35,13 @@ TEST_CASE("full batch: T steps at sigma are one Gaussian mechanism at sigma / sq
     long long steps;
     double delta;
   };
-  for (const Case c : {Case{2.0, 100, 1e-6}, Case{1.0, 1000, 1e-5}, Case{0.8, 1, 1e-6}, Case{5.0, 10000, 1e-6},
-                       Case{20.0, 50, 1e-8}}) {
-    const double exact = gaussian_mechanism_epsilon(c.sigma / std::sqrt(static_cast<double>(c.steps)), c.delta);
+  for (const Case c : {Case{2.0, 100, 1e-6}, Case{1.0, 1000, 1e-5}, Case{0.8, 1, 1e-6},
+                       Case{5.0, 10000, 1e-6}, Case{20.0, 50, 1e-8}}) {
+    const double exact =
+        gaussian_mechanism_epsilon(c.sigma / std::sqrt(static_cast<double>(c.steps)), c.delta);
     const PldInterval r = eps_at({{c.sigma, 1.0, c.steps}}, c.delta);
-    INFO("sigma " << c.sigma << " steps " << c.steps << ": [" << r.lower << ", " << r.upper << "] exact " << exact);
+    INFO("sigma " << c.sigma << " steps " << c.steps << ": [" << r.lower << ", " << r.upper
+                  << "] exact " << exact);
     CHECK(r.lower <= exact);
     CHECK(r.upper >= exact);
     CHECK(r.upper - r.lower < 1e-3 * exact);
@@ -68,25 +70,40 @@ TEST_CASE("Poisson subsampling against Google dp_accounting's PLD") {
       {1.1, 0.004266666666666667, 14062, 1e-05, 2.381685997564954, 1.6785369992228703},
       {0.8, 0.0021333333333333334, 469, 1e-05, 0.5417377482574032, 0.5183216114489269},
       {2.0, 1.0, 100, 1e-06, 35.56634389097961, 35.56134375512751},
-      {0.458924778160312, 0.0008849612998815231, 1, 1.4606018392240462e-06, 1.4015390475777043, 1.4014890436600105},
-      {4.2109064814013974, 0.01160664876848825, 248, 2.461262688380446e-08, 0.20844506540917557, 0.1960344370916631},
-      {6.087582179989594, 0.0001121355261801421, 20102, 3.7264185435332526e-06, 0.015391735595376117, 0},
-      {3.112228544470897, 0.5445207407163749, 3685, 2.23145772845169e-06, 106.02548895929844, 105.84123207121658},
-      {9.504041575131726, 0.00020278039140546303, 13735, 4.6803396469079884e-08, 0.01901743815676234, 0},
-      {0.5243525931582126, 0.004034935662988029, 1017, 0.0007327919177888553, 3.467700335254169, 3.4160399612507035},
-      {7.67242246553889, 0.00026383508884119874, 29448, 1.1292196970669208e-06, 0.029827541668034037, 0},
-      {0.928990394179177, 0.0006382738854437084, 282, 2.7701264551239555e-08, 0.182529298098877, 0.1685051430501491},
-      {0.4799916466181816, 0.0007962347411128958, 7782, 0.000778429436203728, 2.732948670870255, 2.4177017159579073},
-      {7.139664881749888, 0.015052016874806779, 2069, 5.135762035988578e-06, 0.3456517042459827, 0.24216665616163097},
-      {8.968978249782579, 0.0004510371533594688, 62, 4.3147076255392014e-08, 0.001762584311803233, 0},
-      {3.710771425007996, 0.0012154235501819087, 14, 3.9975142352265135e-07, 0.004348986541250293, 0.003636177158976375},
-      {0.4404062054302391, 0.0006812360998405759, 34, 7.078951826210466e-08, 5.019782200827883, 5.018307277126186},
-      {6.188403358853086, 0.19801990565896255, 1, 3.8139709349062164e-08, 0.18999835977812254, 0.18994842485277022},
+      {0.458924778160312, 0.0008849612998815231, 1, 1.4606018392240462e-06, 1.4015390475777043,
+       1.4014890436600105},
+      {4.2109064814013974, 0.01160664876848825, 248, 2.461262688380446e-08, 0.20844506540917557,
+       0.1960344370916631},
+      {6.087582179989594, 0.0001121355261801421, 20102, 3.7264185435332526e-06,
+       0.015391735595376117, 0},
+      {3.112228544470897, 0.5445207407163749, 3685, 2.23145772845169e-06, 106.02548895929844,
+       105.84123207121658},
+      {9.504041575131726, 0.00020278039140546303, 13735, 4.6803396469079884e-08,
+       0.01901743815676234, 0},
+      {0.5243525931582126, 0.004034935662988029, 1017, 0.0007327919177888553, 3.467700335254169,
+       3.4160399612507035},
+      {7.67242246553889, 0.00026383508884119874, 29448, 1.1292196970669208e-06,
+       0.029827541668034037, 0},
+      {0.928990394179177, 0.0006382738854437084, 282, 2.7701264551239555e-08, 0.182529298098877,
+       0.1685051430501491},
+      {0.4799916466181816, 0.0007962347411128958, 7782, 0.000778429436203728, 2.732948670870255,
+       2.4177017159579073},
+      {7.139664881749888, 0.015052016874806779, 2069, 5.135762035988578e-06, 0.3456517042459827,
+       0.24216665616163097},
+      {8.968978249782579, 0.0004510371533594688, 62, 4.3147076255392014e-08, 0.001762584311803233,
+       0},
+      {3.710771425007996, 0.0012154235501819087, 14, 3.9975142352265135e-07, 0.004348986541250293,
+       0.003636177158976375},
+      {0.4404062054302391, 0.0006812360998405759, 34, 7.078951826210466e-08, 5.019782200827883,
+       5.018307277126186},
+      {6.188403358853086, 0.19801990565896255, 1, 3.8139709349062164e-08, 0.18999835977812254,
+       0.18994842485277022},
   };
   for (const Row& row : rows) {
     const PldInterval r = eps_at({{row.sigma, row.q, row.steps}}, row.delta);
-    INFO("sigma " << row.sigma << " q " << row.q << " steps " << row.steps << ": [" << r.lower << ", " << r.upper
-                  << "] dp_accounting [" << row.optimistic << ", " << row.pessimistic << "]");
+    INFO("sigma " << row.sigma << " q " << row.q << " steps " << row.steps << ": [" << r.lower
+                  << ", " << r.upper << "] dp_accounting [" << row.optimistic << ", "
+                  << row.pessimistic << "]");
     CHECK(r.upper >= row.optimistic);
     CHECK(r.lower <= row.pessimistic);
     CHECK(r.upper <= row.pessimistic * (1 + 1e-4));
@@ -124,12 +141,13 @@ TEST_CASE("the PLD stays below RDP on long runs with small sampling rates") {
     long long steps;
     double delta, width;
   };
-  for (const Case c : {Case{18.6, 1.3e-4, 12077, 1e-5, 1e-2}, Case{1.0, 0.01, 100000, 1e-5, 1e-2},
-                       Case{0.7, 1e-3, 1000000, 1e-6, 1e-2}, Case{8.525, 8.986e-6, 572906105, 1e-6, 2e-2}}) {
+  for (const Case c :
+       {Case{18.6, 1.3e-4, 12077, 1e-5, 1e-2}, Case{1.0, 0.01, 100000, 1e-5, 1e-2},
+        Case{0.7, 1e-3, 1000000, 1e-6, 1e-2}, Case{8.525, 8.986e-6, 572906105, 1e-6, 2e-2}}) {
     const PldInterval r = eps_at({{c.sigma, c.q, c.steps}}, c.delta);
     const double rdp = rdp_epsilon({{c.sigma, c.q, c.steps}}, c.delta).epsilon;
-    INFO("sigma " << c.sigma << " q " << c.q << " steps " << c.steps << ": [" << r.lower << ", " << r.upper << "] rdp "
-                  << rdp);
+    INFO("sigma " << c.sigma << " q " << c.q << " steps " << c.steps << ": [" << r.lower << ", "
+                  << r.upper << "] rdp " << rdp);
     CHECK(r.upper < rdp);
     CHECK(r.upper - r.lower < c.width * r.upper);
   }
@@ -176,11 +194,13 @@ TEST_CASE("without replacement: replace-one neighbours, the Gaussian mechanism a
   // q = 1: T steps at sigma are one Gaussian mechanism with sensitivity 2, i.e. at sigma/2
   // per unit sensitivity, composed: sigma / (2 sqrt(T)) (Balle & Wang's exact eps,
   // eps-gauss2 --gaussian-mechanism --sigma S/2)
-  for (const auto& [sigma, steps, delta] : {std::tuple{2.0, 100LL, 1e-6}, std::tuple{1.0, 1LL, 1e-5},
-                                            std::tuple{8.0, 1000LL, 1e-8}}) {
-    const double exact = gaussian_mechanism_epsilon(sigma / 2 / std::sqrt(static_cast<double>(steps)), delta);
+  for (const auto& [sigma, steps, delta] :
+       {std::tuple{2.0, 100LL, 1e-6}, std::tuple{1.0, 1LL, 1e-5}, std::tuple{8.0, 1000LL, 1e-8}}) {
+    const double exact =
+        gaussian_mechanism_epsilon(sigma / 2 / std::sqrt(static_cast<double>(steps)), delta);
     const PldInterval r = eps_at({{sigma, 1.0, steps, wor}}, delta);
-    INFO("sigma " << sigma << " steps " << steps << ": [" << r.lower << ", " << r.upper << "] exact " << exact);
+    INFO("sigma " << sigma << " steps " << steps << ": [" << r.lower << ", " << r.upper
+                  << "] exact " << exact);
     CHECK(r.lower <= exact);
     CHECK(r.upper >= exact);
     CHECK(r.upper - r.lower < 1e-3 * exact);
@@ -193,7 +213,8 @@ TEST_CASE("without replacement: replace-one neighbours, the Gaussian mechanism a
     for (double eps : {0.0, 0.5, 2.0, 4.0}) {
       const double exact = gaussian_pair_delta({0.5, q, Adjacency::remove}, eps);
       const PldInterval d = a.delta(eps);
-      INFO("q " << q << " eps " << eps << ": [" << d.lower << ", " << d.upper << "] exact " << exact);
+      INFO("q " << q << " eps " << eps << ": [" << d.lower << ", " << d.upper << "] exact "
+                << exact);
       CHECK(d.lower <= exact);
       CHECK(d.upper >= exact);
       CHECK(d.upper - d.lower <= 1e-3 * exact + 1e-15);
@@ -207,12 +228,13 @@ TEST_CASE("without replacement: replace-one neighbours, the Gaussian mechanism a
     long long steps;
     double delta;
   };
-  for (const Case c : {Case{2 * 8.816, 0.01279, 8, 8.04e-8}, Case{2.2, 0.01, 1000, 1e-5}, Case{1.6, 256.0 / 60000, 10000, 1e-5},
-                       Case{4.0, 0.1, 50, 1e-6}, Case{1.0, 0.5, 20, 1e-5}, Case{10.0, 0.001, 10000, 1e-7}}) {
+  for (const Case c : {Case{2 * 8.816, 0.01279, 8, 8.04e-8}, Case{2.2, 0.01, 1000, 1e-5},
+                       Case{1.6, 256.0 / 60000, 10000, 1e-5}, Case{4.0, 0.1, 50, 1e-6},
+                       Case{1.0, 0.5, 20, 1e-5}, Case{10.0, 0.001, 10000, 1e-7}}) {
     const PldInterval r = eps_at({{c.sigma, c.q, c.steps, wor}}, c.delta);
     const double rdp = rdp_epsilon({{c.sigma, c.q, c.steps, wor}}, c.delta).epsilon;
-    INFO("sigma " << c.sigma << " q " << c.q << " steps " << c.steps << ": [" << r.lower << ", " << r.upper << "] rdp "
-                  << rdp);
+    INFO("sigma " << c.sigma << " q " << c.q << " steps " << c.steps << ": [" << r.lower << ", "
+                  << r.upper << "] rdp " << rdp);
     CHECK(r.upper <= rdp);
     CHECK(r.upper - r.lower < 1e-3 * r.upper);
   }
@@ -221,14 +243,16 @@ TEST_CASE("without replacement: replace-one neighbours, the Gaussian mechanism a
   for (double q : {1e-4, 1e-3, 0.01, 0.1, 0.5, 0.9, 1.0}) {
     const PldInterval r = eps_at({{2.0, q, 100, wor}}, 1e-5);
     INFO("q " << q << ": [" << r.lower << ", " << r.upper << "] previous upper " << previous);
-    CHECK(r.lower >= previous);  // the truth rises with q: each interval starts above the last one's end
+    CHECK(r.lower >=
+          previous);  // the truth rises with q: each interval starts above the last one's end
     previous = r.upper;
   }
   CHECK(previous >= gaussian_mechanism_epsilon(1.0 / std::sqrt(100.0), 1e-5));
   // calibration on it: the sigma meets eps, and is twice the Poisson remove pair's at q = 1
   const double s = pld_sigma_for_epsilon(1.0, 0.01, 1000, 1e-5, {}, wor);
   CHECK(eps_at({{s, 0.01, 1000, wor}}, 1e-5).upper <= 1.0);
-  CHECK(close(pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6, {}, wor), 2 * pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6), 1e-4));
+  CHECK(close(pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6, {}, wor),
+              2 * pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6), 1e-4));
 }
 
 TEST_CASE("calibration: the smallest sigma whose PLD upper bound meets eps") {
@@ -240,7 +264,8 @@ TEST_CASE("calibration: the smallest sigma whose PLD upper bound meets eps") {
     CHECK(sigma < rdp_sigma_for_epsilon(eps, 0.01, 1000, 1e-5));
   }
   // full batch: sigma = sqrt(T) times the Gaussian mechanism's sigma (to the interval's width)
-  CHECK(close(pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6), 4 * gaussian_mechanism_sigma(1.0, 1e-6), 1e-3));
+  CHECK(close(pld_sigma_for_epsilon(1.0, 1.0, 16, 1e-6), 4 * gaussian_mechanism_sigma(1.0, 1e-6),
+              1e-3));
 }
 
 TEST_CASE("a fixed lattice: dp_accounting's own discretisation, like for like") {
@@ -253,8 +278,8 @@ TEST_CASE("a fixed lattice: dp_accounting's own discretisation, like for like") 
     long long steps;
     double delta, pessimistic;
   };
-  for (const Row& row : {Row{6.087582179989594, 0.0001121355261801421, 20102, 3.7264185435332526e-06,
-                             0.015391735595376117},
+  for (const Row& row : {Row{6.087582179989594, 0.0001121355261801421, 20102,
+                             3.7264185435332526e-06, 0.015391735595376117},
                          Row{8.968978249782579, 0.0004510371533594688, 62, 4.3147076255392014e-08,
                              0.001762584311803233}}) {
     PldOptions options;
@@ -264,12 +289,13 @@ TEST_CASE("a fixed lattice: dp_accounting's own discretisation, like for like") 
     CHECK(fixed.lattice_spacing() == 1e-4);
     const PldInterval r = fixed.epsilon(row.delta);
     const PldInterval fine = eps_at({{row.sigma, row.q, row.steps}}, row.delta);
-    INFO("sigma " << row.sigma << ": lattice 1e-4 [" << r.lower << ", " << r.upper << "], default [" << fine.lower
-                  << ", " << fine.upper << "], dp_accounting " << row.pessimistic);
+    INFO("sigma " << row.sigma << ": lattice 1e-4 [" << r.lower << ", " << r.upper << "], default ["
+                  << fine.lower << ", " << fine.upper << "], dp_accounting " << row.pessimistic);
     CHECK(close(r.upper, row.pessimistic, 1e-5));
     CHECK(r.lower <= fine.upper);
     CHECK(fine.lower <= r.upper);
-    CHECK(r.upper - r.lower > 100 * (fine.upper - fine.lower));  // the coarse lattice is the wide one
+    CHECK(r.upper - r.lower >
+          100 * (fine.upper - fine.lower));  // the coarse lattice is the wide one
   }
   // the exact case at a coarse lattice: still contains Balle & Wang's eps
   PldOptions coarse;
@@ -332,7 +358,8 @@ TEST_CASE("bounded work: many distinct segments are merged, each end of the inte
   CHECK(m.lower <= e.lower);
   CHECK(m.upper <= PldAccountant({{1.0, 0.012, 240}}).epsilon(1e-5).upper);
   CHECK(m.lower >= PldAccountant({{1.11, 0.01, 240}}).epsilon(1e-5).lower);
-  CHECK(m.upper < 1.15 * e.upper);  // 1.088 against 0.965: groups of 4 spanning 3% in sigma, 20% in q
+  CHECK(m.upper <
+        1.15 * e.upper);  // 1.088 against 0.965: groups of 4 spanning 3% in sigma, 20% in q
   // calibration where every sigma meets eps: a record joins one of 2 steps at q 1e-6 with
   // probability 2e-6 <= delta 1e-5, so delta(0) <= 2e-6: refused at once, as for sigma < 1e-4
   CHECK_THROWS_AS(pld_sigma_for_epsilon(1, 1e-6, 2, 1e-5), UsageError);

@@ -27,7 +27,8 @@ TEST_CASE("a Poisson-subsampled Gaussian run: PLD interval, RDP, and the PLD as 
 TEST_CASE("without replacement: the PLD of replace-one neighbours, below RDP's Thm 27") {
   // issue 13's run, dp_accounting's RDP 0.0478 at its noise multiplier 8.816 over the
   // replace-one sensitivity: the event at 2 x 8.816 over the clip norm
-  const AnalyticEpsilon wor = analytic_epsilon({{2 * 8.816, 0.01279, 8, Sampling::without_replacement}}, 8.04e-8);
+  const AnalyticEpsilon wor =
+      analytic_epsilon({{2 * 8.816, 0.01279, 8, Sampling::without_replacement}}, 8.04e-8);
   REQUIRE(wor.pld);
   CHECK(wor.pld->upper < wor.rdp.epsilon);
   CHECK(wor.rdp.epsilon < 0.0478);  // all default orders, up to 1024

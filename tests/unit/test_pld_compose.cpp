@@ -14,14 +14,16 @@ using namespace dpaudit;
 namespace {
 
 double binomial(int n, int k, double p) {
-  return std::exp(std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1) + k * std::log(p) +
-                  (n - k) * std::log1p(-p));
+  return std::exp(std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1) +
+                  k * std::log(p) + (n - k) * std::log1p(-p));
 }
 
 // the mass the composition puts at lattice index k
 double at(const ComposedPld& c, long long k) {
   const long long i = k - c.pld.first;
-  return i >= 0 && i < static_cast<long long>(c.pld.mass.size()) ? c.pld.mass[static_cast<std::size_t>(i)] : 0.0;
+  return i >= 0 && i < static_cast<long long>(c.pld.mass.size())
+             ? c.pld.mass[static_cast<std::size_t>(i)]
+             : 0.0;
 }
 
 }  // namespace
@@ -35,9 +37,11 @@ TEST_CASE("n-fold composition of a two-point PLD is binomial") {
   CHECK(plan.hi <= 80);
   const ComposedPld c = compose_plds(f, plan);
   double error = 0;  // l2 distance from the binomial (its own rounding: 1e-15 relative)
-  for (long long k = c.pld.first; k < c.pld.first + static_cast<long long>(c.pld.mass.size()); ++k) {
+  for (long long k = c.pld.first; k < c.pld.first + static_cast<long long>(c.pld.mass.size());
+       ++k) {
     const long long j = k + 40;
-    const double want = j >= 0 && j % 3 == 0 && j / 3 <= 40 ? binomial(40, static_cast<int>(j / 3), 0.7) : 0.0;
+    const double want =
+        j >= 0 && j % 3 == 0 && j / 3 <= 40 ? binomial(40, static_cast<int>(j / 3), 0.7) : 0.0;
     CHECK(std::abs(at(c, k) - want) <= 1e-12 * want + c.roundoff);
     error += (at(c, k) - want) * (at(c, k) - want);
   }
@@ -57,13 +61,15 @@ TEST_CASE("a long composition: the low frequencies in long double keep the bound
   const std::vector<PldFactor> f{{&one, n}};
   const ComposedPld c = compose_plds(f, plan_composition(f, 1e-16));
   double error = 0;
-  for (long long k = c.pld.first; k < c.pld.first + static_cast<long long>(c.pld.mass.size()); ++k) {
+  for (long long k = c.pld.first; k < c.pld.first + static_cast<long long>(c.pld.mass.size());
+       ++k) {
     const long long j = k + n;
     long double want = 0;
     if (j >= 0 && j % 3 == 0 && j / 3 <= n) {
       const long double i = static_cast<long double>(j / 3);
       // the masses as stored (0.3 and 0.7 rounded to double: 1e-12 relative at this count)
-      want = expl(lgammal(n + 1.0L) - lgammal(i + 1) - lgammal(n - i + 1) + i * logl(static_cast<long double>(0.7)) +
+      want = expl(lgammal(n + 1.0L) - lgammal(i + 1) - lgammal(n - i + 1) +
+                  i * logl(static_cast<long double>(0.7)) +
                   (n - i) * logl(static_cast<long double>(0.3)));
     }
     const double diff = at(c, k) - static_cast<double>(want);
@@ -87,32 +93,38 @@ TEST_CASE("the roundoff bound is the formula of pld_compose.cpp") {
   REQUIRE(c.pld.mass.size() == 1024);
   CHECK(close(c.pld.mass[0], 1.0, 1e-15));
   const double u = std::ldexp(1.0, -53), gamma4 = 4 * u / (1 - 4 * u);
-  const double eta = 16 * u + gamma4 * (std::sqrt(2.0) + 16 * u), gamma_f = 2 * 11 * eta / (1 - 11 * eta);
-  const double rho_f = std::sqrt(2.0) * 2 * u / (1 - 2 * u), slack = 1 + 1025 * std::ldexp(1.0, -51);
+  const double eta = 16 * u + gamma4 * (std::sqrt(2.0) + 16 * u),
+               gamma_f = 2 * 11 * eta / (1 - 11 * eta);
+  const double rho_f = std::sqrt(2.0) * 2 * u / (1 - 2 * u),
+               slack = 1 + 1025 * std::ldexp(1.0, -51);
   const double want = slack * gamma_f * slack + rho_f / (1 - rho_f) + gamma_f + 2e-140 * slack;
   CHECK(close(c.roundoff, want, 1e-12));
   CHECK(c.roundoff < 2e-13);
   // in long double (asked for with a bound below the double one) every constant shrinks
   // by 2^-11, and the result's rounding to double adds 2^-52 ||c||_2
   const ComposedPld l = compose_plds({{&point, 1}}, CompositionPlan{0, 1023, 0}, 1e-20);
-  CHECK(close(l.roundoff, std::ldexp(1.0, -11) * (want - 2e-140 * slack) + std::ldexp(1.0, -52), 0.01));
+  CHECK(close(l.roundoff, std::ldexp(1.0, -11) * (want - 2e-140 * slack) + std::ldexp(1.0, -52),
+              0.01));
   CHECK(close(l.pld.mass[0], 1.0, 1e-15));
 }
 
 TEST_CASE("heterogeneous factors: the direct convolution, and +inf mass composes") {
-  const PldPmf a{0.1, -2, {0.1, 0.2, 0.3, 0.4}, 0};     // indices -2..1
-  const PldPmf b{0.1, 0, {0.5, 0.0, 0.25}, 0.25};       // indices 0, 2; +inf with 0.25
+  const PldPmf a{0.1, -2, {0.1, 0.2, 0.3, 0.4}, 0};  // indices -2..1
+  const PldPmf b{0.1, 0, {0.5, 0.0, 0.25}, 0.25};    // indices 0, 2; +inf with 0.25
   const std::vector<PldFactor> f{{&a, 2}, {&b, 1}};
   const ComposedPld c = compose_plds(f, plan_composition(f, 1e-16));
   // direct: a * a * b (finite parts)
   std::vector<double> aa(7, 0.0);
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) aa[static_cast<std::size_t>(i + j)] += a.mass[static_cast<std::size_t>(i)] * a.mass[static_cast<std::size_t>(j)];
+    for (int j = 0; j < 4; ++j)
+      aa[static_cast<std::size_t>(i + j)] +=
+          a.mass[static_cast<std::size_t>(i)] * a.mass[static_cast<std::size_t>(j)];
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < 3; ++j) {
       double want = 0;
       for (int jj = 0; jj < 3; ++jj)
-        if (i + j - jj >= 0 && i + j - jj < 7) want += aa[static_cast<std::size_t>(i + j - jj)] * b.mass[static_cast<std::size_t>(jj)];
+        if (i + j - jj >= 0 && i + j - jj < 7)
+          want += aa[static_cast<std::size_t>(i + j - jj)] * b.mass[static_cast<std::size_t>(jj)];
       CHECK(std::abs(at(c, -4 + i + j) - want) < 1e-15);
       CHECK(std::abs(at(c, -4 + i + j) - want) <= c.roundoff);
     }

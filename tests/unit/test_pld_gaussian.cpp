@@ -17,7 +17,8 @@ using namespace dpaudit;
 namespace {
 // in long double, so that the sum's own rounding (1e5 terms) stays below 1e-15
 double total(const PldPmf& p) {
-  return static_cast<double>(std::accumulate(p.mass.begin(), p.mass.end(), static_cast<long double>(p.inf_mass)));
+  return static_cast<double>(
+      std::accumulate(p.mass.begin(), p.mass.end(), static_cast<long double>(p.inf_mass)));
 }
 }  // namespace
 
@@ -25,18 +26,23 @@ TEST_CASE("q = 1: the exact delta is Balle & Wang's, in both directions") {
   for (double sigma : {0.5, 1.0, 4.22})
     for (double eps : {0.0, 0.3, 2.0, 9.0})
       for (Adjacency a : {Adjacency::remove, Adjacency::add})
-        CHECK(close(gaussian_pair_delta({sigma, 1.0, a}, eps), gaussian_mechanism_delta(sigma, eps), 1e-12));
+        CHECK(close(gaussian_pair_delta({sigma, 1.0, a}, eps), gaussian_mechanism_delta(sigma, eps),
+                    1e-12));
 }
 
 TEST_CASE("subsampled pairs: the exact delta against quadrature") {
   // [golden] mpmath 1.3.0, 40 digits: quad of max(0, p(x) - e^eps q(x)) over
   // [-40 sigma, 1 + 40 sigma], split at the crossings (findroot), with the pairs unmirrored
   // (remove: p = (1-q) N(0) + q N(1), q = N(0); add: p = N(0), q = (1-q) N(0) + q N(1)).
-  CHECK(close(gaussian_pair_delta({1.1, 0.01, Adjacency::remove}, 0.5), 2.7492415688464683e-8, 1e-12));
-  CHECK(close(gaussian_pair_delta({0.8, 0.3, Adjacency::remove}, 1.0), 0.023374379339978027, 1e-13));
+  CHECK(close(gaussian_pair_delta({1.1, 0.01, Adjacency::remove}, 0.5), 2.7492415688464683e-8,
+              1e-12));
+  CHECK(
+      close(gaussian_pair_delta({0.8, 0.3, Adjacency::remove}, 1.0), 0.023374379339978027, 1e-13));
   CHECK(close(gaussian_pair_delta({0.8, 0.3, Adjacency::add}, 0.1), 0.083189960373838141, 1e-13));
-  CHECK(close(gaussian_pair_delta({5.0, 1e-3, Adjacency::remove}, 0.0), 7.9655674554057965e-5, 1e-13));
-  CHECK(close(gaussian_pair_delta({2.0, 0.05, Adjacency::add}, 0.02), 0.0015930636867642756, 1e-13));
+  CHECK(close(gaussian_pair_delta({5.0, 1e-3, Adjacency::remove}, 0.0), 7.9655674554057965e-5,
+              1e-13));
+  CHECK(
+      close(gaussian_pair_delta({2.0, 0.05, Adjacency::add}, 0.02), 0.0015930636867642756, 1e-13));
   // add: no loss above -log(1 - q)
   CHECK(gaussian_pair_delta({1.1, 0.01, Adjacency::add}, 0.5) == 0);
 }
@@ -72,7 +78,8 @@ TEST_CASE("pessimistic >= exact >= optimistic, one step; the gap is second order
           CHECK(pld_delta(down, eps) <= exact * (1 + 1e-12));
           // Away from the largest loss (within a step of it "connect the dots" draws a
           // chord to 0) the gap is a few (h/sd)^2 = 9e-4 of delta(0).
-          if (eps < largest - 2 * h) CHECK(pld_delta(up, eps) - pld_delta(down, eps) <= 5e-3 * gaussian_pair_delta(pair, 0));
+          if (eps < largest - 2 * h)
+            CHECK(pld_delta(up, eps) - pld_delta(down, eps) <= 5e-3 * gaussian_pair_delta(pair, 0));
         }
       }
 }
@@ -90,7 +97,8 @@ TEST_CASE("connect the dots is exact at the lattice points") {
   const double mid = 100.5 * h;
   const double chord = gaussian_pair_delta(pair, 100 * h) +
                        (gaussian_pair_delta(pair, 101 * h) - gaussian_pair_delta(pair, 100 * h)) *
-                           (std::exp(mid) - std::exp(100 * h)) / (std::exp(101 * h) - std::exp(100 * h));
+                           (std::exp(mid) - std::exp(100 * h)) /
+                           (std::exp(101 * h) - std::exp(100 * h));
   CHECK(close(pld_delta(up, mid), chord, 1e-9));
 }
 

@@ -50,8 +50,10 @@ TEST_CASE("eps(delta) inverts delta(eps)") {
     const double eps = pld_epsilon(p, delta);
     INFO("delta " << delta << " eps " << eps);
     // eps is a double near 1: eps - l keeps ~1e-16 absolute, delta(eps) ~1e-16 / (1 - eps) relative
-    if (eps > 0) CHECK(close(pld_delta(p, eps), delta, 1e-10));
-    else CHECK(pld_delta(p, 0) <= delta);
+    if (eps > 0)
+      CHECK(close(pld_delta(p, eps), delta, 1e-10));
+    else
+      CHECK(pld_delta(p, 0) <= delta);
   }
   // in (0.5, 1]: delta = 0.15 (1 - e^(eps - 1)) -> eps = 1 + log(1 - delta / 0.15)
   CHECK(close(pld_epsilon(p, 0.01), 1 + std::log(1 - 0.01 / 0.15), 1e-14));

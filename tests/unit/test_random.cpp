@@ -11,17 +11,22 @@
 using namespace dpaudit;
 
 namespace {
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
 std::uint64_t key_of(std::uint32_t lo, std::uint32_t hi) {
   return (static_cast<std::uint64_t>(hi) << 32) | lo;
 }
 }  // namespace
 
 TEST_CASE("Philox4x32-10 known answers (Random123's kat_vectors)") {
-  CHECK(philox_block({0, 0, 0, 0}, 0) == PhiloxBlock{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8});
-  CHECK(philox_block({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, key_of(0xffffffff, 0xffffffff)) ==
+  CHECK(philox_block({0, 0, 0, 0}, 0) ==
+        PhiloxBlock{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8});
+  CHECK(philox_block({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+                     key_of(0xffffffff, 0xffffffff)) ==
         PhiloxBlock{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd});
-  CHECK(philox_block({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, key_of(0xa4093822, 0x299f31d0)) ==
+  CHECK(philox_block({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+                     key_of(0xa4093822, 0x299f31d0)) ==
         PhiloxBlock{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1});
 }
 
@@ -32,7 +37,8 @@ TEST_CASE("batched Philox words (AVX-512, AVX2, portable) equal the scalar block
       std::vector<std::uint32_t> few(n);
       philox_words(key, stream, first, n, few.data());
       for (std::size_t i = 0; i < n; ++i)
-        CHECK(few[i] == philox_block(philox_counter(stream, (first + i) / 4), key)[(first + i) % 4]);
+        CHECK(few[i] ==
+              philox_block(philox_counter(stream, (first + i) / 4), key)[(first + i) % 4]);
     }
     std::vector<std::uint32_t> words(601), avx2(601), portable(601);
     philox_words(key, stream, first, words.size(), words.data());
@@ -75,9 +81,9 @@ TEST_CASE("normal numbers: moments, Kolmogorov-Smirnov, tail mass") {
     beyond_r += std::abs(v) > 3.6541528853610088;
   }
   const double mean = sum / n, var = sq / n - mean * mean;
-  CHECK(std::abs(mean) < 4 / std::sqrt(double(n)));            // sd of the mean 1/sqrt(n)
-  CHECK(std::abs(var - 1) < 4 * std::sqrt(2.0 / n));            // sd of the variance sqrt(2/n)
-  CHECK(std::abs(fourth / n - 3) < 4 * std::sqrt(96.0 / n));    // E x^4 = 3, Var x^4 = 96
+  CHECK(std::abs(mean) < 4 / std::sqrt(double(n)));           // sd of the mean 1/sqrt(n)
+  CHECK(std::abs(var - 1) < 4 * std::sqrt(2.0 / n));          // sd of the variance sqrt(2/n)
+  CHECK(std::abs(fourth / n - 3) < 4 * std::sqrt(96.0 / n));  // E x^4 = 3, Var x^4 = 96
   // P(|x| > r) = erfc(r / sqrt 2) = 2.5799e-4: the tail path is exercised and correct
   const double tail = std::erfc(3.6541528853610088 / std::sqrt(2.0)) * n;
   CHECK(std::abs(beyond_r - tail) < 5 * std::sqrt(tail));

@@ -63,8 +63,10 @@ TEST_CASE("sampling without replacement: Wang, Balle & Kasiviswanathan 2019") {
   // clip norm, and replace-one doubles the sensitivity: the per-step bound is read at sigma/2
   const std::vector<double> orders = {4};
   const auto mixed = composed_rdp({{1.0, 0.01, 10}, {1.0, 0.01, 5, wor}}, orders);
-  CHECK(close(mixed[0], 10 * subsampled_gaussian_rdp(1.0, 0.01, 4) + 5 * subsampled_gaussian_rdp(0.5, 0.01, 4, wor),
-              1e-14));
+  CHECK(close(
+      mixed[0],
+      10 * subsampled_gaussian_rdp(1.0, 0.01, 4) + 5 * subsampled_gaussian_rdp(0.5, 0.01, 4, wor),
+      1e-14));
   // q = 1 without replacement: the Gaussian mechanism at sensitivity 2, alpha 4 / (2 sigma^2)
   CHECK(close(composed_rdp({{1.3, 1, 1, wor}}, {5})[0], 5 * 4 / (2 * 1.3 * 1.3), 1e-14));
   const double sigma = rdp_sigma_for_epsilon(2.0, 0.01, 1000, 1e-5, default_rdp_orders(), wor);
@@ -72,7 +74,8 @@ TEST_CASE("sampling without replacement: Wang, Balle & Kasiviswanathan 2019") {
   CHECK(rdp_epsilon({{sigma * (1 - 1e-6), 0.01, 1000, wor}}, 1e-5).epsilon > 2.0);
 }
 
-TEST_CASE("without replacement: Thm 27, the strengthened bound (Wang, Balle & Kasiviswanathan 2019)") {
+TEST_CASE(
+    "without replacement: Thm 27, the strengthened bound (Wang, Balle & Kasiviswanathan 2019)") {
   const auto wor = Sampling::without_replacement;
   // [golden] Thm 27 evaluated in mpmath 1.3.0 at 1500 digits, the forward differences
   // Delta^m = sum_k C(m,k) (-1)^(m-k) e^(k(k-1)/(2 sigma^2)) summed exactly (in double
@@ -109,7 +112,8 @@ TEST_CASE("long runs keep 1e-12: A - 1 is summed, not A") {
 TEST_CASE("the fractional series and the binomial sum agree at an integer") {
   for (double sigma : {0.5, 1.0, 3.0})
     for (double q : {1e-4, 0.01, 0.5})
-      CHECK(close(subsampled_gaussian_rdp(sigma, q, 3 + 1e-9), subsampled_gaussian_rdp(sigma, q, 3), 1e-6));
+      CHECK(close(subsampled_gaussian_rdp(sigma, q, 3 + 1e-9), subsampled_gaussian_rdp(sigma, q, 3),
+                  1e-6));
 }
 
 TEST_CASE("composition adds RDP; segments of equal noise merge") {
@@ -119,8 +123,10 @@ TEST_CASE("composition adds RDP; segments of equal noise merge") {
   for (std::size_t i = 0; i < orders.size(); ++i) CHECK(close(split[i], whole[i], 1e-14));
   const auto mixed = composed_rdp({{1.0, 0.01, 10}, {2.0, 0.1, 5}}, orders);
   for (std::size_t i = 0; i < orders.size(); ++i)
-    CHECK(close(mixed[i], 10 * subsampled_gaussian_rdp(1.0, 0.01, orders[i]) +
-                              5 * subsampled_gaussian_rdp(2.0, 0.1, orders[i]), 1e-14));
+    CHECK(close(mixed[i],
+                10 * subsampled_gaussian_rdp(1.0, 0.01, orders[i]) +
+                    5 * subsampled_gaussian_rdp(2.0, 0.1, orders[i]),
+                1e-14));
 }
 
 TEST_CASE("the result does not depend on the thread count") {
@@ -183,7 +189,8 @@ TEST_CASE("invalid arguments") {
   CHECK_THROWS_AS(rdp_sigma_for_epsilon(1e9, 1.0, 1, 1e-5), UsageError);
 }
 
-TEST_CASE("huge noise: fractional orders take the chord of the integer ones, a bound, never an error") {
+TEST_CASE(
+    "huge noise: fractional orders take the chord of the integer ones, a bound, never an error") {
   // sigma 1e6, q 0.01: A - 1 ~ 1e-16 of the series' terms, no digit left. At order 1.5 the
   // chord between log A_1 = 0 and log A_2 = log(1 + q^2 (e^(1/sigma^2) - 1)) (the integer
   // sum, exact) gives RDP = (0.5 log A_2) / 0.5 = log A_2, above the true RDP

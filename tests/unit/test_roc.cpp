@@ -39,4 +39,6 @@ TEST_CASE("operating point of a fixed threshold counts scores >= it") {
   CHECK(b.false_positives == 2);
 }
 
-TEST_CASE("unsorted input is refused") { CHECK_THROWS_AS(roc_sweep({2, 1}, {0}), UsageError); }
+TEST_CASE("unsorted input is refused") {
+  CHECK_THROWS_AS(roc_sweep({2, 1}, {0}), UsageError);
+}

@@ -84,8 +84,8 @@ TEST_CASE("score_canaries: a dimension mismatch names both sizes") {
     score_canaries(r);
     FAIL("mismatch accepted");
   } catch (const DataError& e) {
-    CHECK(std::string(e.what()) ==
-          "canary dimension 3 does not match model dimension 4 (" + kCanaries + ", " + kModel + ")");
+    CHECK(std::string(e.what()) == "canary dimension 3 does not match model dimension 4 (" +
+                                       kCanaries + ", " + kModel + ")");
   }
   r.model.clear();
   CHECK_THROWS_AS(score_canaries(r), UsageError);  // neither model nor deltas
@@ -100,7 +100,8 @@ TEST_CASE("score_canaries: a dimension mismatch names both sizes") {
   for (const auto& f : {kCanaries, kModel, kReference, kDeltas}) std::remove(f.c_str());
 }
 
-TEST_CASE("label_scores: inserted canaries first (label 1), ids run on into the unseen ones (label 0)") {
+TEST_CASE(
+    "label_scores: inserted canaries first (label 1), ids run on into the unseen ones (label 0)") {
   const std::vector<LabelledScore> s = label_scores({0.5, -1.0}, {2.0});
   REQUIRE(s.size() == 3);
   CHECK((s[0].id == 0 && s[0].label == 1 && s[0].score == 0.5));

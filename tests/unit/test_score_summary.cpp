@@ -44,8 +44,10 @@ TEST_CASE("with a null, AUROC and TPR are against the null; a constant side has 
   // A target of its own: FPR <= 0.9 puts the threshold at norm.isf(0.9)/10 = -0.128, both in.
   CHECK(summarize_scores(ScoreSet({0.0, 0.5}, {}), null, {0.9}, 0.05).tpr_at_fpr[0].tpr == 1);
   CHECK_THROWS_AS(summarize_scores(ScoreSet({0.0, 0.5}, {}), null, {1.5}, 0.05), UsageError);
-  CHECK(summarize_scores(ScoreSet({0.2, 0.2}, {}), null, kSummaryFprs, 0.05).in.anderson_darling == std::nullopt);
-  CHECK_THROWS_AS(summarize_scores(ScoreSet({0.2}, {}), std::nullopt, kSummaryFprs, 0.05), UsageError);
+  CHECK(summarize_scores(ScoreSet({0.2, 0.2}, {}), null, kSummaryFprs, 0.05).in.anderson_darling ==
+        std::nullopt);
+  CHECK_THROWS_AS(summarize_scores(ScoreSet({0.2}, {}), std::nullopt, kSummaryFprs, 0.05),
+                  UsageError);
 }
 
 TEST_CASE("AUROC against the exact null matches the mean of its exact CDF") {

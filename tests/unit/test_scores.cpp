@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,14 +65,17 @@ TEST_CASE("scores CSV by round, in ascending round order") {
 
 TEST_CASE("scores CSV errors name the file, row and column") {
   TempFile empty("empty.csv", "label,score\n");
-  CHECK(error_of([&] { read_scores_csv(empty.path, {}); }) == "no score rows (test_scores_empty.csv)");
+  CHECK(error_of([&] { read_scores_csv(empty.path, {}); }) ==
+        "no score rows (test_scores_empty.csv)");
   TempFile no_out("no_out.csv", "label,score\n1,0.5\n");
-  CHECK(error_of([&] { read_scores_csv(no_out.path, {}); }) == "no rows with label 0 (out) (test_scores_no_out.csv)");
+  CHECK(error_of([&] { read_scores_csv(no_out.path, {}); }) ==
+        "no rows with label 0 (out) (test_scores_no_out.csv)");
   ScoreReadOptions with_null;
   with_null.need_out = false;
   CHECK(read_scores_csv(no_out.path, with_null).in().size() == 1);
   TempFile no_in("no_in.csv", "label,score\n0,0.5\n");
-  CHECK(error_of([&] { read_scores_csv(no_in.path, {}); }) == "no rows with label 1 (in) (test_scores_no_in.csv)");
+  CHECK(error_of([&] { read_scores_csv(no_in.path, {}); }) ==
+        "no rows with label 1 (in) (test_scores_no_in.csv)");
   TempFile bad_label("label.csv", "label,score\n1,0.5\n2,0.1\n");
   CHECK(error_of([&] { read_scores_csv(bad_label.path, {}); }) ==
         "label '2' is not 0 or 1 (test_scores_label.csv, row 3, column 'label')");
@@ -84,7 +87,8 @@ TEST_CASE("scores CSV errors name the file, row and column") {
   TempFile cosine("cosine.csv", "label,score\n1,0.5\n1,1.5\n");
   with_null.cosines = true;
   CHECK(error_of([&] { read_scores_csv(cosine.path, with_null); }) ==
-        "score 1.5 is not a cosine in [-1,1] (--null-dim) (test_scores_cosine.csv, row 3, column 'score')");
+        "score 1.5 is not a cosine in [-1,1] (--null-dim) (test_scores_cosine.csv, row 3, column "
+        "'score')");
   TempFile round_missing_class("round_class.csv", "label,score,round\n1,0.5,1\n0,0.1,1\n1,0.2,2\n");
   CHECK(error_of([&] { read_scores_csv_by_round(round_missing_class.path, {}); }) ==
         "no rows with label 0 (out) (test_scores_round_class.csv, round 2)");
@@ -117,7 +121,8 @@ TEST_CASE("decisions CSV counts errors of each kind") {
   CHECK(error_of([&] { read_decisions_csv(bad.path); }) ==
         "label 'x' is not 0 or 1 (test_scores_bad_guess.csv, row 2, column 'guess')");
   TempFile one("one_class.csv", "label,guess\n1,1\n");
-  CHECK(error_of([&] { read_decisions_csv(one.path); }) == "no rows with label 0 (out) (test_scores_one_class.csv)");
+  CHECK(error_of([&] { read_decisions_csv(one.path); }) ==
+        "no rows with label 0 (out) (test_scores_one_class.csv)");
 }
 
 TEST_CASE("a trial column: each (trial, label) once, within a round where there is one") {
@@ -129,19 +134,23 @@ TEST_CASE("a trial column: each (trial, label) once, within a round where there 
   // the same shard twice: the first repeated pair by row, both rows named
   TempFile twice("twice.csv", "trial,label,score\n0,0,0.1\n0,1,0.9\n1,0,0.2\n0,0,0.1\n0,1,0.9\n");
   CHECK(error_of([&] { read_scores_csv(twice.path, {}); }) ==
-        "trial 0 with label 0 appears twice, rows 2 and 5 (shards concatenated twice or with overlapping trials?) "
+        "trial 0 with label 0 appears twice, rows 2 and 5 (shards concatenated twice or with "
+        "overlapping trials?) "
         "(test_scores_twice.csv, row 5)");
   // canife's layout repeats trials across rounds: fine, by round or whole; within a round not
-  TempFile rounds("rounds.csv", "round,trial,label,score\n0,0,0,0.1\n0,1,1,0.9\n1,0,0,0.2\n1,1,1,0.8\n");
+  TempFile rounds("rounds.csv",
+                  "round,trial,label,score\n0,0,0,0.1\n0,1,1,0.9\n1,0,0,0.2\n1,1,1,0.8\n");
   CHECK(read_scores_csv_by_round(rounds.path, {}).size() == 2);
   CHECK(read_scores_csv(rounds.path, {}).in().size() == 2);
   TempFile repeated("repeated.csv", "round,trial,label,score\n3,0,0,0.1\n3,1,1,0.9\n3,1,1,0.8\n");
   CHECK(error_of([&] { read_scores_csv_by_round(repeated.path, {}); }) ==
-        "trial 1 with label 1 in round 3 appears twice, rows 3 and 4 (shards concatenated twice or with overlapping "
+        "trial 1 with label 1 in round 3 appears twice, rows 3 and 4 (shards concatenated twice or "
+        "with overlapping "
         "trials?) (test_scores_repeated.csv, row 4)");
   TempFile decisions("decisions-trials.csv", "trial,label,guess\n0,0,0\n0,1,1\n1,1,1\n0,1,0\n");
   CHECK(error_of([&] { read_decisions_csv(decisions.path); }) ==
-        "trial 0 with label 1 appears twice, rows 3 and 5 (shards concatenated twice or with overlapping trials?) "
+        "trial 0 with label 1 appears twice, rows 3 and 5 (shards concatenated twice or with "
+        "overlapping trials?) "
         "(test_scores_decisions-trials.csv, row 5)");
   TempFile half("half.csv", "trial,label,score\n0.5,0,0.1\n");
   CHECK(error_of([&] { read_scores_csv(half.path, {}); }) ==

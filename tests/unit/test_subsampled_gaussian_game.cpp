@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include <boost/math/distributions/normal.hpp>
 #include <doctest/doctest.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "games/subsampled_gaussian_game.hpp"
 #include "random/philox.hpp"
@@ -34,7 +34,8 @@ SubsampledGaussianGame game(double z, double q, std::uint64_t steps, double sign
 // Scores of one label from play_subsampled_gaussian_game's interleaved output.
 std::vector<double> of_label(const std::vector<double>& scores, int label) {
   std::vector<double> out;
-  for (std::size_t i = static_cast<std::size_t>(label); i < scores.size(); i += 2) out.push_back(scores[i]);
+  for (std::size_t i = static_cast<std::size_t>(label); i < scores.size(); i += 2)
+    out.push_back(scores[i]);
   return out;
 }
 
@@ -77,7 +78,8 @@ TEST_CASE("a trial is a pure function of (game, trial, label), whatever the thre
   for (std::uint64_t trial : {100u, 177u, 399u}) {
     CHECK(play_subsampled_gaussian_trial(g, trial, 0) == one[2 * (trial - 100)]);
     CHECK(play_subsampled_gaussian_trial(g, trial, 1) == one[2 * (trial - 100) + 1]);
-    CHECK(play_subsampled_gaussian_trial(g, trial, 1) == play_subsampled_gaussian_trial(g, trial, 1));
+    CHECK(play_subsampled_gaussian_trial(g, trial, 1) ==
+          play_subsampled_gaussian_trial(g, trial, 1));
   }
   CHECK(one[0] != one[1]);  // the labels draw from different streams
   g.seed = 2022;
@@ -149,7 +151,8 @@ TEST_CASE("q = 1, T = 1: the llr score is an affine map of d ~ N(label, z^2)") {
   }
 }
 
-TEST_CASE("q = 1, T = 1: TPR at a fixed FPR is the Gaussian mechanism's, Phi(1/z - Phi^-1(1 - FPR))") {
+TEST_CASE(
+    "q = 1, T = 1: TPR at a fixed FPR is the Gaussian mechanism's, Phi(1/z - Phi^-1(1 - FPR))") {
   // The optimal test of N(0, z^2) against N(1, z^2) thresholds d at z Phi^-1(1 - FPR),
   // i.e. the llr score at (2 z Phi^-1(1 - FPR) - 1) / (2 z^2) (Neyman-Pearson; the
   // trade-off curve of the Gaussian mechanism of sensitivity 1/z).
@@ -173,7 +176,8 @@ TEST_CASE("Poisson: the canary is missed in a fraction (1 - q)^T of the D' trial
   // 1500). P(K = 0) = 0.99^100 = 0.36603, P(K = 1) = 100 * 0.01 * 0.99^99 = 0.36973.
   const double q = 0.01;
   const std::uint64_t steps = 100;
-  const std::vector<double> scores = play_subsampled_gaussian_game(game(1, q, steps, 1e3), 0, kTrials, 0);
+  const std::vector<double> scores =
+      play_subsampled_gaussian_game(game(1, q, steps, 1e3), 0, kTrials, 0);
   const std::vector<double> in = of_label(scores, 1), out = of_label(scores, 0);
   const double p0 = std::pow(1 - q, steps), p1 = steps * q * std::pow(1 - q, steps - 1);
   CHECK(binomial_close(1 - fraction_above(in, 500), p0, kTrials));
@@ -189,7 +193,8 @@ TEST_CASE("Poisson: the llr is the exact likelihood ratio, E_D[e^S] = E_D'[e^-S]
   // these means (e.g. q' = 2q shifts E_D'[e^-S] by about T q^2 (e^{1/z^2} - 1) = 0.017).
   const double z = 1, q = 0.01;
   const std::uint64_t steps = 100;
-  const std::vector<double> scores = play_subsampled_gaussian_game(game(z, q, steps), 0, kTrials, 0);
+  const std::vector<double> scores =
+      play_subsampled_gaussian_game(game(z, q, steps), 0, kTrials, 0);
   std::vector<double> ratio0 = of_label(scores, 0), ratio1 = of_label(scores, 1);
   for (double& v : ratio0) v = std::exp(v);
   for (double& v : ratio1) v = std::exp(-v);
@@ -218,8 +223,9 @@ TEST_CASE("shuffle: one canary step per epoch; a partial last epoch holds it w.p
   CHECK(fraction_above(in, 2500) == 0.0);
   CHECK(fraction_above(of_label(scores, 0), 500) == 0.0);
   g.steps = 30;
-  CHECK(binomial_close(fraction_above(of_label(play_subsampled_gaussian_game(g, 0, kTrials, 0), 1), 500), 0.3,
-                       kTrials));
+  CHECK(binomial_close(
+      fraction_above(of_label(play_subsampled_gaussian_game(g, 0, kTrials, 0), 1), 500), 0.3,
+      kTrials));
 }
 
 TEST_CASE("shuffle: the canary's slot is uniform within the epoch") {
@@ -256,7 +262,8 @@ TEST_CASE("games outside their ranges are refused") {
   g.epoch_steps = 0;
   CHECK_THROWS_AS(play_subsampled_gaussian_trial(g, 0, 1), std::invalid_argument);
   CHECK_THROWS_AS(play_subsampled_gaussian_trial(ok, 0, 2), std::invalid_argument);
-  CHECK_THROWS_AS(play_subsampled_gaussian_trial(ok, std::uint64_t{1} << 63, 0), std::invalid_argument);
+  CHECK_THROWS_AS(play_subsampled_gaussian_trial(ok, std::uint64_t{1} << 63, 0),
+                  std::invalid_argument);
   CHECK_THROWS_AS(play_subsampled_gaussian_game(ok, 5, 4, 1), std::invalid_argument);
   CHECK(play_subsampled_gaussian_game(ok, 4, 4, 1).empty());
 }

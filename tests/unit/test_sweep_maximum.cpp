@@ -13,7 +13,8 @@ using namespace dpaudit;
 namespace {
 
 // Exhaustive maximum, the answer the branch and bound must reproduce.
-double brute_force(const std::vector<double>& log_fpr, const std::vector<double>& log_fnr, double delta, Sides sides) {
+double brute_force(const std::vector<double>& log_fpr, const std::vector<double>& log_fnr,
+                   double delta, Sides sides) {
   double best = 0;
   for (std::size_t i = 0; i < log_fpr.size(); ++i)
     best = std::max(best, epsilon_from_log_rates(log_fpr[i], log_fnr[i], delta, sides));
@@ -21,7 +22,8 @@ double brute_force(const std::vector<double>& log_fpr, const std::vector<double>
 }
 
 // A random ROC-like sweep of n rules: FPR counts rise, FNR counts fall.
-void random_sweep(std::mt19937_64& rng, std::size_t n, std::vector<double>& log_fpr, std::vector<double>& log_fnr) {
+void random_sweep(std::mt19937_64& rng, std::size_t n, std::vector<double>& log_fpr,
+                  std::vector<double>& log_fnr) {
   std::uniform_int_distribution<int> step(0, 3);
   std::vector<double> fp(n), fn(n);
   double a = 0, b = 0;
@@ -50,7 +52,8 @@ TEST_CASE("branch and bound finds the exhaustive maximum") {
     const double delta = trial % 3 == 0 ? 0.0 : 1e-3 * trial;
     const Sides sides = trial % 2 ? Sides::both : Sides::tpr_over_fpr;
     const SweepMaximum m = maximize_epsilon(
-        n, [&](std::size_t i) { return fpr[i]; }, [&](std::size_t i) { return fnr[i]; }, delta, sides);
+        n, [&](std::size_t i) { return fpr[i]; }, [&](std::size_t i) { return fnr[i]; }, delta,
+        sides);
     CHECK(m.epsilon == brute_force(fpr, fnr, delta, sides));
     CHECK(m.epsilon == epsilon_from_log_rates(fpr[m.index], fnr[m.index], delta, sides));
     CHECK(m.log_fpr == fpr[m.index]);
@@ -66,7 +69,8 @@ TEST_CASE("a million rules cost far fewer evaluations than rules") {
     fnr[i] = 8 * std::log((n - i + 0.0) / (n + 1.0));
   }
   const SweepMaximum m = maximize_epsilon(
-      n, [&](std::size_t i) { return fpr[i]; }, [&](std::size_t i) { return fnr[i]; }, 0, Sides::both);
+      n, [&](std::size_t i) { return fpr[i]; }, [&](std::size_t i) { return fnr[i]; }, 0,
+      Sides::both);
   CHECK(m.epsilon == brute_force(fpr, fnr, 0, Sides::both));
   CHECK(m.evaluations < n / 100);
 }
@@ -94,6 +98,8 @@ TEST_CASE("any criterion that never increases in either rate: a curve test's mar
 }
 
 TEST_CASE("no rules is an error") {
-  CHECK_THROWS_AS(maximize_epsilon(0, [](std::size_t) { return 0.0; }, [](std::size_t) { return 0.0; }, 0, Sides::both),
-                  UsageError);
+  CHECK_THROWS_AS(
+      maximize_epsilon(
+          0, [](std::size_t) { return 0.0; }, [](std::size_t) { return 0.0; }, 0, Sides::both),
+      UsageError);
 }

@@ -48,16 +48,19 @@ TEST_CASE("uncorrected: 003's eps_lo, whose ceiling at 1,000 + 1,000 separated c
   // bounds at alpha = 0.05 on each rate, u = the 0.95 quantile of Beta(1/2, 1000 + 1/2)
   // (0 errors of 1000), and eps = log((1 - u) / u) = 6.2544 at the best threshold.
   const double u = boost::math::quantile(boost::math::beta_distribution<double>(0.5, 1000.5), 0.95);
-  const EpsilonEstimate e = estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::uncorrected));
+  const EpsilonEstimate e =
+      estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::uncorrected));
   CHECK(e.epsilon == doctest::Approx(std::log((1 - u) / u)).epsilon(1e-12));
   CHECK(e.epsilon == doctest::Approx(6.2544).epsilon(1e-4));
   CHECK(e.alpha_per_rate == 0.05);
   // Our valid bound on the same scores (Bonferroni over the 2,000 distinct scores, alpha/2
   // per rate): 4.65, the eps_lo-all of experiments/fedavg.md at z = 0.
-  const EpsilonEstimate b = estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::bonferroni));
+  const EpsilonEstimate b =
+      estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::bonferroni));
   CHECK(b.epsilon == doctest::Approx(4.65).epsilon(0.002));
   // max spends alpha/2 per rate: between the two.
-  const double max = estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::max)).epsilon;
+  const double max =
+      estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::max)).epsilon;
   CHECK(b.epsilon < max);
   CHECK(max < e.epsilon);
 }
@@ -84,7 +87,7 @@ TEST_CASE("split_in_half: per class, in only, label-blind") {
   CHECK(cb.in().size() + cb.out().size() == 101);
   CHECK(hb.in().size() + hb.out().size() == 101);
   CHECK(cb.in().size() + hb.in().size() == 101);  // labels ride along
-  CHECK(cb.in().size() != 50);  // not stratified (this seed)
+  CHECK(cb.in().size() != 50);                    // not stratified (this seed)
   std::mt19937_64 e(5);
   CHECK_THROWS_AS(split_in_half(ScoreSet({1, 2}, {0}), e), DataError);
 }
@@ -118,11 +121,15 @@ TEST_CASE("multi-split: the median of split bounds at alpha/2, the same for any 
     const auto [choose, hold] = split_number(s, 9, i, SplitKind::per_class);
     EstimatorOptions each = with(Method::clopper_pearson, ThresholdChoice::fixed);
     each.alpha = 0.025;
-    each.strategy.fixed_threshold = *estimate_epsilon(choose, [] {
-                              EstimatorOptions m = with(Method::clopper_pearson, ThresholdChoice::max);
-                              m.alpha = 0.025;
-                              return m;
-                            }()).threshold;
+    each.strategy.fixed_threshold =
+        *estimate_epsilon(choose,
+                          [] {
+                            EstimatorOptions m =
+                                with(Method::clopper_pearson, ThresholdChoice::max);
+                            m.alpha = 0.025;
+                            return m;
+                          }())
+             .threshold;
     bounds.push_back(estimate_epsilon(hold, each).epsilon);
   }
   CHECK(one.epsilon == median_bound(bounds));
@@ -132,7 +139,8 @@ TEST_CASE("multi-split: the median of split bounds at alpha/2, the same for any 
 TEST_CASE("level_per_rule: alpha split over the rates, then over the family for bonferroni") {
   CHECK(level_per_rule(ThresholdChoice::bonferroni, 0.05, 2, 10) == 0.05 / 2 / 10);
   CHECK(level_per_rule(ThresholdChoice::max, 0.05, 2, 10) == 0.025);
-  CHECK(level_per_rule(ThresholdChoice::uncorrected, 0.05, 2, 10) == 0.05);  // 003: alpha on each rate
+  CHECK(level_per_rule(ThresholdChoice::uncorrected, 0.05, 2, 10) ==
+        0.05);  // 003: alpha on each rate
   CHECK(level_per_rule(ThresholdChoice::bonferroni, 0.05, 1, 16) == 0.05 / 16);
   CHECK_THROWS_AS(level_per_rule(ThresholdChoice::split, 0.05, 2, 10), UsageError);
 }
@@ -148,7 +156,8 @@ TEST_CASE("estimate_by_strategy: which hook runs, at which level, on which halve
   hooks.at_threshold = [](const ScoreSet& s, double t, double level) {
     return Toy{t, level, s.in().size() + s.out().size()};
   };
-  hooks.best = [](const ScoreSet& s, ThresholdChoice, const std::function<double(std::size_t)>& level) {
+  hooks.best = [](const ScoreSet& s, ThresholdChoice,
+                  const std::function<double(std::size_t)>& level) {
     return Toy{-1, level(10), s.in().size() + s.out().size()};  // a family of 10 rules
   };
   // The bound of a split: its held-out half's largest in score.
@@ -165,7 +174,8 @@ TEST_CASE("estimate_by_strategy: which hook runs, at which level, on which halve
   CHECK(t.level == 0.025);
   CHECK(t.n == 20);
   s.choice = ThresholdChoice::bonferroni;
-  CHECK(estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks).level == 0.05 / 2 / 10);
+  CHECK(estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks).level ==
+        0.05 / 2 / 10);
   s.choice = ThresholdChoice::uncorrected;
   CHECK(estimate_by_strategy(scores, s, 0.05, 2, SplitKind::per_class, hooks).level == 0.05);
   s.choice = ThresholdChoice::split;

@@ -64,7 +64,8 @@ Gap gap_to_gaussian(const TradeoffCurve& f, double mu) {
 
 }  // namespace
 
-TEST_CASE("pure DP: (eps, 0) gives the three vertices (0,1), (x*,x*), (1,0) with x* = 1/(1+e^eps)") {
+TEST_CASE(
+    "pure DP: (eps, 0) gives the three vertices (0,1), (x*,x*), (1,0) with x* = 1/(1+e^eps)") {
   for (double eps : {0.0, 0.5, 1.0, 4.0, 20.0}) {
     const TradeoffCurve f = tradeoff_envelope({{eps, 0}});
     const double x = 1 / (1 + std::exp(eps));
@@ -100,7 +101,8 @@ TEST_CASE("(eps, delta) and two pairs: the vertices in closed form") {
   const double y1 = 0.9 - std::exp(0.5) * x1;
   const double d = 0.9 / (1 + std::exp(0.5));
   REQUIRE(f.vertices.size() == 5);
-  const std::vector<std::pair<double, double>> want{{0, 1 - 1e-6}, {x1, y1}, {d, d}, {y1, x1}, {1 - 1e-6, 0}};
+  const std::vector<std::pair<double, double>> want{
+      {0, 1 - 1e-6}, {x1, y1}, {d, d}, {y1, x1}, {1 - 1e-6, 0}};
   for (std::size_t i = 0; i < want.size(); ++i) {
     CAPTURE(i);
     CHECK(f.vertices[i].fpr == doctest::Approx(want[i].first).epsilon(1e-13));
@@ -114,16 +116,18 @@ TEST_CASE("(eps, delta) and two pairs: the vertices in closed form") {
   CHECK(f(0.3) == 0);
 }
 
-TEST_CASE("the Gaussian mechanism's exact profile: the envelope lies under G_mu, within 2e-6 of it") {
+TEST_CASE(
+    "the Gaussian mechanism's exact profile: the envelope lies under G_mu, within 2e-6 of it") {
   // Exact pairs of the Gaussian mechanism (Balle & Wang 2018) on 2,001 eps from 0 to 12:
   // the envelope is a lower bound of G_mu by construction, and the gap is the grid's.
   const double sigma = 0.8, mu = 1 / sigma;
   std::vector<EpsDelta> pairs;
-  for (int i = 0; i <= 2000; ++i) pairs.push_back({12.0 * i / 2000, gaussian_mechanism_delta(sigma, 12.0 * i / 2000)});
+  for (int i = 0; i <= 2000; ++i)
+    pairs.push_back({12.0 * i / 2000, gaussian_mechanism_delta(sigma, 12.0 * i / 2000)});
   const Gap g = gap_to_gaussian(tradeoff_envelope(pairs), mu);
   CHECK(g.below >= -1e-14);
   CHECK(g.above <= 2e-6);  // 1.4e-6 measured
-  CHECK(g.above > 1e-8);  // a finite grid cannot be exact
+  CHECK(g.above > 1e-8);   // a finite grid cannot be exact
 }
 
 TEST_CASE("the PLD's curve of the Gaussian mechanism: under G_mu, within 4e-5 max(1, mu)") {
@@ -171,7 +175,8 @@ TEST_CASE("CSV: written and read back bit for bit; bad curves named by row") {
   const std::string text = tradeoff_curve_csv(f);
   CHECK(text.rfind("fpr,fnr\n0,0.999998999", 0) == 0);
   const auto dir = std::filesystem::temp_directory_path();
-  const std::string path = (dir / ("test_tradeoff_curve_" + std::to_string(::getpid()) + ".csv")).string();
+  const std::string path =
+      (dir / ("test_tradeoff_curve_" + std::to_string(::getpid()) + ".csv")).string();
   const auto read = [&](const std::string& content) {
     std::ofstream(path) << content;
     return read_tradeoff_curve(path);
@@ -192,11 +197,14 @@ TEST_CASE("CSV: written and read back bit for bit; bad curves named by row") {
     }
     return "";
   };
-  CHECK(error_of("fpr,fnr\n0.1,0.9\n1,0\n").find("the first vertex must have fpr 0, not 0.1") != std::string::npos);
+  CHECK(error_of("fpr,fnr\n0.1,0.9\n1,0\n").find("the first vertex must have fpr 0, not 0.1") !=
+        std::string::npos);
   CHECK(error_of("fpr,fnr\n0,1\n0.5,0.5\n0.5,0.4\n1,0\n").find("row 4") != std::string::npos);
-  CHECK(error_of("fpr,fnr\n0,0.9\n0.5,0.95\n1,0\n").find("fnr 0.95 increases") != std::string::npos);
+  CHECK(error_of("fpr,fnr\n0,0.9\n0.5,0.95\n1,0\n").find("fnr 0.95 increases") !=
+        std::string::npos);
   CHECK(error_of("fpr,fnr\n0,1\n0.5,0.6\n1,0\n").find("above 1 - fpr") != std::string::npos);
-  CHECK(error_of("fpr,fnr\n0,1\n0.5,0.4\n").find("the last vertex must have fnr 0") != std::string::npos);
+  CHECK(error_of("fpr,fnr\n0,1\n0.5,0.4\n").find("the last vertex must have fnr 0") !=
+        std::string::npos);
   CHECK(error_of("fpr,fnr\n0,1\n1.5,0\n").find("outside [0,1]^2") != std::string::npos);
   CHECK(error_of("fpr,fnr\n").find("no vertices") != std::string::npos);
   CHECK(error_of("fpr,fnr\n0,nan\n").find("not a finite number") != std::string::npos);

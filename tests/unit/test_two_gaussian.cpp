@@ -23,9 +23,11 @@ TEST_CASE("equal variances reduce to the analytic Gaussian mechanism (Balle & Wa
   // N(0, s^2) vs N(1, s^2) is the mechanism with sensitivity 1 and noise s.
   for (double s : {0.3, 1.0, 4.22}) {
     for (double eps : {0.0, 0.5, 2.0}) {
-      CHECK(close(two_gaussian_delta({0, s}, {1, s}, eps), gaussian_mechanism_delta(s, eps), 1e-12));
+      CHECK(
+          close(two_gaussian_delta({0, s}, {1, s}, eps), gaussian_mechanism_delta(s, eps), 1e-12));
     }
-    CHECK(close(two_gaussian_epsilon({0, s}, {1, s}, 1e-5), gaussian_mechanism_epsilon(s, 1e-5), 1e-9));
+    CHECK(close(two_gaussian_epsilon({0, s}, {1, s}, 1e-5), gaussian_mechanism_epsilon(s, 1e-5),
+                1e-9));
   }
   // Scaling both by c leaves eps unchanged (003 Sec. 3.1): N(0, 1e-6) vs N(1e-3/4.22, 1e-6).
   const double s = 1e-3, mu = 1e-3 / 4.224678889326838;
@@ -35,7 +37,8 @@ TEST_CASE("equal variances reduce to the analytic Gaussian mechanism (Balle & Wa
 TEST_CASE("symmetry in the two distributions") {
   const Gaussian p{0, 1}, q{1, 2};
   for (double eps : {0.0, 0.5, 3.0, 10.0})
-    CHECK(two_gaussian_delta(p, q, eps) == doctest::Approx(two_gaussian_delta(q, p, eps)).epsilon(1e-15));
+    CHECK(two_gaussian_delta(p, q, eps) ==
+          doctest::Approx(two_gaussian_delta(q, p, eps)).epsilon(1e-15));
   CHECK(two_gaussian_epsilon(p, q, 1e-5) == two_gaussian_epsilon(q, p, 1e-5));
 }
 
@@ -65,7 +68,10 @@ TEST_CASE("far tails stay finite in log space") {
   CHECK(log_delta < -700);
   // log delta(eps) of the mechanism with sigma 1 at eps 800 is log Phi(0.5 - 800) - ...;
   // the first term dominates: log Phi(-799.5) = -319604.19... checked against log_normal_cdf.
-  CHECK(close(log_delta, log_normal_cdf(-799.5) + std::log1p(-std::exp(800 + log_normal_cdf(-800.5) - log_normal_cdf(-799.5))), 1e-12));
+  CHECK(close(log_delta,
+              log_normal_cdf(-799.5) +
+                  std::log1p(-std::exp(800 + log_normal_cdf(-800.5) - log_normal_cdf(-799.5))),
+              1e-12));
   // a huge eps is still finite: N(0, 1e-3) vs N(1, 1e-3) needs eps ~ 1/(2 s^2) scale
   const double eps = two_gaussian_epsilon({0, 1e-3}, {1, 1e-3}, 1e-6);
   CHECK(std::isfinite(eps));
@@ -78,7 +84,8 @@ TEST_CASE("extreme scales: affine invariance and separable pairs") {
   CHECK(close(two_gaussian_epsilon({0, 1e-300}, {1e-300, 2e-300}, 1e-5), want, 1e-10));
   CHECK(close(two_gaussian_epsilon({5e299, 1e299}, {6e299, 2e299}, 1e-5), want, 1e-10));
   // 1e300 standard deviations apart: separable
-  CHECK(two_gaussian_epsilon({0, 1e-300}, {1, 1e-300}, 1e-6) == std::numeric_limits<double>::infinity());
+  CHECK(two_gaussian_epsilon({0, 1e-300}, {1, 1e-300}, 1e-6) ==
+        std::numeric_limits<double>::infinity());
   CHECK(two_gaussian_delta({0, 1e-300}, {1, 1e-300}, 5) == 1);
   // N(0,1) against N(0, 1e-400): the wide one has its mass where the narrow one has
   // density ~0 up to |x| ~ 1e200, so eps ~ (1e200 z)^2 / 2: beyond doubles, inf

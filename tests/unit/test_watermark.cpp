@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include <boost/math/distributions/normal.hpp>
 #include <doctest/doctest.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "core/error.hpp"
 #include "games/watermark.hpp"
@@ -28,14 +28,17 @@ TEST_CASE("C4 selects the 2n least-moved coordinates, ties by index, alternating
   CHECK(w.signs == std::vector<double>{1, -1, 1, -1, 1, -1});
   // All equal: the lowest indices.
   const std::vector<float> flat(7, 1.5f);
-  CHECK(select_watermark(flat.data(), flat.size(), 2).coords == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK(select_watermark(flat.data(), flat.size(), 2).coords ==
+        std::vector<std::size_t>{0, 1, 2, 3});
 }
 
 TEST_CASE("C4's selection refuses no pairs, more coordinates than the model has, and NaN") {
   const std::vector<float> movement{0.3f, 0.1f, 0.2f, 0.4f, 0.5f};
   CHECK_THROWS_AS(select_watermark(movement.data(), movement.size(), 0), std::invalid_argument);
-  CHECK_THROWS_AS(select_watermark(movement.data(), movement.size(), 3), std::invalid_argument);  // 6 > 5
-  CHECK(select_watermark(movement.data(), movement.size(), 2).coords == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK_THROWS_AS(select_watermark(movement.data(), movement.size(), 3),
+                  std::invalid_argument);  // 6 > 5
+  CHECK(select_watermark(movement.data(), movement.size(), 2).coords ==
+        std::vector<std::size_t>{0, 1, 2, 3});
   std::vector<float> bad = movement;
   bad[4] = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_AS(select_watermark(bad.data(), bad.size(), 1), std::invalid_argument);
@@ -82,7 +85,8 @@ TEST_CASE("score names round-trip; an unknown one is a usage error naming --scor
   CHECK(parse_watermark_score("llr") == WatermarkScore::llr);
   CHECK(parse_watermark_score("paper") == WatermarkScore::paper);
   CHECK(parse_watermark_score("sum") == WatermarkScore::sum);
-  for (const char* name : {"llr", "paper", "sum"}) CHECK(to_string(parse_watermark_score(name)) == name);
+  for (const char* name : {"llr", "paper", "sum"})
+    CHECK(to_string(parse_watermark_score(name)) == name);
   CHECK_THROWS_AS(parse_watermark_score("LLR"), UsageError);
   try {
     parse_watermark_score("max");

@@ -22,12 +22,13 @@ void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng) {
 }
 
 void shuffle_prefix(std::vector<std::size_t>& v, std::size_t k, PhiloxStream& rng) {
-  for (std::size_t i = 0; i < k && i < v.size(); ++i) std::swap(v[i], v[i + uniform_below(rng, v.size() - i)]);
+  for (std::size_t i = 0; i < k && i < v.size(); ++i)
+    std::swap(v[i], v[i + uniform_below(rng, v.size() - i)]);
 }
 
 std::size_t Dataset::example_size() const {
-  return static_cast<std::size_t>(
-      std::accumulate(example_shape.begin(), example_shape.end(), std::int64_t{1}, std::multiplies<>()));
+  return static_cast<std::size_t>(std::accumulate(example_shape.begin(), example_shape.end(),
+                                                  std::int64_t{1}, std::multiplies<>()));
 }
 
 namespace {
@@ -35,7 +36,8 @@ namespace {
 IdxArray read_fashion_mnist_file(const std::string& dir, const std::string& name) {
   const std::string path = (std::filesystem::path(dir) / name).string();
   if (!std::filesystem::exists(path))
-    throw DataError("missing Fashion-MNIST file (Debian package dataset-fashion-mnist provides it)", path);
+    throw DataError("missing Fashion-MNIST file (Debian package dataset-fashion-mnist provides it)",
+                    path);
   return read_idx(path);
 }
 
@@ -43,9 +45,11 @@ Dataset fashion_mnist_split(const std::string& dir, const std::string& prefix) {
   const IdxArray images = read_fashion_mnist_file(dir, prefix + "-images-idx3-ubyte.gz");
   const IdxArray labels = read_fashion_mnist_file(dir, prefix + "-labels-idx1-ubyte.gz");
   if (images.shape.size() != 3 || images.shape[1] != 28 || images.shape[2] != 28)
-    throw DataError("Fashion-MNIST images are not N x 28 x 28", dir + "/" + prefix + "-images-idx3-ubyte.gz");
+    throw DataError("Fashion-MNIST images are not N x 28 x 28",
+                    dir + "/" + prefix + "-images-idx3-ubyte.gz");
   if (labels.shape.size() != 1 || labels.items() != images.items())
-    throw DataError("Fashion-MNIST labels do not match the images in count", dir + "/" + prefix + "-labels-idx1-ubyte.gz");
+    throw DataError("Fashion-MNIST labels do not match the images in count",
+                    dir + "/" + prefix + "-labels-idx1-ubyte.gz");
   Dataset d;
   d.example_shape = {1, 28, 28};
   d.num_classes = 10;
@@ -91,7 +95,8 @@ ClientIndices partition_iid(std::size_t examples, std::size_t clients, PhiloxStr
   return out;
 }
 
-ClientIndices partition_label_skew(const Dataset& data, std::size_t clients, double alpha, PhiloxStream& rng) {
+ClientIndices partition_label_skew(const Dataset& data, std::size_t clients, double alpha,
+                                   PhiloxStream& rng) {
   ClientIndices out(clients);
   for (std::int64_t cls = 0; cls < data.num_classes; ++cls) {
     std::vector<std::size_t> members;
@@ -106,9 +111,10 @@ ClientIndices partition_label_skew(const Dataset& data, std::size_t clients, dou
     std::size_t begin = 0;
     for (std::size_t c = 0; c < clients; ++c) {
       cumulative += p[c];
-      const std::size_t end = c + 1 == clients ? members.size()
-                                               : std::min(members.size(), static_cast<std::size_t>(std::llround(
-                                                                              cumulative / total * members.size())));
+      const std::size_t end =
+          c + 1 == clients ? members.size()
+                           : std::min(members.size(), static_cast<std::size_t>(std::llround(
+                                                          cumulative / total * members.size())));
       out[c].insert(out[c].end(), members.begin() + static_cast<std::ptrdiff_t>(begin),
                     members.begin() + static_cast<std::ptrdiff_t>(std::max(begin, end)));
       begin = std::max(begin, end);
@@ -153,7 +159,8 @@ TrainTest make_synthetic_task(std::uint64_t seed) {
 }
 
 TrainTest load_task(const std::string& task, const std::string& data_dir, std::uint64_t seed) {
-  if (task == "fashion-mnist") return load_fashion_mnist(data_dir.empty() ? kFashionMnistDir : data_dir);
+  if (task == "fashion-mnist")
+    return load_fashion_mnist(data_dir.empty() ? kFashionMnistDir : data_dir);
   if (task == "synthetic") return make_synthetic_task(seed);
   throw UsageError("unknown task '" + task + "' (fashion-mnist or synthetic)", "--task");
 }
@@ -164,8 +171,8 @@ PartitionKind parse_partition(const std::string& name) {
   return parse_named(kPartitions, name, "partition", "--partition");
 }
 
-ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind, double alpha,
-                                std::uint64_t seed) {
+ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind,
+                                double alpha, std::uint64_t seed) {
   if (clients == 0) throw UsageError("need at least one client", "--clients");
   if (clients > data.size())
     throw UsageError("more clients (" + std::to_string(clients) + ") than training examples (" +

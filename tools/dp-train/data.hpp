@@ -55,8 +55,8 @@ using ClientIndices = std::vector<std::vector<std::size_t>>;
 // et al. 2020 "FedMA"); small alpha gives few classes per client, and some clients may
 // get no example at all. Randomness: PhiloxStream(seed, kPartitionStream).
 // UsageError when clients is 0 or exceeds the number of examples, or alpha <= 0.
-ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind, double alpha,
-                                std::uint64_t seed);
+ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind,
+                                double alpha, std::uint64_t seed);
 
 // How skewed a partition is (reported in run.json): clients without examples and the
 // mean number of distinct labels per non-empty client. For iid clients of n examples

@@ -9,7 +9,9 @@ namespace dpaudit::dp_train {
 
 std::vector<std::int64_t> dense_widths(const ModelConfig& config) {
   if (config.kind == ModelKind::cnn)
-    throw UsageError("crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn", "--model");
+    throw UsageError(
+        "crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn",
+        "--model");
   std::int64_t inputs = 1;
   for (auto s : config.input_shape) inputs *= s;
   std::vector<std::int64_t> widths{inputs};
@@ -34,14 +36,16 @@ torch::Tensor dense_forward(const std::vector<std::int64_t>& widths, const torch
   return a;
 }
 
-torch::Tensor dense_example_loss(const std::vector<std::int64_t>& widths, const torch::Tensor& theta,
-                                 const torch::Tensor& x, std::int64_t label) {
+torch::Tensor dense_example_loss(const std::vector<std::int64_t>& widths,
+                                 const torch::Tensor& theta, const torch::Tensor& x,
+                                 std::int64_t label) {
   return torch::nn::functional::cross_entropy(dense_forward(widths, theta, x.view({1, -1})),
                                               torch::full({1}, label, torch::kLong));
 }
 
 torch::Tensor to_tensor(const std::vector<float>& v) {
-  return torch::from_blob(const_cast<float*>(v.data()), {static_cast<std::int64_t>(v.size())}).clone();
+  return torch::from_blob(const_cast<float*>(v.data()), {static_cast<std::int64_t>(v.size())})
+      .clone();
 }
 
 std::vector<float> to_vector(const torch::Tensor& t) {

@@ -25,8 +25,9 @@ torch::Tensor dense_forward(const std::vector<std::int64_t>& widths, const torch
                             const torch::Tensor& x);
 // Cross-entropy loss of one example x (inputs values) with label `label`, a scalar
 // tensor whose graph autograd can differentiate twice.
-torch::Tensor dense_example_loss(const std::vector<std::int64_t>& widths, const torch::Tensor& theta,
-                                 const torch::Tensor& x, std::int64_t label);
+torch::Tensor dense_example_loss(const std::vector<std::int64_t>& widths,
+                                 const torch::Tensor& theta, const torch::Tensor& x,
+                                 std::int64_t label);
 
 // A float vector as a 1-D tensor owning a copy, and back.
 torch::Tensor to_tensor(const std::vector<float>& v);

@@ -1,5 +1,6 @@
 // dp-train: runs a DP mechanism or training algorithm with canaries inserted, and
-// writes what an auditor observes. Each subcommand is in its folder (canife/, fedavg/, ldp/, sgd/, sum/).
+// writes what an auditor observes. Each subcommand is in its folder (canife/, fedavg/, ldp/, sgd/,
+// sum/).
 #include <algorithm>
 #include <new>
 
@@ -35,15 +36,20 @@ int run_command(const dpaudit::dp_train::Command& command, const std::function<i
 
 int main(int argc, char** argv) {
   using dpaudit::dp_train::commands;
-  CLI::App app{"Run DP training (or one DP release) with canaries inserted; write what an auditor sees.",
-               "dp-train"};
-  dpaudit::cli::setup(app,
-                      "  dp-train sum --dim 100000 --clients 0 --canaries canaries.json --noise 0.541 --seed 1 -o release.npy\n"
-                      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/\n"
-                      "  dp-train fedavg --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --out run/\n"
-                      "  dp-train ldp --crafter dummy-gradient --distinguisher white-box --eps 4 --trials 10000 > decisions.csv\n"
-                      "  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 100000 > scores.csv\n"
-                      "  (see dp-train SUBCOMMAND --help, and dp-train(1))\n");
+  CLI::App app{
+      "Run DP training (or one DP release) with canaries inserted; write what an auditor sees.",
+      "dp-train"};
+  dpaudit::cli::setup(
+      app,
+      "  dp-train sum --dim 100000 --clients 0 --canaries canaries.json --noise 0.541 --seed 1 -o "
+      "release.npy\n"
+      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/\n"
+      "  dp-train fedavg --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --out run/\n"
+      "  dp-train ldp --crafter dummy-gradient --distinguisher white-box --eps 4 --trials 10000 > "
+      "decisions.csv\n"
+      "  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 100000 > "
+      "scores.csv\n"
+      "  (see dp-train SUBCOMMAND --help, and dp-train(1))\n");
   app.require_subcommand(1);
   auto& all = commands();
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

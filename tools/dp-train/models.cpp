@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Core>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/nn/cloneable.h>
 #include <torch/nn/functional/loss.h>
@@ -13,6 +12,7 @@
 #include <torch/nn/modules/linear.h>  // nn::Flatten
 #include <torch/nn/modules/pooling.h>
 #include <torch/utils.h>
+#include <Eigen/Core>
 
 #include "core/error.hpp"
 #include "core/names.hpp"
@@ -42,7 +42,9 @@ using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 using ConstMap = Eigen::Map<const RowMajor>;
 using Map = Eigen::Map<RowMajor>;
 
-ConstMap matrix(const torch::Tensor& t) { return {t.data_ptr<float>(), t.size(0), t.size(1)}; }
+ConstMap matrix(const torch::Tensor& t) {
+  return {t.data_ptr<float>(), t.size(0), t.size(1)};
+}
 
 // y = x W^T + b with its gradients, on Eigen's GEMM: Debian's libtorch-dev multiplies
 // with the reference BLAS, several times slower on the small matrices of local SGD.
@@ -65,13 +67,16 @@ struct DenseFunction : torch::autograd::Function<DenseFunction> {
     const torch::Tensor& x = saved[0];
     const torch::Tensor& weight = saved[1];
     const torch::Tensor g = grads[0].contiguous();
-    torch::Tensor grad_x, grad_w = torch::empty_like(weight), grad_b = torch::empty({weight.size(0)});
+    torch::Tensor grad_x, grad_w = torch::empty_like(weight),
+                          grad_b = torch::empty({weight.size(0)});
     if (ctx->needs_input_grad(0)) {
       grad_x = torch::empty_like(x);
       Map(grad_x.data_ptr<float>(), x.size(0), x.size(1)).noalias() = matrix(g) * matrix(weight);
     }
-    Map(grad_w.data_ptr<float>(), weight.size(0), weight.size(1)).noalias() = matrix(g).transpose() * matrix(x);
-    Eigen::Map<Eigen::RowVectorXf>(grad_b.data_ptr<float>(), grad_b.size(0)) = matrix(g).colwise().sum();
+    Map(grad_w.data_ptr<float>(), weight.size(0), weight.size(1)).noalias() =
+        matrix(g).transpose() * matrix(x);
+    Eigen::Map<Eigen::RowVectorXf>(grad_b.data_ptr<float>(), grad_b.size(0)) =
+        matrix(g).colwise().sum();
     return {grad_x, grad_w, grad_b};
   }
 };
@@ -107,7 +112,8 @@ std::int64_t flat_size(const std::vector<std::int64_t>& shape) {
 nn::Sequential make_cnn(const ModelConfig& c) {
   if (c.input_shape != std::vector<std::int64_t>{1, 28, 28})
     throw UsageError("model cnn needs 1x28x28 images (use --task fashion-mnist)", "--model");
-  constexpr std::int64_t kFeaturesAfterPooling = 32;  // 28 -> conv 14 -> pool 7 -> conv 2 -> pool 1, x 32 filters
+  constexpr std::int64_t kFeaturesAfterPooling =
+      32;  // 28 -> conv 14 -> pool 7 -> conv 2 -> pool 1, x 32 filters
   return nn::Sequential(nn::Conv2d(nn::Conv2dOptions(1, 16, 8).stride(2).padding(3)), nn::ReLU(),
                         nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)),
                         nn::Conv2d(nn::Conv2dOptions(16, 32, 4).stride(2)), nn::ReLU(),
@@ -121,10 +127,13 @@ nn::Sequential make_model(const ModelConfig& config, std::uint64_t seed) {
   torch::manual_seed(seed);
   const std::int64_t inputs = flat_size(config.input_shape);
   switch (config.kind) {
-    case ModelKind::logreg: return nn::Sequential(nn::Flatten(), Dense(inputs, config.classes));
+    case ModelKind::logreg:
+      return nn::Sequential(nn::Flatten(), Dense(inputs, config.classes));
     case ModelKind::mlp:
-      return nn::Sequential(nn::Flatten(), Dense(inputs, config.hidden), nn::ReLU(), Dense(config.hidden, config.classes));
-    case ModelKind::cnn: return make_cnn(config);
+      return nn::Sequential(nn::Flatten(), Dense(inputs, config.hidden), nn::ReLU(),
+                            Dense(config.hidden, config.classes));
+    case ModelKind::cnn:
+      return make_cnn(config);
   }
   throw UsageError("unknown model", "--model");
 }
@@ -176,8 +185,8 @@ Batch whole_dataset(const Dataset& data) {
   shape.insert(shape.end(), data.example_shape.begin(), data.example_shape.end());
   // from_blob does not copy; the tensors only read.
   return {torch::from_blob(const_cast<float*>(data.features.data()), shape),
-          torch::from_blob(const_cast<std::int64_t*>(data.labels.data()), {static_cast<std::int64_t>(data.size())},
-                           torch::kLong)};
+          torch::from_blob(const_cast<std::int64_t*>(data.labels.data()),
+                           {static_cast<std::int64_t>(data.size())}, torch::kLong)};
 }
 
 torch::Tensor cross_entropy_loss(nn::Sequential& model, const Batch& batch) {
@@ -201,13 +210,15 @@ torch::Tensor per_example_gradients(nn::Sequential& model, const Batch& batch) {
 Evaluation evaluate(nn::Sequential& model, const Dataset& data, std::size_t batch_size) {
   torch::NoGradGuard no_grad;
   const Batch all = whole_dataset(data);
-  const std::int64_t n = static_cast<std::int64_t>(data.size()), step = static_cast<std::int64_t>(batch_size);
+  const std::int64_t n = static_cast<std::int64_t>(data.size()),
+                     step = static_cast<std::int64_t>(batch_size);
   double loss_sum = 0, correct = 0;
   for (std::int64_t begin = 0; begin < n; begin += step) {
     const std::int64_t end = std::min(n, begin + step);
     const torch::Tensor logits = model->forward(all.x.slice(0, begin, end));
     const torch::Tensor y = all.y.slice(0, begin, end);
-    loss_sum += nn::functional::cross_entropy(logits, y, nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+    loss_sum += nn::functional::cross_entropy(
+                    logits, y, nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                     .item<double>();
     correct += logits.argmax(1).eq(y).sum().item<double>();
   }

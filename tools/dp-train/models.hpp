@@ -14,7 +14,8 @@
 namespace dpaudit::dp_train {
 
 enum class ModelKind { logreg, mlp, cnn };
-ModelKind parse_model_kind(const std::string& name);  // "logreg" | "mlp" | "cnn"; UsageError otherwise
+ModelKind parse_model_kind(
+    const std::string& name);  // "logreg" | "mlp" | "cnn"; UsageError otherwise
 
 struct ModelConfig {
   ModelKind kind = ModelKind::mlp;
@@ -70,6 +71,7 @@ struct Evaluation {
   double accuracy = 0;  // fraction correct
 };
 // Loss and accuracy on a data set, in batches of `batch_size` without gradients.
-Evaluation evaluate(torch::nn::Sequential& model, const Dataset& data, std::size_t batch_size = 2000);
+Evaluation evaluate(torch::nn::Sequential& model, const Dataset& data,
+                    std::size_t batch_size = 2000);
 
 }  // namespace dpaudit::dp_train

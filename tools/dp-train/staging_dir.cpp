@@ -28,7 +28,8 @@ StagingDir::StagingDir(const std::string& out, bool force) : out_(out), force_(f
     if (!fs::is_directory(status)) throw DataError("exists and is not a folder", out_);
     const bool empty = fs::is_empty(target_, ec);
     if (ec) throw DataError("cannot read output folder: " + ec.message(), out_);
-    if (!empty && !force) throw UsageError("output folder is not empty (--force replaces it)", out_);
+    if (!empty && !force)
+      throw UsageError("output folder is not empty (--force replaces it)", out_);
   }
   staging_ = target_ + ".partial-" + std::to_string(::getpid());
   fs::remove_all(staging_, ec);
@@ -43,7 +44,9 @@ StagingDir::~StagingDir() {
   fs::remove_all(staging_, ec);
 }
 
-std::string StagingDir::path(const std::string& file) const { return (fs::path(staging_) / file).string(); }
+std::string StagingDir::path(const std::string& file) const {
+  return (fs::path(staging_) / file).string();
+}
 
 void StagingDir::write(const std::function<void()>& writes) const {
   try {
@@ -51,8 +54,11 @@ void StagingDir::write(const std::function<void()>& writes) const {
   } catch (const Error& e) {
     // The message is `WHAT (WHERE)` with WHERE a staged path: the user's --out in its place.
     std::string message = e.what();
-    const std::string shown = (fs::path(out_).filename().empty() ? fs::path(out_).parent_path() : fs::path(out_)).string();
-    for (std::size_t at; (at = message.find(staging_)) != std::string::npos;) message.replace(at, staging_.size(), shown);
+    const std::string shown =
+        (fs::path(out_).filename().empty() ? fs::path(out_).parent_path() : fs::path(out_))
+            .string();
+    for (std::size_t at; (at = message.find(staging_)) != std::string::npos;)
+      message.replace(at, staging_.size(), shown);
     throw Error(message, "", e.exit_status());
   }
 }
@@ -64,9 +70,12 @@ void StagingDir::commit() {
     const int err = errno;
     if (err != ENOTEMPTY && err != EEXIST)
       throw DataError(std::string("cannot move the run into place: ") + std::strerror(err), out_);
-    if (!force_) throw DataError("output folder is not empty (--force replaces it)", out_);  // filled meanwhile
+    if (!force_)
+      throw DataError("output folder is not empty (--force replaces it)",
+                      out_);  // filled meanwhile
     if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
-      throw DataError(std::string("cannot replace the output folder: ") + std::strerror(errno), out_);
+      throw DataError(std::string("cannot replace the output folder: ") + std::strerror(errno),
+                      out_);
     std::error_code ec;
     fs::remove_all(staging_, ec);  // the replaced run
   }

@@ -12,10 +12,13 @@ namespace dpaudit::eps_from_scores {
 namespace {
 
 // Scores were negated on input when lower meant "in": show values in input units.
-double input_units(double x, const RunDescription& run) { return run.negated ? -x : x; }
+double input_units(double x, const RunDescription& run) {
+  return run.negated ? -x : x;
+}
 
 std::string rule_text(double threshold, const RunDescription& run) {
-  return fmt::format("score {} {}", run.negated ? "<=" : ">=", format_number(input_units(threshold, run)));
+  return fmt::format("score {} {}",
+                     run.negated ? "<=" : ">=", format_number(input_units(threshold, run)));
 }
 
 bool has_confidence(const RunDescription& run) {
@@ -95,11 +98,13 @@ Json bootstrap_json(const BootstrapResult& b, const RunDescription& run) {
             {"lower", json_number(g.lower)},
             {"upper", json_number(g.upper)},
             {"radius", g.radius},
-            {"parameters", null ? Json::array({"mean_in", "log_sd_in"}) : Json::array({"d", "log_sd_ratio"})},
+            {"parameters",
+             null ? Json::array({"mean_in", "log_sd_in"}) : Json::array({"d", "log_sd_ratio"})},
             // In the input's units: --negate flips the first parameter's sign (a mean or d).
             {"center", {input_units(g.center[0], run), g.center[1]}},
             {"covariance",
-             {{g.covariance[0], input_units(g.covariance[1], run)}, {input_units(g.covariance[1], run), g.covariance[2]}}},
+             {{g.covariance[0], input_units(g.covariance[1], run)},
+              {input_units(g.covariance[1], run), g.covariance[2]}}},
             {"replicate_mean", json_number(g.replicate_mean)},
             {"standard_error", json_number(g.standard_error)},
             {"seed", b.seed}};
@@ -125,7 +130,10 @@ Json bootstrap_json(const BootstrapResult& b, const RunDescription& run) {
 
 Json estimate_json(const Result& r, const RunDescription& run) {
   const EpsilonEstimate& e = r.estimate;
-  Json j = {{"epsilon", json_number(e.epsilon)}, {"delta", e.delta}, {"n_in", e.n_in}, {"n_out", e.n_out}};
+  Json j = {{"epsilon", json_number(e.epsilon)},
+            {"delta", e.delta},
+            {"n_in", e.n_in},
+            {"n_out", e.n_out}};
   if (e.fit_in) {
     j["fit_in"] = gaussian_json(*e.fit_in, run);
     if (e.fit_out) j["fit_out"] = gaussian_json(*e.fit_out, run);
@@ -146,7 +154,8 @@ Json run_json(const RunDescription& run) {
   guarantee_json(j, run.guarantee);
   if (run.negated) j["negated"] = true;
   if (run.null)
-    j["null"] = {{"dim", run.null->dim}, {"kind", run.null->kind == NullKind::exact ? "exact" : "gaussian"}};
+    j["null"] = {{"dim", run.null->dim},
+                 {"kind", run.null->kind == NullKind::exact ? "exact" : "gaussian"}};
   return j;
 }
 
@@ -157,13 +166,16 @@ void report_line(std::string& out, const std::string& name, const std::string& v
 template <class Estimate>
 void rule_report(std::string& out, const Estimate& e, const RunDescription& run) {
   if (e.threshold) report_line(out, "decision rule", "in when " + rule_text(*e.threshold, run));
-  report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
-  report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
+  report_line(out, "FPR",
+              fmt::format("{:.6g} observed, {:.6g} in the formula", e.fpr, e.fpr_bound));
+  report_line(out, "FNR",
+              fmt::format("{:.6g} observed, {:.6g} in the formula", e.fnr, e.fnr_bound));
 }
 
 std::string side_text(const SideSummary& s, const RunDescription& run) {
-  return fmt::format("n {}  mean {:.6g}  std {:.6g}  Anderson-Darling {}", s.count, input_units(s.fit.mean, run),
-                     s.fit.stddev, s.anderson_darling ? fmt::format("{:.4g}", *s.anderson_darling) : "-");
+  return fmt::format("n {}  mean {:.6g}  std {:.6g}  Anderson-Darling {}", s.count,
+                     input_units(s.fit.mean, run), s.fit.stddev,
+                     s.anderson_darling ? fmt::format("{:.4g}", *s.anderson_darling) : "-");
 }
 
 }  // namespace
@@ -178,21 +190,28 @@ std::string result_report(const Result& r, const RunDescription& run) {
   const EpsilonEstimate& e = r.estimate;
   std::string out;
   std::string method = run.method_name;
-  if (!run.thresholds.empty()) method += fmt::format(" ({} over {} thresholds)", run.thresholds, e.thresholds_tried);
+  if (!run.thresholds.empty())
+    method += fmt::format(" ({} over {} thresholds)", run.thresholds, e.thresholds_tried);
   if (e.splits) method += fmt::format(", median of {} splits", e.splits);
   if (run.null)
-    method += fmt::format(", {} cosine null in {} dimensions", run.null->kind == NullKind::exact ? "exact" : "Gaussian",
-                          run.null->dim);
+    method += fmt::format(", {} cosine null in {} dimensions",
+                          run.null->kind == NullKind::exact ? "exact" : "Gaussian", run.null->dim);
   report_line(out, "method", method);
   report_line(out, "epsilon", format_number(e.epsilon));
   report_line(out, "guarantee", guarantee_text(run.guarantee));
   report_line(out, "delta", format_number(e.delta));
   if (has_confidence(run))
-    report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
+    report_line(out, "confidence",
+                fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha),
+                            e.alpha_per_rate));
   if (e.fit_in) {
-    report_line(out, "fit in", fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_in->mean, run), e.fit_in->stddev));
+    report_line(
+        out, "fit in",
+        fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_in->mean, run), e.fit_in->stddev));
     if (e.fit_out)
-      report_line(out, "fit out", fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_out->mean, run), e.fit_out->stddev));
+      report_line(out, "fit out",
+                  fmt::format("mean {:.6g}  std {:.6g}", input_units(e.fit_out->mean, run),
+                              e.fit_out->stddev));
   } else {
     rule_report(out, e, run);
   }
@@ -200,25 +219,30 @@ std::string result_report(const Result& r, const RunDescription& run) {
     const BootstrapResult& b = *r.bootstrap;
     if (b.region)
       report_line(out, "bootstrap",
-                  fmt::format("{:g}% fit region [{:.6g}, {:.6g}] (B {}, radius {:.4f})", 100 * (1 - b.alpha),
-                              b.region->lower, b.region->upper, b.region->replicates, b.region->radius));
+                  fmt::format("{:g}% fit region [{:.6g}, {:.6g}] (B {}, radius {:.4f})",
+                              100 * (1 - b.alpha), b.region->lower, b.region->upper,
+                              b.region->replicates, b.region->radius));
     else
       report_line(out, "bootstrap",
-                fmt::format("{:g}% BCa [{:.6g}, {:.6g}] (B {}, z0 {:.3f}, a {:.4f}{})", 100 * (1 - b.alpha),
-                            b.interval.lower.value, b.interval.upper.value, b.distribution.replicates.size(),
-                            b.distribution.z0, b.distribution.acceleration,
-                            b.distribution.accelerated ? "" : ", not accelerated"));
+                  fmt::format("{:g}% BCa [{:.6g}, {:.6g}] (B {}, z0 {:.3f}, a {:.4f}{})",
+                              100 * (1 - b.alpha), b.interval.lower.value, b.interval.upper.value,
+                              b.distribution.replicates.size(), b.distribution.z0,
+                              b.distribution.acceleration,
+                              b.distribution.accelerated ? "" : ", not accelerated"));
   }
   if (r.summary) {
     const ScoreSummary& s = *r.summary;
     report_line(out, "AUROC", fmt::format("{:.6g}", s.auroc));
-    if (s.attack) report_line(out, "AUROC (convex hull)", fmt::format("{:.6g}", s.attack->auroc_convex_hull));
+    if (s.attack)
+      report_line(out, "AUROC (convex hull)", fmt::format("{:.6g}", s.attack->auroc_convex_hull));
     for (const TprAtFpr& t : s.tpr_at_fpr)
-      report_line(out, fmt::format("TPR at FPR {:g}%", 100 * t.max_fpr), fmt::format("{:.6g}", t.tpr));
+      report_line(out, fmt::format("TPR at FPR {:g}%", 100 * t.max_fpr),
+                  fmt::format("{:.6g}", t.tpr));
     if (s.attack) {
       const auto accuracy_text = [&](const BestAccuracy& a) {
         return fmt::format("{:.6g} (>= {:.6g} at {:g}% over {} rules), {}", a.value, a.lower_bound,
-                           100 * (1 - s.attack->alpha), s.attack->rules, accuracy_rule_text(a, run));
+                           100 * (1 - s.attack->alpha), s.attack->rules,
+                           accuracy_rule_text(a, run));
       };
       report_line(out, "max accuracy", accuracy_text(s.attack->accuracy));
       report_line(out, "max balanced accuracy", accuracy_text(s.attack->balanced_accuracy));
@@ -246,19 +270,23 @@ Json per_round_json(const std::map<double, Result>& rounds, const RunDescription
 
 std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run) {
   std::string out = fmt::format("method {}{}; {}\n", run.method_name,
-                                run.thresholds.empty() ? "" : " (" + run.thresholds + ")", guarantee_text(run.guarantee));
-  out += fmt::format("{:>10} {:>12} {:>12} {:>7} {:>7}  {}\n", "round", "epsilon", "delta", "n_in", "n_out", "rule");
+                                run.thresholds.empty() ? "" : " (" + run.thresholds + ")",
+                                guarantee_text(run.guarantee));
+  out += fmt::format("{:>10} {:>12} {:>12} {:>7} {:>7}  {}\n", "round", "epsilon", "delta", "n_in",
+                     "n_out", "rule");
   for (const auto& [round, r] : rounds) {
     const EpsilonEstimate& e = r.estimate;
-    out += fmt::format("{:>10} {:>12.6g} {:>12.6g} {:>7} {:>7}  {}\n", format_number(round), e.epsilon, e.delta, e.n_in,
-                       e.n_out, e.threshold ? rule_text(*e.threshold, run) : "-");
+    out +=
+        fmt::format("{:>10} {:>12.6g} {:>12.6g} {:>7} {:>7}  {}\n", format_number(round), e.epsilon,
+                    e.delta, e.n_in, e.n_out, e.threshold ? rule_text(*e.threshold, run) : "-");
   }
   return out;
 }
 
 std::string per_round_csv(const std::map<double, Result>& rounds) {
   std::string out = "round,epsilon\n";
-  for (const auto& [round, r] : rounds) out += format_number(round) + "," + format_number(r.estimate.epsilon) + "\n";
+  for (const auto& [round, r] : rounds)
+    out += format_number(round) + "," + format_number(r.estimate.epsilon) + "\n";
   return out;
 }
 
@@ -266,46 +294,49 @@ namespace {
 
 // The rule behind one-run's "out" guesses, score <= t, in input units.
 std::string out_rule_text(double threshold, const RunDescription& run) {
-  return fmt::format("score {} {}", run.negated ? ">=" : "<=", format_number(input_units(threshold, run)));
+  return fmt::format("score {} {}",
+                     run.negated ? ">=" : "<=", format_number(input_units(threshold, run)));
 }
 
 }  // namespace
 
-Json one_run_json(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run) {
-  Json j = {{"method", run.method_name},
-            {"epsilon", json_number(e.epsilon)},
-            {"delta", options.delta},
-            {"alpha", run.alpha},
-            {"canaries", e.canaries},
-            {"guesses_in", e.guesses_in},
-            {"guesses_out", e.guesses_out},
-            {"correct", e.correct},
-            {"counts_tried", e.counts_tried},
-            {"alpha_per_count", e.alpha_per_count}};
+Json one_run_json(const OneRunEstimate& e, const OneRunOptions& options,
+                  const RunDescription& run) {
+  Json j = {{"method", run.method_name},      {"epsilon", json_number(e.epsilon)},
+            {"delta", options.delta},         {"alpha", run.alpha},
+            {"canaries", e.canaries},         {"guesses_in", e.guesses_in},
+            {"guesses_out", e.guesses_out},   {"correct", e.correct},
+            {"counts_tried", e.counts_tried}, {"alpha_per_count", e.alpha_per_count}};
   if (!run.thresholds.empty()) j["thresholds"] = run.thresholds;
   guarantee_json(j, run.guarantee);
   if (e.splits) j["splits"] = e.splits;
-  if (options.test == OneRunTest::fdp) j["curve"] = options.curve == FdpCurve::gaussian ? "gaussian" : "dp";
+  if (options.test == OneRunTest::fdp)
+    j["curve"] = options.curve == FdpCurve::gaussian ? "gaussian" : "dp";
   if (run.negated) j["negated"] = true;
   if (e.threshold_in) j["guess_in_rule"] = rule_text(*e.threshold_in, run);
   if (e.threshold_out) j["guess_out_rule"] = out_rule_text(*e.threshold_out, run);
   return j;
 }
 
-std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run) {
+std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options,
+                           const RunDescription& run) {
   std::string out;
   std::string method = run.method_name;
   if (options.test == OneRunTest::fdp)
     method += options.curve == FdpCurve::gaussian ? ", Gaussian curve" : ", (eps, delta) curve";
-  if (!run.thresholds.empty()) method += fmt::format(" ({} over {} guess counts)", run.thresholds, e.counts_tried);
+  if (!run.thresholds.empty())
+    method += fmt::format(" ({} over {} guess counts)", run.thresholds, e.counts_tried);
   if (e.splits) method += fmt::format(", median of {} splits", e.splits);
   report_line(out, "method", method);
   report_line(out, "epsilon", format_number(e.epsilon));
   report_line(out, "guarantee", guarantee_text(run.guarantee));
   report_line(out, "delta", format_number(options.delta));
-  report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per guess count)", 100 * (1 - run.alpha), e.alpha_per_count));
+  report_line(
+      out, "confidence",
+      fmt::format("{:g}% (alpha {:g} per guess count)", 100 * (1 - run.alpha), e.alpha_per_count));
   report_line(out, "canaries", std::to_string(e.canaries));
-  report_line(out, "guesses", fmt::format("{} in, {} out, {} correct", e.guesses_in, e.guesses_out, e.correct));
+  report_line(out, "guesses",
+              fmt::format("{} in, {} out, {} correct", e.guesses_in, e.guesses_out, e.correct));
   if (e.threshold_in) report_line(out, "guess in when", rule_text(*e.threshold_in, run));
   if (e.threshold_out) report_line(out, "guess out when", out_rule_text(*e.threshold_out, run));
   return out;
@@ -333,14 +364,19 @@ Json gdp_json(const GdpAuditEstimate& e, const RunDescription& run) {
 
 std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run) {
   std::string out;
-  report_line(out, "method", fmt::format("{} ({} over {} thresholds{})", run.method_name, run.thresholds,
-                                         e.thresholds_tried, e.splits ? fmt::format(", median of {} splits", e.splits) : ""));
+  report_line(out, "method",
+              fmt::format("{} ({} over {} thresholds{})", run.method_name, run.thresholds,
+                          e.thresholds_tried,
+                          e.splits ? fmt::format(", median of {} splits", e.splits) : ""));
   report_line(out, "epsilon", format_number(e.epsilon));
   report_line(out, "guarantee", guarantee_text(run.guarantee));
-  report_line(out, "mu", format_number(e.mu) + (e.mu == 0 ? " (no rule refutes any mu-GDP claim)" : "") + "; " +
-                             guarantee_text({run.guarantee.kind, Assumption::none}));
+  report_line(out, "mu",
+              format_number(e.mu) + (e.mu == 0 ? " (no rule refutes any mu-GDP claim)" : "") +
+                  "; " + guarantee_text({run.guarantee.kind, Assumption::none}));
   report_line(out, "delta", format_number(e.delta));
-  report_line(out, "confidence", fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
+  report_line(
+      out, "confidence",
+      fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), e.alpha_per_rate));
   rule_report(out, e, run);
   return out;
 }
@@ -348,15 +384,17 @@ std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run) {
 std::string canife_csv(const std::map<double, CanifeEpsilon>& rounds) {
   std::string text = "round,epsilon,eps_lo,eps_hi\n";
   for (const auto& [round, e] : rounds)
-    text += fmt::format("{},{},{},{}\n", format_number(round), format_number(e.epsilon), format_number(e.epsilon_lower),
-                        format_number(e.epsilon_upper));
+    text += fmt::format("{},{},{},{}\n", format_number(round), format_number(e.epsilon),
+                        format_number(e.epsilon_lower), format_number(e.epsilon_upper));
   return text;
 }
 
 namespace {
 
 // The curve's file as messages name it.
-std::string curve_name(const std::string& path) { return path == "-" || path.empty() ? "stdin" : path; }
+std::string curve_name(const std::string& path) {
+  return path == "-" || path.empty() ? "stdin" : path;
+}
 
 // The rule as a phrase: "in when score >= t", or the game's own guesses.
 std::string tested_rule_text(const CurveTestResult& r, const RunDescription& run) {
@@ -365,7 +403,8 @@ std::string tested_rule_text(const CurveTestResult& r, const RunDescription& run
 
 }  // namespace
 
-Json curve_test_json(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
+Json curve_test_json(const CurveTestResult& r, const RunDescription& run,
+                     const std::string& curve_path) {
   Json j = {{"result", r.refuted ? "refuted" : "consistent"},
             {"refuted", r.refuted},
             {"assumes", assumption_name(Assumption::none)},
@@ -384,15 +423,19 @@ Json curve_test_json(const CurveTestResult& r, const RunDescription& run, const 
   return j;
 }
 
-std::string curve_test_report(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
+std::string curve_test_report(const CurveTestResult& r, const RunDescription& run,
+                              const std::string& curve_path) {
   std::string out;
-  std::string test = fmt::format("against the curve {} (assumes nothing about the mechanism)", curve_name(curve_path));
-  if (!run.thresholds.empty()) test += fmt::format(", {} over {} thresholds", run.thresholds, r.thresholds_tried);
+  std::string test = fmt::format("against the curve {} (assumes nothing about the mechanism)",
+                                 curve_name(curve_path));
+  if (!run.thresholds.empty())
+    test += fmt::format(", {} over {} thresholds", run.thresholds, r.thresholds_tried);
   if (r.splits) test += fmt::format(", median of {} splits", r.splits);
   report_line(out, "test", test);
   report_line(out, "result", r.refuted ? "refuted" : "consistent");
-  report_line(out, "confidence",
-              fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), r.alpha_per_rate));
+  report_line(
+      out, "confidence",
+      fmt::format("{:g}% (alpha {:g} per bounded rate)", 100 * (1 - run.alpha), r.alpha_per_rate));
   report_line(out, "decision rule", tested_rule_text(r, run));
   report_line(out, "FPR", fmt::format("{:.6g} observed, {:.6g} upper bound", r.fpr, r.fpr_bound));
   report_line(out, "FNR", fmt::format("{:.6g} observed, {:.6g} upper bound", r.fnr, r.fnr_bound));
@@ -401,11 +444,14 @@ std::string curve_test_report(const CurveTestResult& r, const RunDescription& ru
   return out;
 }
 
-std::string curve_refutation(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path) {
-  return fmt::format("the claimed curve {} is refuted at alpha {}: FNR <= {:.6g} < f(FPR <= {:.6g}) = {:.6g} for the "
-                     "rule {}",
-                     curve_name(curve_path), format_number(run.alpha), r.fnr_bound, r.fpr_bound, r.curve_at_bound,
-                     tested_rule_text(r, run));
+std::string curve_refutation(const CurveTestResult& r, const RunDescription& run,
+                             const std::string& curve_path) {
+  return fmt::format(
+      "the claimed curve {} is refuted at alpha {}: FNR <= {:.6g} < f(FPR <= {:.6g}) = {:.6g} for "
+      "the "
+      "rule {}",
+      curve_name(curve_path), format_number(run.alpha), r.fnr_bound, r.fpr_bound, r.curve_at_bound,
+      tested_rule_text(r, run));
 }
 
 }  // namespace dpaudit::eps_from_scores

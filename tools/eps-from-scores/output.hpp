@@ -23,13 +23,14 @@ namespace dpaudit::eps_from_scores {
 struct RunDescription {
   Method method = Method::clopper_pearson;
   std::string method_name;  // as given on the command line, e.g. "clopper-pearson"
-  std::string thresholds;  // "bonferroni", "max", "uncorrected", "split", "multi-split", "fixed" or ""
-                           // (gauss-fit, decisions, one-run's --guesses)
+  std::string thresholds;  // "bonferroni", "max", "uncorrected", "split", "multi-split", "fixed" or
+                           // "" (gauss-fit, decisions, one-run's --guesses)
   bool one_sided = false;
-  bool negated = false;    // scores were negated: a threshold t is the rule score <= -t
-  double alpha = 0;  // shown for the confidence-bound methods only
+  bool negated = false;  // scores were negated: a threshold t is the rule score <= -t
+  double alpha = 0;      // shown for the confidence-bound methods only
   std::optional<CosineNull> null;
-  Guarantee guarantee;  // what the printed epsilon is and assumes (gdp: its eps; its mu assumes nothing)
+  Guarantee
+      guarantee;  // what the printed epsilon is and assumes (gdp: its eps; its mu assumes nothing)
 };
 
 // --bootstrap: the interval of the point estimate: gauss-fit's fit-region interval
@@ -59,7 +60,8 @@ std::string per_round_csv(const std::map<double, Result>& rounds);
 
 // --method one-run (Steinke, Nasr & Jagielski 2023) and one-run-fdp (Mahloujifar et al. 2025).
 Json one_run_json(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run);
-std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options, const RunDescription& run);
+std::string one_run_report(const OneRunEstimate& e, const OneRunOptions& options,
+                           const RunDescription& run);
 
 // --method canife: CSV round,epsilon,eps_lo,eps_hi.
 std::string canife_csv(const std::map<double, CanifeEpsilon>& rounds);
@@ -70,8 +72,11 @@ std::string gdp_report(const GdpAuditEstimate& e, const RunDescription& run);
 
 // --against-curve: the scores (or decisions) tested against a claimed trade-off curve read
 // from curve_path (stats/curve_test.hpp); the refutation's one line for --fail-on-refute.
-Json curve_test_json(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path);
-std::string curve_test_report(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path);
-std::string curve_refutation(const CurveTestResult& r, const RunDescription& run, const std::string& curve_path);
+Json curve_test_json(const CurveTestResult& r, const RunDescription& run,
+                     const std::string& curve_path);
+std::string curve_test_report(const CurveTestResult& r, const RunDescription& run,
+                              const std::string& curve_path);
+std::string curve_refutation(const CurveTestResult& r, const RunDescription& run,
+                             const std::string& curve_path);
 
 }  // namespace dpaudit::eps_from_scores

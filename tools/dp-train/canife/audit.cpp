@@ -20,7 +20,9 @@ namespace dpaudit::dp_train {
 namespace {
 
 // Mean and sample standard deviation (ddof 1; sd 0 for a single score, n = 2 or 3).
-Gaussian mean_sd(const std::vector<double>& v) { return fit_gaussian(v, v.size() > 1 ? 1 : 0); }
+Gaussian mean_sd(const std::vector<double>& v) {
+  return fit_gaussian(v, v.size() > 1 ? 1 : 0);
+}
 
 // The scores of the mock rounds with (odd) and without (even) the canary.
 void split_scores(const Audit& a, std::vector<double>& in, std::vector<double>& out) {
@@ -28,12 +30,13 @@ void split_scores(const Audit& a, std::vector<double>& in, std::vector<double>& 
 }
 
 // audits.csv: one row per audit.
-void write_audits_csv(const std::string& path, const std::vector<Audit>& audits, std::size_t n, double sigma,
-                      double delta) {
+void write_audits_csv(const std::string& path, const std::vector<Audit>& audits, std::size_t n,
+                      double sigma, double delta) {
   AtomicOutput out(path);
-  out.stream() << "round,n,canary_label,health,initial_loss,final_loss,canary_grad_norm,with_mean,with_sd,"
-                  "without_mean,without_sd,eps_r,eps_r_lower,eps_r_upper,eps_r_theory_delta,eps_r_theory_1n,"
-                  "test_accuracy\n";
+  out.stream()
+      << "round,n,canary_label,health,initial_loss,final_loss,canary_grad_norm,with_mean,with_sd,"
+         "without_mean,without_sd,eps_r,eps_r_lower,eps_r_upper,eps_r_theory_delta,eps_r_theory_1n,"
+         "test_accuracy\n";
   // The theoretical eps of one round without amplification (q = 1, one step), at the
   // run's delta and at 000's 1/n.
   const double theory = rdp_epsilon({{sigma, 1.0, 1}}, delta).epsilon;
@@ -42,25 +45,29 @@ void write_audits_csv(const std::string& path, const std::vector<Audit>& audits,
     std::vector<double> in, outs;
     split_scores(a, in, outs);
     const Gaussian w = mean_sd(in), wo = mean_sd(outs);
-    out.stream() << a.round << ',' << n << ',' << a.canary.label << ',' << format_number(a.canary.health) << ','
-                 << format_number(a.canary.initial_loss) << ',' << format_number(a.canary.final_loss) << ','
+    out.stream() << a.round << ',' << n << ',' << a.canary.label << ','
+                 << format_number(a.canary.health) << ',' << format_number(a.canary.initial_loss)
+                 << ',' << format_number(a.canary.final_loss) << ','
                  << format_number(a.canary.gradient_norm) << ',' << format_number(w.mean) << ','
-                 << format_number(w.stddev) << ',' << format_number(wo.mean) << ',' << format_number(wo.stddev) << ','
-                 << format_number(a.eps.epsilon) << ',' << format_number(a.eps.epsilon_lower) << ','
-                 << format_number(a.eps.epsilon_upper) << ',' << format_number(theory) << ','
-                 << format_number(theory_1n) << ',' << format_number(a.test_accuracy) << '\n';
+                 << format_number(w.stddev) << ',' << format_number(wo.mean) << ','
+                 << format_number(wo.stddev) << ',' << format_number(a.eps.epsilon) << ','
+                 << format_number(a.eps.epsilon_lower) << ',' << format_number(a.eps.epsilon_upper)
+                 << ',' << format_number(theory) << ',' << format_number(theory_1n) << ','
+                 << format_number(a.test_accuracy) << '\n';
   }
   out.commit();
 }
 
 }  // namespace
 
-CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t first, PhiloxStream& rng) {
+CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t first,
+                           PhiloxStream& rng) {
   CanaryStart s;
   s.x.resize(pool.example_size());
   if (init == CanaryInit::random) {  // uniform pixels and a uniform class (000's code)
     for (float& v : s.x) v = static_cast<float>(rng.uniform());
-    s.label = static_cast<std::int64_t>(uniform_below(rng, static_cast<std::size_t>(pool.num_classes)));
+    s.label =
+        static_cast<std::int64_t>(uniform_below(rng, static_cast<std::size_t>(pool.num_classes)));
   } else {  // a design example
     std::copy_n(pool.example(first), s.x.size(), s.x.begin());
     s.label = pool.labels[first];
@@ -68,7 +75,8 @@ CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t fir
   return s;
 }
 
-double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v, double v_norm, double clip) {
+double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v,
+                    double v_norm, double clip) {
   double dot = 0;
   for (std::size_t j = 0; j < v.size(); ++j) dot += noisy_sum[j] * v[j];
   return dot / v_norm / clip;
@@ -80,37 +88,45 @@ void estimate_epsilon(Audit& a) {
   a.eps = canife_epsilon(in, out, 1.0 / double(a.scores.size()));
 }
 
-void write_audit_files(const StagingDir& staging, const std::vector<Audit>& audits, const CanifeConfig& c,
-                       double sigma, std::size_t example_size) {
+void write_audit_files(const StagingDir& staging, const std::vector<Audit>& audits,
+                       const CanifeConfig& c, double sigma, std::size_t example_size) {
   {
     AtomicOutput out(staging.path("scores.csv"));
     out.stream() << "round,trial,label,score\n";
     for (const Audit& a : audits)
       for (std::size_t k = 0; k < a.scores.size(); ++k)
-        out.stream() << a.round << ',' << k << ',' << k % 2 << ',' << format_number(a.scores[k]) << '\n';
+        out.stream() << a.round << ',' << k << ',' << k % 2 << ',' << format_number(a.scores[k])
+                     << '\n';
     out.commit();
   }
   write_audits_csv(staging.path("audits.csv"), audits, c.audit_rounds, sigma, c.delta);
   std::vector<double> crafted;
   for (const Audit& a : audits) crafted.insert(crafted.end(), a.canary.x.begin(), a.canary.x.end());
-  save_npy(staging.path("canaries.npy"), crafted.data(), {audits.size(), example_size}, NpyDtype::f4);
+  save_npy(staging.path("canaries.npy"), crafted.data(), {audits.size(), example_size},
+           NpyDtype::f4);
 }
 
-void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConfig& c, double sigma) {
+void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConfig& c,
+                   double sigma) {
   const auto steps = static_cast<long long>(c.total_rounds());
   const std::size_t n = c.audit_rounds;
   run["analytic"] = {
       {"eps_rdp_run", json_number(rdp_epsilon({{sigma, c.q, steps}}, c.delta).epsilon)},
       {"eps_one_round_rdp", json_number(rdp_epsilon({{sigma, 1.0, 1}}, c.delta).epsilon)},
       {"eps_one_round_gaussian", json_number(gaussian_mechanism_epsilon(sigma, c.delta))},
-      {"assumes", c.level == CanifeLevel::sample
-                      ? "Poisson lots at rate q over the training set, add/remove-one adjacency; one_round: a single "
-                        "round of the Gaussian mechanism without amplification (003 Sec. 5.4 quotes it)"
-                      : "clients Poisson-sampled at rate q, add/remove-one-client adjacency (user level); one_round: "
-                        "a single round of the Gaussian mechanism without amplification (000 Fig. 4's theoretical "
-                        "eps_r)"}};
+      {"assumes",
+       c.level == CanifeLevel::sample
+           ? "Poisson lots at rate q over the training set, add/remove-one adjacency; one_round: a "
+             "single "
+             "round of the Gaussian mechanism without amplification (003 Sec. 5.4 quotes it)"
+           : "clients Poisson-sampled at rate q, add/remove-one-client adjacency (user level); "
+             "one_round: "
+             "a single round of the Gaussian mechanism without amplification (000 Fig. 4's "
+             "theoretical "
+             "eps_r)"}};
   std::vector<AuditEpsilon> estimates;
-  for (const Audit& a : audits) estimates.push_back({static_cast<long long>(a.round), a.eps.epsilon});
+  for (const Audit& a : audits)
+    estimates.push_back({static_cast<long long>(a.round), a.eps.epsilon});
   EmpiricalCompositionOptions o;
   o.q = c.q;
   o.total_rounds = steps;
@@ -120,7 +136,8 @@ void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConf
   auto composed = [&](const std::vector<AuditEpsilon>& e, AuditCover cover) {
     o.cover = cover;
     const EmpiricalComposition r = compose_empirical(e, o);
-    Json j = {{"eps_hat", json_number(r.epsilon)}, {"sigma_r", r.sigma}, {"rounds_covered", r.covered}};
+    Json j = {
+        {"eps_hat", json_number(r.epsilon)}, {"sigma_r", r.sigma}, {"rounds_covered", r.covered}};
     j["running_eps_hat"] = Json::array();
     for (double v : r.running_eps) j["running_eps_hat"].push_back(json_number(v));
     return j;
@@ -143,7 +160,8 @@ void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConf
                               {"assumes", assumption_name(Assumption::gaussian_tradeoff_curve)}};
   Json per_audit = Json::array();
   for (const Audit& a : audits)
-    per_audit.push_back({{"round", a.round}, {"eps_r", json_number(a.eps.epsilon)}, {"health", a.canary.health}});
+    per_audit.push_back(
+        {{"round", a.round}, {"eps_r", json_number(a.eps.epsilon)}, {"health", a.canary.health}});
   run["audits"] = per_audit;
 }
 

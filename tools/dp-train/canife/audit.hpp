@@ -35,22 +35,25 @@ struct CanaryStart {
   std::vector<float> x;
   std::int64_t label = 0;
 };
-CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t first, PhiloxStream& rng);
+CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t first,
+                           PhiloxStream& rng);
 
 // 000 Sec. 3.2's score of one mock round: <noisy sum, v / ||v||> / C, with v the canary's
 // update direction (d values each) and ||v|| its norm.
-double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v, double v_norm, double clip);
+double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v,
+                    double v_norm, double clip);
 
 // eps_r of a's scores (000 App. C.1 at delta = 1/n, stats/canife_epsilon.hpp).
 void estimate_epsilon(Audit& a);
 
 // scores.csv, audits.csv and canaries.npy into the staging folder; `sigma` is the run's z.
-void write_audit_files(const StagingDir& staging, const std::vector<Audit>& audits, const CanifeConfig& c,
-                       double sigma, std::size_t example_size);
+void write_audit_files(const StagingDir& staging, const std::vector<Audit>& audits,
+                       const CanifeConfig& c, double sigma, std::size_t example_size);
 
 // run.json's accounting: the analytic bounds ("analytic"), Alg. 2's eps_hat under both
 // coverings ("empirical_backward", "empirical_forward", "eps_hat"), "eps_hat_inf_capped"
 // and the per-audit eps_r ("audits"), added to `run`.
-void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConfig& c, double sigma);
+void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConfig& c,
+                   double sigma);
 
 }  // namespace dpaudit::dp_train

@@ -24,90 +24,131 @@ std::function<int()> declare_canife(CLI::App& sub) {
   auto o = std::make_shared<CanifeOptions>();
   CanifeConfig& c = o->config;
   sub.description(
-      "CANIFE (000, Maddock et al.): DP-SGD with every client one example (--level sample) or DP-FedAvg over "
-      "fedavg's clients (--level user); every --audit-every rounds a rogue client crafts one input whose update is "
-      "nearly orthogonal to the others' (Alg. 1), inserts it in every other of n mock rounds and scores them; eps_r "
-      "per audit and Alg. 2's eps_hat for the run. Writes scores.csv, audits.csv, canaries.npy, metrics.csv and run.json into "
+      "CANIFE (000, Maddock et al.): DP-SGD with every client one example (--level sample) or "
+      "DP-FedAvg over "
+      "fedavg's clients (--level user); every --audit-every rounds a rogue client crafts one input "
+      "whose update is "
+      "nearly orthogonal to the others' (Alg. 1), inserts it in every other of n mock rounds and "
+      "scores them; eps_r "
+      "per audit and Alg. 2's eps_hat for the run. Writes scores.csv, audits.csv, canaries.npy, "
+      "metrics.csv and run.json into "
       "--out; prints eps_hat.");
   sub.footer(
       "\nEXAMPLES:\n"
-      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # 003 Sec. 5.4's setting\n"
-      "  eps-from-scores run/scores.csv --per round --method canife              # eps_r per audit\n"
-      "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 \\\n"
+      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # 003 Sec. 5.4's "
+      "setting\n"
+      "  eps-from-scores run/scores.csv --per round --method canife              # eps_r per "
+      "audit\n"
+      "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 "
+      "\\\n"
       "      --noise-multiplier 1 --out toy/ --json\n"
-      "  dp-train canife --level user --clients 3000 --partition label-skew --clients-per-round 100 --rounds 300 \\\n"
-      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out user/  # 000 Fig. 4's setting\n"
-      "  eps-from-scores user/scores.csv --per round --method canife | rdp-compose --empirical - --q 0.0333333 \\\n"
-      "      --rounds 300 --round-delta 0.01 --delta 1e-5 --sigma-if-inf \"$(jq .noise_multiplier user/run.json)\"\n"
+      "  dp-train canife --level user --clients 3000 --partition label-skew --clients-per-round "
+      "100 --rounds 300 \\\n"
+      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out user/  # 000 "
+      "Fig. 4's setting\n"
+      "  eps-from-scores user/scores.csv --per round --method canife | rdp-compose --empirical - "
+      "--q 0.0333333 \\\n"
+      "      --rounds 300 --round-delta 0.01 --delta 1e-5 --sigma-if-inf \"$(jq .noise_multiplier "
+      "user/run.json)\"\n"
       "  (see dp-train(1), section CANIFE)\n");
   sub.add_option("--level", o->level, "sample (each client one example) | user (fedavg's clients)")
       ->capture_default_str();
   sub.add_option("--task", c.task, "fashion-mnist | synthetic")->capture_default_str();
   sub.add_option("--data", c.data_dir, "folder of the Fashion-MNIST gzip IDX files");
   sub.add_option("--model", c.model, "mlp | logreg")->capture_default_str();
-  sub.add_option("--hidden", c.hidden, "mlp hidden width")->capture_default_str()
+  sub.add_option("--hidden", c.hidden, "mlp hidden width")
+      ->capture_default_str()
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
-  auto* q = sub.add_option("--q", c.q, "Poisson rate of a client (sample level: one example) per round")
-                ->capture_default_str();
+  auto* q =
+      sub.add_option("--q", c.q, "Poisson rate of a client (sample level: one example) per round")
+          ->capture_default_str();
   // user level: fedavg's clients
-  auto* clients = sub.add_option("--clients", c.user.clients, "user level: number of clients")->capture_default_str();
-  auto* per_round = sub.add_option("--clients-per-round", o->clients_per_round,
-                                   "user level: expected clients per round, q = M / clients (unless --q)")
-                        ->capture_default_str();
+  auto* clients = sub.add_option("--clients", c.user.clients, "user level: number of clients")
+                      ->capture_default_str();
+  auto* per_round =
+      sub.add_option("--clients-per-round", o->clients_per_round,
+                     "user level: expected clients per round, q = M / clients (unless --q)")
+          ->capture_default_str();
   per_round->excludes(q);
-  auto* partition =
-      sub.add_option("--partition", c.user.partition, "user level: iid | label-skew")->capture_default_str();
-  auto* alpha = sub.add_option("--alpha", c.user.alpha, "user level: Dirichlet concentration of label-skew")
-                    ->capture_default_str()->check(cli::positive());
-  auto* local_epochs = sub.add_option("--local-epochs", c.user.local_epochs, "user level: local epochs per update")
-                           ->capture_default_str();
-  auto* local_batch = sub.add_option("--local-batch", c.user.local_batch, "user level: local minibatch size")
-                          ->capture_default_str();
-  auto* client_lr = sub.add_option("--client-lr", c.user.client_lr, "user level: client SGD learning rate")
-                        ->capture_default_str()->check(cli::positive());
-  auto* server_lr = sub.add_option("--server-lr", c.user.server_lr, "user level: server learning rate")
-                        ->capture_default_str()->check(cli::positive());
+  auto* partition = sub.add_option("--partition", c.user.partition, "user level: iid | label-skew")
+                        ->capture_default_str();
+  auto* alpha =
+      sub.add_option("--alpha", c.user.alpha, "user level: Dirichlet concentration of label-skew")
+          ->capture_default_str()
+          ->check(cli::positive());
+  auto* local_epochs =
+      sub.add_option("--local-epochs", c.user.local_epochs, "user level: local epochs per update")
+          ->capture_default_str();
+  auto* local_batch =
+      sub.add_option("--local-batch", c.user.local_batch, "user level: local minibatch size")
+          ->capture_default_str();
+  auto* client_lr =
+      sub.add_option("--client-lr", c.user.client_lr, "user level: client SGD learning rate")
+          ->capture_default_str()
+          ->check(cli::positive());
+  auto* server_lr =
+      sub.add_option("--server-lr", c.user.server_lr, "user level: server learning rate")
+          ->capture_default_str()
+          ->check(cli::positive());
   sub.add_option("--rounds", c.rounds, "rounds (default: one epoch, ceil(1/q))");
-  auto* lr = sub.add_option("--lr", c.lr, "sample level: learning rate of the averaged update")->capture_default_str()
+  auto* lr = sub.add_option("--lr", c.lr, "sample level: learning rate of the averaged update")
+                 ->capture_default_str()
                  ->check(cli::non_negative());
-  sub.add_option("--clip", c.clip, "clip norm C of each client's update")->capture_default_str()
+  sub.add_option("--clip", c.clip, "clip norm C of each client's update")
+      ->capture_default_str()
       ->check(cli::positive());
-  auto* noise = sub.add_option("--noise-multiplier", c.noise_multiplier, "z: noise N(0, (z C)^2 I) on each round's sum")
+  auto* noise = sub.add_option("--noise-multiplier", c.noise_multiplier,
+                               "z: noise N(0, (z C)^2 I) on each round's sum")
                     ->check(cli::positive());
-  auto* eps = sub.add_option("--eps", c.eps, "calibrate z so the whole run is (eps, delta)-DP (RDP)")
-                  ->check(cli::positive());
+  auto* eps =
+      sub.add_option("--eps", c.eps, "calibrate z so the whole run is (eps, delta)-DP (RDP)")
+          ->check(cli::positive());
   noise->excludes(eps);
-  sub.add_option("--delta", c.delta, "delta of the run and of eps_hat")->capture_default_str()
+  sub.add_option("--delta", c.delta, "delta of the run and of eps_hat")
+      ->capture_default_str()
       ->check(cli::open_unit_interval());
-  sub.add_option("--audit-every", c.audit_every, "S: audit before rounds 0, S, 2S, ...")->capture_default_str();
+  sub.add_option("--audit-every", c.audit_every, "S: audit before rounds 0, S, 2S, ...")
+      ->capture_default_str();
   sub.add_option("--audit-rounds", c.audit_rounds, "n mock rounds per audit (eps_r at delta 1/n)")
       ->capture_default_str();
-  sub.add_option("--design-pool", c.design_pool, "M design examples from the test split")->capture_default_str();
+  sub.add_option("--design-pool", c.design_pool, "M design examples from the test split")
+      ->capture_default_str();
   sub.add_option("--design-steps", c.craft.steps, "T Adam steps of Alg. 1")->capture_default_str();
-  sub.add_option("--design-lr", c.craft.lr, "Adam's learning rate")->capture_default_str()->check(cli::positive());
-  sub.add_option("--design-minibatch", c.craft.minibatch, "m design updates per step (0: the expected lot size)")
+  sub.add_option("--design-lr", c.craft.lr, "Adam's learning rate")
+      ->capture_default_str()
+      ->check(cli::positive());
+  sub.add_option("--design-minibatch", c.craft.minibatch,
+                 "m design updates per step (0: the expected lot size)")
       ->default_val(0);
-  sub.add_option("--loss", o->loss, "cov (000's Loss 2, default) | mean (Loss 1)")->capture_default_str();
-  sub.add_option("--norm-constant", c.craft.norm_constant, "C_n of the squared norm hinge (0: none)")
-      ->capture_default_str()->check(cli::non_negative());
-  sub.add_option("--init", o->init, "random (uniform pixels, random class) | sample (a design example)")
+  sub.add_option("--loss", o->loss, "cov (000's Loss 2, default) | mean (Loss 1)")
+      ->capture_default_str();
+  sub.add_option("--norm-constant", c.craft.norm_constant,
+                 "C_n of the squared norm hinge (0: none)")
+      ->capture_default_str()
+      ->check(cli::non_negative());
+  sub.add_option("--init", o->init,
+                 "random (uniform pixels, random class) | sample (a design example)")
       ->capture_default_str();
   sub.add_option("--seed", c.seed, "random seed")->capture_default_str();
-  sub.add_option("--threads", c.threads, "threads for design updates and mock rounds (0: all cores; output does "
-                                         "not depend on it)")
-      ->capture_default_str()->check(cli::thread_count());
+  sub.add_option("--threads", c.threads,
+                 "threads for design updates and mock rounds (0: all cores; output does "
+                 "not depend on it)")
+      ->capture_default_str()
+      ->check(cli::thread_count());
   sub.add_option("--out", c.out, "output folder")->required();
   sub.add_flag("--force", c.force, "replace a non-empty --out");
   sub.add_option("--timings", c.timings,
-                 "write the run's seconds, peak memory and each audit's design and mock seconds to this JSON file "
+                 "write the run's seconds, peak memory and each audit's design and mock seconds to "
+                 "this JSON file "
                  "(they vary from run to run, so --out has none)");
   sub.add_flag("--json", o->json, "print run.json on stdout instead of eps_hat");
   sub.add_flag("--quiet,-q", c.quiet, "no progress on stderr");
-  const std::vector<CLI::Option*> user_only{clients, per_round, partition, alpha, local_epochs, local_batch,
-                                            client_lr, server_lr};
+  const std::vector<CLI::Option*> user_only{clients,      per_round,   partition, alpha,
+                                            local_epochs, local_batch, client_lr, server_lr};
   return [o, noise, eps, q, lr, user_only] {
     if (!noise->count() && !eps->count())
-      throw UsageError("give the noise: --noise-multiplier Z or --eps E (calibrated for the whole run)");
+      throw UsageError(
+          "give the noise: --noise-multiplier Z or --eps E (calibrated for the whole run)");
     CanifeConfig& c = o->config;
     c.level = parse_canife_level(o->level);
     if (c.level == CanifeLevel::sample) {
@@ -116,7 +157,8 @@ std::function<int()> declare_canife(CLI::App& sub) {
       cli::forbid_options({lr}, "with --level user");
       if (!q->count()) {
         if (o->clients_per_round == 0 || o->clients_per_round > c.user.clients)
-          throw UsageError("clients per round must lie in [1, " + std::to_string(c.user.clients) + "], the clients",
+          throw UsageError("clients per round must lie in [1, " + std::to_string(c.user.clients) +
+                               "], the clients",
                            "--clients-per-round");
         c.q = static_cast<double>(o->clients_per_round) / static_cast<double>(c.user.clients);
       }
@@ -126,14 +168,16 @@ std::function<int()> declare_canife(CLI::App& sub) {
     const Json run = run_canife(o->config);
     const Json& eps_hat = run["eps_hat"];  // a number, or "inf"
     write_whole("-", o->json ? json_line(run)
-                             : (eps_hat.is_string() ? eps_hat.get<std::string>() : format_number(eps_hat.get<double>())) +
+                             : (eps_hat.is_string() ? eps_hat.get<std::string>()
+                                                    : format_number(eps_hat.get<double>())) +
                                    "\n");
     return 0;
   };
 }
 
 const Registration registration{
-    {"canife", declare_canife, "the model (--model, --hidden), --design-pool and --threads (a model per thread)"}};
+    {"canife", declare_canife,
+     "the model (--model, --hidden), --design-pool and --threads (a model per thread)"}};
 
 }  // namespace
 

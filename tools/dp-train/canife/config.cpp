@@ -9,13 +9,19 @@ namespace dpaudit::dp_train {
 
 namespace {
 
-constexpr Named<CanifeLevel> kLevels[] = {{"sample", CanifeLevel::sample}, {"user", CanifeLevel::user}};
-constexpr Named<CanaryInit> kInits[] = {{"random", CanaryInit::random}, {"sample", CanaryInit::sample}};
+constexpr Named<CanifeLevel> kLevels[] = {{"sample", CanifeLevel::sample},
+                                          {"user", CanifeLevel::user}};
+constexpr Named<CanaryInit> kInits[] = {{"random", CanaryInit::random},
+                                        {"sample", CanaryInit::sample}};
 
 }  // namespace
 
-CanifeLevel parse_canife_level(const std::string& name) { return parse_named(kLevels, name, "level", "--level"); }
-CanaryInit parse_canary_init(const std::string& name) { return parse_named(kInits, name, "init", "--init"); }
+CanifeLevel parse_canife_level(const std::string& name) {
+  return parse_named(kLevels, name, "level", "--level");
+}
+CanaryInit parse_canary_init(const std::string& name) {
+  return parse_named(kInits, name, "init", "--init");
+}
 
 std::size_t CanifeConfig::total_rounds() const {
   return rounds ? rounds : static_cast<std::size_t>(std::ceil(1 / q - 1e-9));
@@ -26,7 +32,8 @@ void CanifeConfig::validate() const {
     throw UsageError("canife crafts through dense models only: mlp or logreg", "--model");
   if (!(q > 0 && q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]", "--q");
   // total_rounds() casts ceil(1/q) to size_t: refuse an epoch that no count of rounds holds.
-  if (rounds == 0 && !(1 / q < 1e18)) throw UsageError("one epoch at this q is over 1e18 rounds: give --rounds", "--q");
+  if (rounds == 0 && !(1 / q < 1e18))
+    throw UsageError("one epoch at this q is over 1e18 rounds: give --rounds", "--q");
   // The accountant counts rounds as a signed 64-bit number: 2^64 - 1 read as -1.
   if (total_rounds() > (std::size_t{1} << 50))
     throw UsageError("at most 2^50 rounds", rounds ? "--rounds" : "--q");
@@ -36,13 +43,16 @@ void CanifeConfig::validate() const {
                      "--audit-every");
   if (audit_rounds < 2) throw UsageError("an audit needs n >= 2 mock rounds", "--audit-rounds");
   // The model, its updates and the canary are floats (about 3.4e38), with room for sums.
-  if (!(clip >= 1e-30 && clip <= 1e30)) throw UsageError("the clip norm must lie in [1e-30, 1e30]", "--clip");
+  if (!(clip >= 1e-30 && clip <= 1e30))
+    throw UsageError("the clip norm must lie in [1e-30, 1e30]", "--clip");
   if (design_pool == 0) throw UsageError("the design pool is empty", "--design-pool");
-  if (craft.steps == 0) throw UsageError("crafting needs at least one design step", "--design-steps");
+  if (craft.steps == 0)
+    throw UsageError("crafting needs at least one design step", "--design-steps");
   if (out.empty()) throw UsageError("give the output folder", "--out");
   if (level == CanifeLevel::user) {
     if (user.local_epochs == 0) throw UsageError("need at least one local epoch", "--local-epochs");
-    if (user.local_batch == 0) throw UsageError("local batch size must be at least 1", "--local-batch");
+    if (user.local_batch == 0)
+      throw UsageError("local batch size must be at least 1", "--local-batch");
   }
 }
 

@@ -13,10 +13,12 @@
 namespace dpaudit::dp_train {
 
 enum class CanifeLevel { sample, user };
-CanifeLevel parse_canife_level(const std::string& name);  // "sample" | "user", UsageError naming --level
+CanifeLevel parse_canife_level(
+    const std::string& name);  // "sample" | "user", UsageError naming --level
 
 enum class CanaryInit { random, sample };
-CanaryInit parse_canary_init(const std::string& name);  // "random" | "sample", UsageError naming --init
+CanaryInit parse_canary_init(
+    const std::string& name);  // "random" | "sample", UsageError naming --init
 
 // The clients of --level user (fedavg's options of the same names).
 struct UserLevelConfig {
@@ -57,7 +59,8 @@ struct CanifeConfig {
   bool quiet = false;
   std::string out;
   bool force = false;
-  std::string timings;  // --timings FILE: wall times and peak memory (not deterministic, so not in --out)
+  std::string
+      timings;  // --timings FILE: wall times and peak memory (not deterministic, so not in --out)
 
   // The number of rounds (one epoch when `rounds` is 0).
   std::size_t total_rounds() const;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Core>
 #include <torch/autograd.h>
+#include <Eigen/Core>
 
 #include "core/error.hpp"
 #include "core/names.hpp"
@@ -19,8 +19,12 @@ constexpr Named<CanaryLoss> kLosses[] = {{"cov", CanaryLoss::cov}, {"mean", Cana
 
 }  // namespace
 
-CanaryLoss parse_canary_loss(const std::string& name) { return parse_named(kLosses, name, "loss", "--loss"); }
-std::string to_string(CanaryLoss loss) { return name_of(kLosses, loss); }
+CanaryLoss parse_canary_loss(const std::string& name) {
+  return parse_named(kLosses, name, "loss", "--loss");
+}
+std::string to_string(CanaryLoss loss) {
+  return name_of(kLosses, loss);
+}
 
 CanaryCrafter::CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta,
                              const std::vector<float>& pool, std::size_t pool_size)
@@ -36,17 +40,21 @@ std::vector<float> CanaryCrafter::gradient(const std::vector<float>& x, std::int
 // <u_i, g>, S = (1/m) sum a_i^2 and w = (1/m) sum a_i u_i (cov; mean: a = <u_bar, g>,
 // S = a^2, w = a u_bar), h = max(C_n - n, 0):
 //   L = d C^2 S / n^2 + d h^2,   dL/dg = (2 d C^2 / n^2) w - (2 d C^2 S / n^4) g - (2 d h / n) g.
-CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g, const std::vector<std::size_t>& batch,
+CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g,
+                                                  const std::vector<std::size_t>& batch,
                                                   const CraftOptions& o) const {
   const auto d = static_cast<Eigen::Index>(g.size());
   const Eigen::Map<const Eigen::VectorXf> gv(g.data(), d);
   const double n = gv.cast<double>().norm();
   if (!std::isfinite(n))
-    throw DataError("the canary's gradient is not finite: the model has diverged (a smaller --lr or --server-lr, or "
-                    "less noise)");
+    throw DataError(
+        "the canary's gradient is not finite: the model has diverged (a smaller --lr or "
+        "--server-lr, or "
+        "less noise)");
   if (!(n > 0))
-    throw DataError("the canary's gradient is 0: its loss is flat at this model, which fits it exactly or has "
-                    "saturated (a smaller --lr or --server-lr, or another --seed)");
+    throw DataError(
+        "the canary's gradient is 0: its loss is flat at this model, which fits it exactly or has "
+        "saturated (a smaller --lr or --server-lr, or another --seed)");
   auto row = [&](std::size_t i) {
     return Eigen::Map<const Eigen::VectorXf>(pool_.data() + i * static_cast<std::size_t>(d), d);
   };
@@ -72,24 +80,28 @@ CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g, c
   const double dd = static_cast<double>(d), c2 = o.clip * o.clip;
   const double h = o.norm_constant > 0 ? std::max(o.norm_constant - n, 0.0) : 0.0;
   Objective result{dd * c2 * s / (n * n) + dd * h * h, {}};
-  const Eigen::VectorXd dg = (2 * dd * c2 / (n * n)) * w -
-                             (2 * dd * c2 * s / (n * n * n * n) + 2 * dd * h / n) * gv.cast<double>();
+  const Eigen::VectorXd dg =
+      (2 * dd * c2 / (n * n)) * w -
+      (2 * dd * c2 * s / (n * n * n * n) + 2 * dd * h / n) * gv.cast<double>();
   result.dg.assign(dg.data(), dg.data() + d);
   return result;
 }
 
-double CanaryCrafter::loss(const std::vector<float>& x, std::int64_t label, const CraftOptions& o) const {
+double CanaryCrafter::loss(const std::vector<float>& x, std::int64_t label,
+                           const CraftOptions& o) const {
   std::vector<std::size_t> all(pool_size_);
   for (std::size_t i = 0; i < pool_size_; ++i) all[i] = i;
   return objective(gradient(x, label), all, o).value;
 }
 
 CanaryCrafter::Evaluation CanaryCrafter::evaluate(const std::vector<float>& x, std::int64_t label,
-                                                  const std::vector<std::size_t>& batch, const CraftOptions& o) const {
+                                                  const std::vector<std::size_t>& batch,
+                                                  const CraftOptions& o) const {
   const torch::Tensor theta = to_tensor(theta_).requires_grad_(true);
   const torch::Tensor z = to_tensor(x).requires_grad_(true);
-  const torch::Tensor g = torch::autograd::grad({dense_example_loss(widths_, theta, z, label)}, {theta}, {},
-                                                /*retain_graph=*/true, /*create_graph=*/true)[0];
+  const torch::Tensor g =
+      torch::autograd::grad({dense_example_loss(widths_, theta, z, label)}, {theta}, {},
+                            /*retain_graph=*/true, /*create_graph=*/true)[0];
   const Objective obj = objective(to_vector(g), batch, o);
   // dL/dz = (dg/dz)^T dL/dg: the gradient of <g, v> with v = dL/dg held fixed.
   const torch::Tensor v = torch::tensor(obj.dg, torch::kDouble).to(torch::kFloat);
@@ -117,7 +129,8 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
       return f();
     } catch (const DataError&) {
       throw DataError("the canary's gradient is not finite or 0 after " + std::to_string(t) +
-                      " design steps: the crafted input has diverged (a smaller --design-lr or --norm-constant)");
+                      " design steps: the crafted input has diverged (a smaller --design-lr or "
+                      "--norm-constant)");
     }
   };
   for (; t < o.steps; ++t) {
@@ -125,7 +138,8 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
     shuffle_prefix(order, m, rng);
     std::copy_n(order.begin(), m, batch.begin());
     std::copy(x.begin(), x.end(), xf.begin());
-    const std::vector<float> dz = at_crafted_input([&] { return evaluate(xf, label, batch, o).input_gradient; });
+    const std::vector<float> dz =
+        at_crafted_input([&] { return evaluate(xf, label, batch, o).input_gradient; });
     beta1_t *= beta1;
     beta2_t *= beta2;
     for (std::size_t j = 0; j < size; ++j) {

@@ -26,20 +26,20 @@ CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", Usage
 std::string to_string(CanaryLoss loss);
 
 struct CraftOptions {
-  std::size_t steps = 2500;   // Adam steps T
-  double lr = 1;              // Adam's learning rate (000: 1)
+  std::size_t steps = 2500;  // Adam steps T
+  double lr = 1;             // Adam's learning rate (000: 1)
   CanaryLoss loss = CanaryLoss::cov;
-  double norm_constant = 1;   // C_n; 0 drops the hinge term
-  double clip = 1;            // C
+  double norm_constant = 1;     // C_n; 0 drops the hinge term
+  double clip = 1;              // C
   std::size_t minibatch = 128;  // m design updates per step (all of the pool when it has fewer)
 };
 
 struct CraftedCanary {
-  std::vector<float> x;       // the crafted input
+  std::vector<float> x;  // the crafted input
   std::int64_t label = 0;
-  double initial_loss = 0;    // L over the whole pool at the initial input
-  double final_loss = 0;      // ... and at the crafted one
-  double health = 0;          // (initial - final) / initial (000 Sec. 4.2)
+  double initial_loss = 0;      // L over the whole pool at the initial input
+  double final_loss = 0;        // ... and at the crafted one
+  double health = 0;            // (initial - final) / initial (000 Sec. 4.2)
   std::vector<float> gradient;  // g at the crafted input (unclipped)
   double gradient_norm = 0;
 };
@@ -50,8 +50,8 @@ struct CraftedCanary {
 class CanaryCrafter {
  public:
   // `pool` holds `pool_size` design updates of theta.size() floats each, row by row.
-  CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta, const std::vector<float>& pool,
-                std::size_t pool_size);
+  CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta,
+                const std::vector<float>& pool, std::size_t pool_size);
   // Gradient of the cross-entropy loss of (x, label) at theta, by LibTorch autograd.
   std::vector<float> gradient(const std::vector<float>& x, std::int64_t label) const;
   // L over the whole pool at x.
@@ -61,10 +61,11 @@ class CanaryCrafter {
     double loss;
     std::vector<float> input_gradient;
   };
-  Evaluation evaluate(const std::vector<float>& x, std::int64_t label, const std::vector<std::size_t>& batch,
-                      const CraftOptions& options) const;
+  Evaluation evaluate(const std::vector<float>& x, std::int64_t label,
+                      const std::vector<std::size_t>& batch, const CraftOptions& options) const;
   // Alg. 1 from (x0, label); minibatches drawn from `rng`.
-  CraftedCanary craft(std::vector<float> x0, std::int64_t label, const CraftOptions& options, PhiloxStream& rng) const;
+  CraftedCanary craft(std::vector<float> x0, std::int64_t label, const CraftOptions& options,
+                      PhiloxStream& rng) const;
 
  private:
   struct Objective {

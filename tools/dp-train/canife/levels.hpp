@@ -33,7 +33,9 @@ struct LevelRun {
 
 // Train for c.total_rounds() rounds at noise multiplier `sigma`, auditing as above;
 // `progress` counts audits.
-LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double sigma, cli::Progress& progress);
-LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma, cli::Progress& progress);
+LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double sigma,
+                          cli::Progress& progress);
+LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma,
+                        cli::Progress& progress);
 
 }  // namespace dpaudit::dp_train

@@ -26,10 +26,12 @@ Json run_canife(const CanifeConfig& c) {
                      "--design-pool");
   const auto steps = static_cast<long long>(c.total_rounds());
   const double sigma =
-      c.eps > 0 ? sigma_for_eps([&] { return rdp_sigma_for_epsilon(c.eps, c.q, steps, c.delta); }) : c.noise_multiplier;
+      c.eps > 0 ? sigma_for_eps([&] { return rdp_sigma_for_epsilon(c.eps, c.q, steps, c.delta); })
+                : c.noise_multiplier;
   if (!(sigma * c.clip < 1e30))  // the noise is drawn in single precision
     throw DataError("the noise's standard deviation z C = " + format_number(sigma * c.clip) +
-                        " overflows single precision: " + (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier"),
+                        " overflows single precision: " +
+                        (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier"),
                     c.eps > 0 ? "--eps" : "--noise-multiplier");
 
   const std::size_t planned = (c.total_rounds() + c.audit_every - 1) / c.audit_every;
@@ -52,8 +54,12 @@ Json run_canife(const CanifeConfig& c) {
   if (timings) {
     Json audits = Json::array();
     for (const Audit& a : level.audits)
-      audits.push_back({{"round", a.round}, {"design_seconds", a.design_seconds}, {"mock_seconds", a.mock_seconds}});
-    timings->stream() << Json{{"seconds", seconds_since(start)}, {"peak_memory_mb", peak_memory_mb()}, {"audits", audits},
+      audits.push_back({{"round", a.round},
+                        {"design_seconds", a.design_seconds},
+                        {"mock_seconds", a.mock_seconds}});
+    timings->stream() << Json{{"seconds", seconds_since(start)},
+                              {"peak_memory_mb", peak_memory_mb()},
+                              {"audits", audits},
                               {"threads", c.threads}}
                              .dump(2)
                       << '\n';

@@ -3,8 +3,8 @@
 // canary from the design pool (canife/craft.hpp), play n mock rounds with fresh
 // participants and noise, the canary in every other one, score each by the noisy sum's
 // projection on the canary's unit update divided by C (000 Sec. 3.2), and turn the
-// scores into eps_r (stats/canife_epsilon.hpp). After training, Alg. 2 composes the eps_r into eps_hat
-// (accounting/empirical_composition.hpp). Writes into --out: scores.csv
+// scores into eps_r (stats/canife_epsilon.hpp). After training, Alg. 2 composes the eps_r into
+// eps_hat (accounting/empirical_composition.hpp). Writes into --out: scores.csv
 // (round,trial,label,score), audits.csv, canaries.npy and run.json.
 #pragma once
 #include "canife/config.hpp"

@@ -40,14 +40,15 @@ class SampleAuditor {
     parallel_blocks(pool_.size(), c_.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
       auto model = model_.clone();
       for (std::size_t i = begin; i < end; ++i)
-        model->add_clipped_sum(theta.data(), data_.test.example(pool_[i]), &data_.test.labels[pool_[i]], 1, c_.clip,
-                               updates.data() + i * d);
+        model->add_clipped_sum(theta.data(), data_.test.example(pool_[i]),
+                               &data_.test.labels[pool_[i]], 1, c_.clip, updates.data() + i * d);
     });
     PhiloxStream rng(c_.seed, kCanifeCraftStream + round);
     const CanaryStart x0 = initial_canary(c_.init, data_.test, pool_[0], rng);
     CraftOptions o = c_.craft;
     if (o.minibatch == 0)
-      o.minibatch = std::max<std::size_t>(1, std::llround(c_.q * static_cast<double>(data_.train.size())));
+      o.minibatch =
+          std::max<std::size_t>(1, std::llround(c_.q * static_cast<double>(data_.train.size())));
     const CanaryCrafter crafter(widths_, theta, updates, pool_.size());
     a.canary = crafter.craft(x0.x, x0.label, o, rng);
     if (!(a.canary.gradient_norm > 0))
@@ -63,7 +64,8 @@ class SampleAuditor {
  private:
   // n mock rounds at the frozen theta: a fresh Poisson lot and noise each, the canary's
   // clipped gradient added in the odd ones; score <noisy sum, g / ||g||> / C.
-  std::vector<double> mock_rounds(std::size_t round, const std::vector<float>& theta, const CraftedCanary& cn) const {
+  std::vector<double> mock_rounds(std::size_t round, const std::vector<float>& theta,
+                                  const CraftedCanary& cn) const {
     const std::size_t d = theta.size(), width = data_.train.example_size(), n = c_.audit_rounds;
     const std::vector<double> direction(cn.gradient.begin(), cn.gradient.end());
     const double in_factor = std::min(1.0, c_.clip / cn.gradient_norm);
@@ -106,7 +108,8 @@ class SampleAuditor {
 
 }  // namespace
 
-LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double sigma, cli::Progress& progress) {
+LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double sigma,
+                          cli::Progress& progress) {
   const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   std::vector<float> theta;
   const auto model = PerExampleModel::make(mc, c.seed, theta);

@@ -25,7 +25,8 @@ namespace {
 // (000 Sec. 3.1), with the canary's update when given; noise from `rng` after whatever
 // it drew before.
 std::vector<double> noisy_sum(std::size_t d, const std::vector<ClientUpdate>& updates,
-                              const std::vector<double>* canary, double noise_std, PhiloxStream& rng) {
+                              const std::vector<double>* canary, double noise_std,
+                              PhiloxStream& rng) {
   UpdateSum sum(d);
   for (const ClientUpdate& u : updates) sum.add(u.update.data());
   if (canary) sum.add(canary->data());
@@ -36,12 +37,14 @@ std::vector<double> noisy_sum(std::size_t d, const std::vector<ClientUpdate>& up
   return r;
 }
 
-// The mock clients of Alg. 1 (000 Sec. 3.3; its code draws them from the test users): the test split cut into
-// clients the way the training set is (same partition, the same mean size), M of them
-// drawn once, uniformly without replacement.
+// The mock clients of Alg. 1 (000 Sec. 3.3; its code draws them from the test users): the test
+// split cut into clients the way the training set is (same partition, the same mean size), M of
+// them drawn once, uniformly without replacement.
 ClientIndices design_clients(const CanifeConfig& c, const TrainTest& data, PartitionKind kind) {
-  const double per_client = static_cast<double>(data.train.size()) / static_cast<double>(c.user.clients);
-  const auto same_size = static_cast<std::size_t>(std::llround(static_cast<double>(data.test.size()) / per_client));
+  const double per_client =
+      static_cast<double>(data.train.size()) / static_cast<double>(c.user.clients);
+  const auto same_size =
+      static_cast<std::size_t>(std::llround(static_cast<double>(data.test.size()) / per_client));
   const std::size_t population = std::min(data.test.size(), std::max(c.design_pool, same_size));
   const ClientIndices all = partition_clients(data.test, population, kind, c.user.alpha, c.seed);
   std::vector<std::size_t> order(population);
@@ -62,11 +65,18 @@ std::vector<std::size_t> first_ids(std::size_t n) {
 class UserAuditor {
  public:
   UserAuditor(const CanifeConfig& c, const TrainTest& data, const torch::nn::Sequential& model,
-              ClientTrainer& clients, const ClientIndices& client_ids, PartitionKind kind, double sigma)
-      : c_(c), data_(data), model_(model), clients_(clients), population_(client_ids.size()),
-        widths_(dense_widths(model_config(c.model, data.train, c.hidden))), pool_(design_clients(c, data, kind)),
+              ClientTrainer& clients, const ClientIndices& client_ids, PartitionKind kind,
+              double sigma)
+      : c_(c),
+        data_(data),
+        model_(model),
+        clients_(clients),
+        population_(client_ids.size()),
+        widths_(dense_widths(model_config(c.model, data.train, c.hidden))),
+        pool_(design_clients(c, data, kind)),
         local_{c.user.local_epochs, c.user.local_batch, c.user.client_lr},
-        design_(model, data.test, pool_, local_, c.threads), sigma_(sigma) {}
+        design_(model, data.test, pool_, local_, c.threads),
+        sigma_(sigma) {}
 
   // The audit of theta (000 Sec. 3.4), and the norm of the canary client's clipped update.
   Audit audit(std::size_t round, const std::vector<double>& theta, double& canary_update_norm) {
@@ -77,14 +87,15 @@ class UserAuditor {
     const std::vector<float> theta_f(theta.begin(), theta.end());
     const std::size_t d = theta.size();
     // Design updates: every mock client's local update from theta, clipped to C.
-    const std::vector<ClientUpdate> design =
-        design_.train(global, c_.clip, first_ids(pool_.size()), round, c_.seed, kCanifeDesignBatchStream);
+    const std::vector<ClientUpdate> design = design_.train(
+        global, c_.clip, first_ids(pool_.size()), round, c_.seed, kCanifeDesignBatchStream);
     std::vector<float> updates(pool_.size() * d);
     for (std::size_t i = 0; i < design.size(); ++i)
-      std::copy(design[i].update.begin(), design[i].update.end(), updates.begin() + static_cast<std::ptrdiff_t>(i * d));
+      std::copy(design[i].update.begin(), design[i].update.end(),
+                updates.begin() + static_cast<std::ptrdiff_t>(i * d));
     PhiloxStream rng(c_.seed, kCanifeCraftStream + round);
-    const CanaryStart x0 =
-        initial_canary(c_.init, data_.test, c_.init == CanaryInit::sample ? first_design_example() : 0, rng);
+    const CanaryStart x0 = initial_canary(
+        c_.init, data_.test, c_.init == CanaryInit::sample ? first_design_example() : 0, rng);
     CraftOptions o = c_.craft;
     if (o.minibatch == 0)  // the expected clients per round
       o.minibatch = std::max<std::size_t>(1, std::llround(c_.q * static_cast<double>(population_)));
@@ -96,7 +107,9 @@ class UserAuditor {
     const ClientIndices holder(1, std::vector<std::size_t>{0});
     ClientTrainer canary_trainer(model_, one, holder, {1, local_.batch, local_.learning_rate}, 1);
     const std::vector<double> canary =
-        canary_trainer.train(global, c_.clip, holder[0], round, c_.seed, kCanifeCanaryBatchStream)[0].update;
+        canary_trainer
+            .train(global, c_.clip, holder[0], round, c_.seed, kCanifeCanaryBatchStream)[0]
+            .update;
     canary_update_norm = l2_norm(canary.data(), d);
     if (!(canary_update_norm > 0))
       throw DataError("the canary client's update is zero at round " + std::to_string(round) +
@@ -110,7 +123,8 @@ class UserAuditor {
       draw_poisson_lot(population_, c_.q, mock, lot);
       const std::vector<ClientUpdate> u =
           clients_.train(global, c_.clip, lot, round * n + k, c_.seed, kCanifeMockBatchStream);
-      const std::vector<double> s = noisy_sum(d, u, k % 2 ? &canary : nullptr, sigma_ * c_.clip, mock);
+      const std::vector<double> s =
+          noisy_sum(d, u, k % 2 ? &canary : nullptr, sigma_ * c_.clip, mock);
       a.scores.push_back(canary_score(s, canary, canary_update_norm, c_.clip));
     }
     a.mock_seconds = seconds_since(start) - a.design_seconds;
@@ -123,7 +137,8 @@ class UserAuditor {
   std::size_t first_design_example() const {
     for (const auto& client : pool_)
       if (!client.empty()) return client[0];
-    throw DataError("every mock client of the design pool is empty (try a larger --alpha or --design-pool)");
+    throw DataError(
+        "every mock client of the design pool is empty (try a larger --alpha or --design-pool)");
   }
 
   const CanifeConfig& c_;
@@ -140,9 +155,11 @@ class UserAuditor {
 
 }  // namespace
 
-LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma, cli::Progress& progress) {
+LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma,
+                        cli::Progress& progress) {
   const PartitionKind kind = parse_partition(c.user.partition);
-  const ClientIndices client_ids = partition_clients(data.train, c.user.clients, kind, c.user.alpha, c.seed);
+  const ClientIndices client_ids =
+      partition_clients(data.train, c.user.clients, kind, c.user.alpha, c.seed);
   torch::nn::Sequential model = make_model(model_config(c.model, data.train, c.hidden), c.seed);
   std::vector<double> theta;
   {
@@ -150,8 +167,8 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
     theta.assign(flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel());
   }
   const std::size_t d = theta.size();
-  ClientTrainer clients(model, data.train, client_ids, {c.user.local_epochs, c.user.local_batch, c.user.client_lr},
-                        c.threads);
+  ClientTrainer clients(model, data.train, client_ids,
+                        {c.user.local_epochs, c.user.local_batch, c.user.client_lr}, c.threads);
   UserAuditor auditor(c, data, model, clients, client_ids, kind, sigma);
   ServerOptimizer server(d, c.user.server_lr, 0.0);
   LevelRun run;
@@ -185,7 +202,8 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
     server.step(rho_bar, theta.data());
     for (double v : theta)
       if (!std::isfinite(v))
-        throw DataError("training diverged: the model is not finite after round " + std::to_string(t + 1) +
+        throw DataError("training diverged: the model is not finite after round " +
+                            std::to_string(t + 1) +
                             " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
                         c.out);
   }

@@ -10,8 +10,9 @@ namespace dpaudit::dp_train {
 namespace {
 
 // The set from a file, or a sphere spec made here (then its JSON goes to `made_json`).
-std::optional<CanarySet> open_or_make(const std::string& path, const std::string& option, std::size_t count,
-                                      std::uint64_t seed, std::size_t first_index, std::size_t dim,
+std::optional<CanarySet> open_or_make(const std::string& path, const std::string& option,
+                                      std::size_t count, std::uint64_t seed,
+                                      std::size_t first_index, std::size_t dim,
                                       std::string& made_json) {
   std::optional<CanarySet> set;
   if (!path.empty()) {
@@ -36,13 +37,17 @@ std::optional<CanarySet> open_or_make(const std::string& path, const std::string
 }  // namespace
 
 CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) {
-  seen_ = open_or_make(c.canaries, "--canaries", c.num_canaries, c.canary_seed, 0, dim, made_seen_json_);
-  unseen_ = open_or_make(c.unseen, "--unseen", c.num_unseen, c.canary_seed, c.num_canaries, dim, made_unseen_json_);
+  seen_ = open_or_make(c.canaries, "--canaries", c.num_canaries, c.canary_seed, 0, dim,
+                       made_seen_json_);
+  unseen_ = open_or_make(c.unseen, "--unseen", c.num_unseen, c.canary_seed, c.num_canaries, dim,
+                         made_unseen_json_);
   if (seen_ && unseen_ && seen_->shares_canaries_with(*unseen_) && !c.quiet)
     std::cerr << "dp-train: note: " << CanarySet::kSharedNote << "\n";
   // Both sets are cached, or neither: the budget is for the whole k x D matrix.
-  const double bytes = static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(double);
-  const std::size_t cache = bytes <= c.canary_memory_mb * 1024 * 1024 ? static_cast<std::size_t>(bytes) + 1 : 0;
+  const double bytes =
+      static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(double);
+  const std::size_t cache =
+      bytes <= c.canary_memory_mb * 1024 * 1024 ? static_cast<std::size_t>(bytes) + 1 : 0;
   if (seen_) seen_scorer_ = std::make_unique<CanaryScorer>(*seen_, c.threads, cache);
   if (unseen_) unseen_scorer_ = std::make_unique<CanaryScorer>(*unseen_, c.threads, cache);
 }
@@ -51,7 +56,8 @@ bool CanaryPanel::in_memory() const {
   return (!seen_scorer_ || seen_scorer_->cached()) && (!unseen_scorer_ || unseen_scorer_->cached());
 }
 
-void CanaryPanel::cosines(const std::vector<double>& v, std::vector<double>& seen, std::vector<double>& unseen) const {
+void CanaryPanel::cosines(const std::vector<double>& v, std::vector<double>& seen,
+                          std::vector<double>& unseen) const {
   const bool zero = l2_norm(v.data(), v.size()) == 0;  // no direction: no evidence either way
   seen = !seen_scorer_ ? std::vector<double>{}
          : zero        ? std::vector<double>(this->seen(), 0.0)

@@ -29,7 +29,8 @@ class CanaryPanel {
   // Seen canary j (dim values).
   void seen_canary(std::size_t j, double* out) const { seen_->get(j, out); }
   // Cosines of every seen and every unseen canary with v (all 0 when v = 0).
-  void cosines(const std::vector<double>& v, std::vector<double>& seen, std::vector<double>& unseen) const;
+  void cosines(const std::vector<double>& v, std::vector<double>& seen,
+               std::vector<double>& unseen) const;
   // The specs the run made itself (empty when the canaries were given), to write as
   // canaries.json / unseen.json.
   const std::string& made_seen_spec_json() const { return made_seen_json_; }

@@ -10,7 +10,8 @@
 namespace dpaudit::dp_train {
 
 torch::Tensor to_float_tensor(const std::vector<double>& v) {
-  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kDouble)
+  return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())},
+                          torch::kDouble)
       .to(torch::kFloat);
 }
 
@@ -25,26 +26,33 @@ double mean_local_loss(const std::vector<ClientUpdate>& updates) {
   return trained ? loss / static_cast<double>(trained) : 0.0;
 }
 
-ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
-                             LocalTraining training, int threads)
-    : train_(train), clients_(clients), training_(training), threads_(static_cast<int>(resolve_threads(threads))) {
+ClientTrainer::ClientTrainer(const torch::nn::Sequential& model, const Dataset& train,
+                             const ClientIndices& clients, LocalTraining training, int threads)
+    : train_(train),
+      clients_(clients),
+      training_(training),
+      threads_(static_cast<int>(resolve_threads(threads))) {
   for (int i = 0; i < threads_; ++i)
     replicas_.push_back(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(model->clone()));
 }
 
 std::vector<ClientUpdate> ClientTrainer::train(const torch::Tensor& global, double clip,
-                                               const std::vector<std::size_t>& ids, std::size_t round,
-                                               std::uint64_t seed, std::uint64_t stream) {
+                                               const std::vector<std::size_t>& ids,
+                                               std::size_t round, std::uint64_t seed,
+                                               std::uint64_t stream) {
   std::vector<ClientUpdate> out(ids.size());
-  parallel_blocks(ids.size(), threads_, [&](std::size_t begin, std::size_t end, std::size_t thread) {
-    for (std::size_t k = begin; k < end; ++k)
-      out[k] = train_one(replicas_[thread], global, clip, ids[k], seed, stream + round * clients_.size() + ids[k]);
-  });
+  parallel_blocks(ids.size(), threads_,
+                  [&](std::size_t begin, std::size_t end, std::size_t thread) {
+                    for (std::size_t k = begin; k < end; ++k)
+                      out[k] = train_one(replicas_[thread], global, clip, ids[k], seed,
+                                         stream + round * clients_.size() + ids[k]);
+                  });
   return out;
 }
 
-ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip,
-                                      std::size_t client, std::uint64_t batch_seed, std::uint64_t batch_stream) const {
+ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global,
+                                      double clip, std::size_t client, std::uint64_t batch_seed,
+                                      std::uint64_t batch_stream) const {
   ClientUpdate result;
   result.update.assign(static_cast<std::size_t>(global.numel()), 0.0);
   std::vector<std::size_t> order = clients_[client];
@@ -71,7 +79,8 @@ ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torc
     }
   }
   result.loss = loss_sum / static_cast<double>(batches);
-  const torch::Tensor delta = (flatten_parameters(*replica) - global).to(torch::kDouble).contiguous();
+  const torch::Tensor delta =
+      (flatten_parameters(*replica) - global).to(torch::kDouble).contiguous();
   std::copy_n(delta.data_ptr<double>(), result.update.size(), result.update.data());
   result.norm = clip_to_norm(result.update.data(), result.update.size(), clip);
   return result;

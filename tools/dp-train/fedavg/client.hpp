@@ -34,17 +34,19 @@ double mean_local_loss(const std::vector<ClientUpdate>& updates);
 
 class ClientTrainer {
  public:
-  ClientTrainer(const torch::nn::Sequential& model, const Dataset& train, const ClientIndices& clients,
-                LocalTraining training, int threads);
+  ClientTrainer(const torch::nn::Sequential& model, const Dataset& train,
+                const ClientIndices& clients, LocalTraining training, int threads);
   // Updates of clients ids (in that order) from the global parameters `global`, clipped
-  // to `clip`; the minibatch order of client i in round t comes from PhiloxStream(seed, stream + t *
-  // clients + i).
-  std::vector<ClientUpdate> train(const torch::Tensor& global, double clip, const std::vector<std::size_t>& ids,
-                                  std::size_t round, std::uint64_t seed, std::uint64_t stream);
+  // to `clip`; the minibatch order of client i in round t comes from PhiloxStream(seed, stream + t
+  // * clients + i).
+  std::vector<ClientUpdate> train(const torch::Tensor& global, double clip,
+                                  const std::vector<std::size_t>& ids, std::size_t round,
+                                  std::uint64_t seed, std::uint64_t stream);
 
  private:
-  ClientUpdate train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip, std::size_t client,
-                         std::uint64_t batch_seed, std::uint64_t batch_stream) const;
+  ClientUpdate train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip,
+                         std::size_t client, std::uint64_t batch_seed,
+                         std::uint64_t batch_stream) const;
 
   const Dataset& train_;
   const ClientIndices& clients_;

@@ -12,7 +12,8 @@ double FedAvgConfig::effective_delta() const {
 
 double FedAvgConfig::expected_participants(std::size_t seen_canaries) const {
   const std::size_t population = clients + (canary_repeats == 0 ? seen_canaries : 0);
-  return sampling == "poisson" ? q * static_cast<double>(population) : static_cast<double>(clients_per_round);
+  return sampling == "poisson" ? q * static_cast<double>(population)
+                               : static_cast<double>(clients_per_round);
 }
 
 double FedAvgConfig::effective_count_noise(std::size_t seen_canaries) const {
@@ -21,7 +22,9 @@ double FedAvgConfig::effective_count_noise(std::size_t seen_canaries) const {
 
 Json FedAvgConfig::to_json() const {
   return Json{{"task", task},
-              {"data", task == "fashion-mnist" ? (data_dir.empty() ? std::string(kFashionMnistDir) : data_dir) : std::string()},
+              {"data", task == "fashion-mnist"
+                           ? (data_dir.empty() ? std::string(kFashionMnistDir) : data_dir)
+                           : std::string()},
               {"model", model},
               {"hidden", hidden},
               {"clients", clients},

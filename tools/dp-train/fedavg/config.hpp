@@ -35,8 +35,8 @@ struct FedAvgConfig {
   double clip_lr = 0.2;
   double clip_count_noise = 0;  // sigma_b; 0: expected participants / 20 (Andrew et al.)
   // canaries
-  std::string canaries;  // spec or NPY of seen canaries
-  std::string unseen;    // spec or NPY of unseen canaries
+  std::string canaries;            // spec or NPY of seen canaries
+  std::string unseen;              // spec or NPY of unseen canaries
   std::size_t canary_repeats = 0;  // 0: canaries are sampled like real clients
   std::size_t num_canaries = 0;
   std::size_t num_unseen = 0;
@@ -44,8 +44,9 @@ struct FedAvgConfig {
   double canary_memory_mb = 2048;
   // outputs
   std::string out;
-  bool force = false;   // replace a non-empty --out
-  std::string timings;  // --timings FILE: wall time and peak memory (not deterministic, so not in --out)
+  bool force = false;  // replace a non-empty --out
+  std::string
+      timings;  // --timings FILE: wall time and peak memory (not deterministic, so not in --out)
   std::size_t eval_every = 10;
   double delta = 0;  // 0: 003 Sec. 5.1's delta = n^-1.1 with n the number of clients
   bool save_deltas = false;

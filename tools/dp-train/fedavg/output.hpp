@@ -10,7 +10,7 @@ namespace dpaudit::dp_train {
 // the round was not evaluated).
 struct RoundMetrics {
   std::size_t round = 0;
-  double train_loss = -1;     // < 0: not computed (canife's sample level)
+  double train_loss = -1;  // < 0: not computed (canife's sample level)
   double update_norm = 0;
   double clip = 0;
   double test_accuracy = -1;  // < 0: not evaluated

@@ -13,18 +13,18 @@
 #include "accounting/rdp.hpp"
 #include "canary/score_release.hpp"
 #include "cli/progress.hpp"
+#include "core/error.hpp"
 #include "data.hpp"
 #include "fedavg/canaries.hpp"
 #include "fedavg/client.hpp"
 #include "fedavg/output.hpp"
-#include "staging_dir.hpp"
-#include "core/error.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
 #include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "mechanisms/participation.hpp"
 #include "models.hpp"
+#include "staging_dir.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -48,7 +48,8 @@ void check_options(const FedAvgConfig& c) {
   // The client optimiser runs in float32 (torch threw 'cannot be converted to type float').
   if (c.client_lr > std::numeric_limits<float>::max())
     throw UsageError("the client learning rate does not fit in float32", "--client-lr");
-  if (!(c.delta > 0 && c.delta < 1) && c.delta != 0) throw UsageError("delta must be in (0,1)", "--delta");
+  if (!(c.delta > 0 && c.delta < 1) && c.delta != 0)
+    throw UsageError("delta must be in (0,1)", "--delta");
 }
 
 // Participation of every round: real clients are members 0..clients-1; seen canaries are
@@ -71,9 +72,11 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
   const RoundMembers all = participation_schedule(p);
   Schedules s{RoundMembers(c.rounds), RoundMembers(c.rounds)};
   for (std::size_t t = 0; t < c.rounds; ++t)
-    for (std::size_t id : all[t]) (id < c.clients ? s.clients[t].push_back(id) : s.canaries[t].push_back(id - c.clients));
+    for (std::size_t id : all[t])
+      (id < c.clients ? s.clients[t].push_back(id) : s.canaries[t].push_back(id - c.clients));
   if (c.canary_repeats > 0 && seen > 0)
-    s.canaries = fixed_repeats_schedule(seen, c.canary_repeats, c.rounds, c.seed, kFedAvgRepeatsStream);
+    s.canaries =
+        fixed_repeats_schedule(seen, c.canary_repeats, c.rounds, c.seed, kFedAvgRepeatsStream);
   return s;
 }
 
@@ -91,20 +94,26 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
   const double z = c.noise_multiplier, delta = c.effective_delta();
   const bool poisson = c.sampling == "poisson";
   std::size_t max_participations = 0;
-  for (std::size_t k : participation_counts(schedules.clients, c.clients)) max_participations = std::max(max_participations, k);
-  for (std::size_t k : participation_counts(schedules.canaries, seen)) max_participations = std::max(max_participations, k);
+  for (std::size_t k : participation_counts(schedules.clients, c.clients))
+    max_participations = std::max(max_participations, k);
+  for (std::size_t k : participation_counts(schedules.canaries, seen))
+    max_participations = std::max(max_participations, k);
   // Gaussian composition of k known participations (k = 0: nothing released about anyone).
   auto composed = [&](std::size_t k) {
-    return k == 0 ? 0.0 : z > 0 ? gaussian_composition_epsilon(z, static_cast<double>(k), delta) : inf;
+    return k == 0  ? 0.0
+           : z > 0 ? gaussian_composition_epsilon(z, static_cast<double>(k), delta)
+                   : inf;
   };
   Json j;
   j["eps_gaussian_per_round"] = json_number(composed(1));
   j["max_participations"] = max_participations;
   if (!poisson) {
     j["eps_run"] = json_number(composed(max_participations));
-    j["assumes"] = "every client and seen canary takes part in at most max_participations rounds, each known to "
-                   "the adversary: the Gaussian mechanism at noise multiplier / sqrt(max_participations); no "
-                   "amplification by shuffling";
+    j["assumes"] =
+        "every client and seen canary takes part in at most max_participations rounds, each known "
+        "to "
+        "the adversary: the Gaussian mechanism at noise multiplier / sqrt(max_participations); no "
+        "amplification by shuffling";
     return j;
   }
   // Poisson: the PLD interval and RDP (lib/accounting/analytic_epsilon.hpp), the smaller
@@ -114,21 +123,28 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
     const AnalyticEpsilon a = analytic_epsilon(z, c.q, static_cast<long long>(c.rounds), delta);
     rdp = a.rdp.epsilon;
     sampled = a.headline;
-    if (a.pld) j["eps_pld_poisson"] = {{"upper", json_number(a.pld->upper)}, {"lower", json_number(a.pld->lower)}};
+    if (a.pld)
+      j["eps_pld_poisson"] = {{"upper", json_number(a.pld->upper)},
+                              {"lower", json_number(a.pld->lower)}};
     j["poisson_headline"] = a.headline_accountant;
   }
   j["eps_rdp_poisson"] = json_number(rdp);
   if (seen > 0 && c.canary_repeats > 0) {
     // Seen canaries on a fixed-repeats schedule are not Poisson-sampled: R known rounds.
     j["eps_run"] = json_number(std::max(sampled, composed(c.canary_repeats)));
-    j["assumes"] = "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian, the "
-                   "smaller of its PLD upper bound and RDP over all rounds; seen canaries in canary_repeats rounds "
-                   "known to the adversary: the Gaussian mechanism at noise multiplier / sqrt(canary_repeats); "
-                   "eps_run is the larger";
+    j["assumes"] =
+        "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian, "
+        "the "
+        "smaller of its PLD upper bound and RDP over all rounds; seen canaries in canary_repeats "
+        "rounds "
+        "known to the adversary: the Gaussian mechanism at noise multiplier / "
+        "sqrt(canary_repeats); "
+        "eps_run is the larger";
   } else {
     j["eps_run"] = json_number(sampled);
-    j["assumes"] = "every client and seen canary Poisson-sampled at rate q in every round (add/remove-one): "
-                   "subsampled Gaussian over all rounds, the smaller of its PLD upper bound and RDP";
+    j["assumes"] =
+        "every client and seen canary Poisson-sampled at rate q in every round (add/remove-one): "
+        "subsampled Gaussian over all rounds, the smaller of its PLD upper bound and RDP";
   }
   return j;
 }
@@ -142,12 +158,13 @@ struct RoundRelease {
   std::size_t canaries = 0;   // seen canaries inserted
 };
 
-RoundRelease release_round(ClientTrainer& trainer, const CanaryPanel& canaries, const Schedules& schedules,
-                           const std::vector<double>& theta, double clip, double noise_multiplier, std::size_t t,
+RoundRelease release_round(ClientTrainer& trainer, const CanaryPanel& canaries,
+                           const Schedules& schedules, const std::vector<double>& theta,
+                           double clip, double noise_multiplier, std::size_t t,
                            std::uint64_t seed) {
   const std::size_t dim = theta.size();
-  const std::vector<ClientUpdate> updates =
-      trainer.train(to_float_tensor(theta), clip, schedules.clients[t], t, seed, kFedAvgBatchStream);
+  const std::vector<ClientUpdate> updates = trainer.train(
+      to_float_tensor(theta), clip, schedules.clients[t], t, seed, kFedAvgBatchStream);
   RoundRelease r;
   UpdateSum rho(dim);
   for (const auto& u : updates) {
@@ -175,35 +192,41 @@ Json run_fedavg(const FedAvgConfig& c) {
   check_options(c);
   const ModelKind kind = parse_model_kind(c.model);
   const PartitionKind partition = parse_partition(c.partition);
-  parse_sampling(c.sampling);  // fail on a bad name before the data set is read
+  parse_sampling(c.sampling);          // fail on a bad name before the data set is read
   StagingDir staging(c.out, c.force);  // a non-empty --out is refused before any work
   const std::unique_ptr<AtomicOutput> timings = open_timings(c.timings);
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
-  const ClientIndices clients = partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
+  const ClientIndices clients =
+      partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
   at::set_num_threads(1);  // parallelism is over clients (fedavg/client.hpp)
-  torch::nn::Sequential model = make_model({kind, data.train.example_shape, data.train.num_classes, c.hidden}, c.seed);
+  torch::nn::Sequential model =
+      make_model({kind, data.train.example_shape, data.train.num_classes, c.hidden}, c.seed);
   const std::size_t dim = static_cast<std::size_t>(parameter_count(*model));
   const CanaryPanel canaries(c, dim);
   const Schedules schedules = make_schedules(c, canaries.seen());
   const Json analytic = analytic_epsilons(c, schedules, canaries.seen());
 
   staging.write([&] {
-    if (!canaries.made_seen_spec_json().empty()) write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
+    if (!canaries.made_seen_spec_json().empty())
+      write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
     if (!canaries.made_unseen_spec_json().empty())
       write_whole(staging.path("unseen.json"), canaries.made_unseen_spec_json());
   });
 
-  ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr}, c.threads);
+  ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr},
+                        c.threads);
   // With adaptive clipping the count query takes part of the budget (adaptive_clip.hpp).
   const double count_noise = c.effective_count_noise(canaries.seen());
   const double update_noise_multiplier =
-      c.adaptive_clip ? adaptive_update_noise_multiplier(c.noise_multiplier, count_noise) : c.noise_multiplier;
+      c.adaptive_clip ? adaptive_update_noise_multiplier(c.noise_multiplier, count_noise)
+                      : c.noise_multiplier;
   AdaptiveClip adaptive(c.clip, c.target_quantile, c.adaptive_clip ? c.clip_lr : 0.0, count_noise);
   const std::vector<double> theta0 = to_doubles(flatten_parameters(*model));
   std::vector<double> theta = theta0;
   ServerOptimizer server(dim, c.server_lr, c.server_momentum);
-  RoundReduction seen_max(RoundReduce::max, canaries.seen()), unseen_max(RoundReduce::max, canaries.unseen());
+  RoundReduction seen_max(RoundReduce::max, canaries.seen()),
+      unseen_max(RoundReduce::max, canaries.unseen());
   std::vector<double> seen_cos, unseen_cos, deltas;
   std::vector<RoundMetrics> metrics;
   std::size_t canary_insertions = 0;
@@ -215,8 +238,8 @@ Json run_fedavg(const FedAvgConfig& c) {
     RoundMetrics row;
     row.round = t + 1;
     row.clip = adaptive.clip();
-    const RoundRelease release =
-        release_round(trainer, canaries, schedules, theta, row.clip, update_noise_multiplier, t, c.seed);
+    const RoundRelease release = release_round(trainer, canaries, schedules, theta, row.clip,
+                                               update_noise_multiplier, t, c.seed);
     const std::vector<double>& rho_bar = release.rho_bar;
     row.train_loss = release.train_loss;
     row.update_norm = l2_norm(rho_bar.data(), dim);
@@ -232,7 +255,8 @@ Json run_fedavg(const FedAvgConfig& c) {
     // A diverged run (huge learning rates or noise) would write NaN scores and exit 0.
     for (std::size_t i = 0; i < dim; ++i)
       if (!std::isfinite(theta[i]))
-        throw DataError("training diverged: the model is not finite after round " + std::to_string(t + 1) +
+        throw DataError("training diverged: the model is not finite after round " +
+                            std::to_string(t + 1) +
                             " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
                         c.out);
     if ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds) {
@@ -242,7 +266,8 @@ Json run_fedavg(const FedAvgConfig& c) {
     metrics.push_back(row);
     progress.update(t + 1);
   }
-  const double train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
+  const double train_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
 
   // Alg. 2 lines 10-11: cosines with theta_T - theta_0.
   std::vector<double> delta(dim);
@@ -253,10 +278,12 @@ Json run_fedavg(const FedAvgConfig& c) {
   staging.write([&] {
     save_npy(staging.path("final_model.npy"), theta.data(), {dim});
     save_npy(staging.path("delta.npy"), delta.data(), {dim});
-    if (c.save_deltas) save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
+    if (c.save_deltas)
+      save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
     write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final), dim);
     // Maxima over rounds are not single cosines: no dim column (the cosine null does not apply).
-    write_scores_csv(staging.path("scores_all.csv"), label_scores(seen_max.result(), unseen_max.result()), 0);
+    write_scores_csv(staging.path("scores_all.csv"),
+                     label_scores(seen_max.result(), unseen_max.result()), 0);
     write_metrics_csv(staging.path("metrics.csv"), metrics);
   });
 
@@ -268,8 +295,9 @@ Json run_fedavg(const FedAvgConfig& c) {
   run["canary_insertions"] = canary_insertions;
   run["canaries_in_memory"] = canaries.in_memory();
   const PartitionSummary partition_summary = summarize_partition(data.train, clients);
-  run["partition_summary"] = {{"empty_clients", partition_summary.empty_clients},
-                              {"mean_classes_per_client", partition_summary.mean_classes_per_client}};
+  run["partition_summary"] = {
+      {"empty_clients", partition_summary.empty_clients},
+      {"mean_classes_per_client", partition_summary.mean_classes_per_client}};
   run["delta"] = c.effective_delta();
   run["update_noise_multiplier"] = update_noise_multiplier;
   run["final_clip"] = adaptive.clip();

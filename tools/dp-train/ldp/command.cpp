@@ -1,8 +1,8 @@
 // `dp-train ldp`: 002's privacy test of LDP-SGD. Declares the options, runs the K trials
 // (ldp/game.hpp) and prints the decisions CSV `label,guess` or a JSON summary.
 
-#include "cli/tool.hpp"
 #include "command.hpp"
+#include "cli/tool.hpp"
 #include "io/atomic_output.hpp"
 #include "ldp/game.hpp"
 
@@ -16,7 +16,8 @@ CLI::Validator whole_number(const std::string& what, unsigned minimum) {
       [what, minimum](std::string& s) -> std::string {
         if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos ||
             std::stoull(s) < minimum)
-          return what + " must be a whole number >= " + std::to_string(minimum) + ", got '" + s + "'";
+          return what + " must be a whole number >= " + std::to_string(minimum) + ", got '" + s +
+                 "'";
         return {};
       },
       "");
@@ -33,7 +34,8 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   auto& g = o->game;
   sub.description(
       "LDP privacy test of 002 (Matsumoto et al.): a crafter makes gradients g1, g2; one of them, "
-      "chosen by a fair coin, is randomized by the LDP-SGD client; a white-box (Eq. 5) or black-box "
+      "chosen by a fair coin, is randomized by the LDP-SGD client; a white-box (Eq. 5) or "
+      "black-box "
       "(Eq. 4, 6, 7) distinguisher guesses which. Writes one row `label,guess` per trial (1 = g1) "
       "for eps-from-scores --decisions (002 Eq. 3).");
   sub.footer(
@@ -42,61 +44,80 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       "      eps-from-scores --decisions - --method threshold          # about 4 (002 Prop. 1)\n"
       "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --json\n"
       "  dp-train ldp --crafter collusion --eps 2 --threads 2 -o decisions.csv\n"
-      "  dp-train ldp --crafter dummy-gradient --dim 100000 --eps 4 --distinguisher black-box --clients 10\n"
-      "  dp-train ldp --crafter dummy-gradient --dummy-norm 0.5 --eps 4 --json   # 002 Fig. 3: below L\n"
-      "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --trial-seed 2 --json  # held-out trials\n"
+      "  dp-train ldp --crafter dummy-gradient --dim 100000 --eps 4 --distinguisher black-box "
+      "--clients 10\n"
+      "  dp-train ldp --crafter dummy-gradient --dummy-norm 0.5 --eps 4 --json   # 002 Fig. 3: "
+      "below L\n"
+      "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --trial-seed 2 --json  # "
+      "held-out trials\n"
       "  (see dp-train(1), section LDP)\n");
-  sub.add_option("--crafter", o->crafter,
-                 "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
-                 "dummy-gradient (002 Sec. 3.4)")
+  sub.add_option(
+         "--crafter", o->crafter,
+         "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
+         "dummy-gradient (002 Sec. 3.4)")
       ->required();
-  sub.add_option("--distinguisher", o->distinguisher, "white-box (Eq. 5) | black-box (Table 1's Eq. 4, 6 or 7)")
+  sub.add_option("--distinguisher", o->distinguisher,
+                 "white-box (Eq. 5) | black-box (Table 1's Eq. 4, 6 or 7)")
       ->capture_default_str();
   sub.add_option("--eps", g.ldp.eps, "local privacy parameter eps of LDP-SGD (> 0)")->required();
   sub.add_option("--clip,-L", g.ldp.clip, "l2 clipping norm L (> 0)")->capture_default_str();
   sub.add_option("--trials,-K", g.trials, "number of trials K (>= 1)")
       ->check(whole_number("the number of trials K", 1))
       ->capture_default_str();
-  sub.add_option("--clients,-n", g.clients,
-                 "reports the server averages per step; the other n-1 are benign (black-box, 002 Table 3)")
+  sub.add_option(
+         "--clients,-n", g.clients,
+         "reports the server averages per step; the other n-1 are benign (black-box, 002 Table 3)")
       ->check(whole_number("the number of clients n", 1))
       ->capture_default_str();
   sub.add_option("--task", g.task, "fashion-mnist | synthetic")->capture_default_str();
-  sub.add_option("--data", g.data_dir, "folder of the Fashion-MNIST gzip IDX files")->capture_default_str();
+  sub.add_option("--data", g.data_dir, "folder of the Fashion-MNIST gzip IDX files")
+      ->capture_default_str();
   sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
-  sub.add_option("--dim", g.dim, "dummy-gradient only: dimension d (default: the model's parameter count)")
+  sub.add_option("--dim", g.dim,
+                 "dummy-gradient only: dimension d (default: the model's parameter count)")
       ->check(whole_number("the dimension d", 1));
-  sub.add_option("--dummy-norm", g.dummy_norm,
-                 "dummy-gradient only: the l2 norm of g1 = (lambda, ..., lambda) (default L, as 002; "
-                 "002 Fig. 3 varies it)")
+  sub.add_option(
+         "--dummy-norm", g.dummy_norm,
+         "dummy-gradient only: the l2 norm of g1 = (lambda, ..., lambda) (default L, as 002; "
+         "002 Fig. 3 varies it)")
       ->check(cli::positive());
   sub.add_option("--radius", g.radius,
-                 "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when theta_t = 0)")
-      ->check(cli::positive());  // 0 is the unset default inside: an explicit 0 was silently the default
+                 "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when "
+                 "theta_t = 0)")
+      ->check(cli::positive());  // 0 is the unset default inside: an explicit 0 was silently the
+                                 // default
   sub.add_option("--lr", g.learning_rate,
-                 "black-box: the server's learning rate eta (default: 002 Alg. 2's ||C|| sqrt(n)/(L sqrt(d)) "
+                 "black-box: the server's learning rate eta (default: 002 Alg. 2's ||C|| "
+                 "sqrt(n)/(L sqrt(d)) "
                  "(e^eps-1)/(e^eps+1))")
       ->check(cli::positive());
-  sub.add_flag("--printed-constant", g.printed_constant,
-               "black-box: scale reports by Alg. 2's constant as 002 prints it (without the factor d that "
-               "makes it unbiased), so the server's step is d times smaller");
-  sub.add_option("--pretrain-steps", g.pretrain_steps, "SGD steps (batch 32, lr 0.1) that make theta_t")
+  sub.add_flag(
+      "--printed-constant", g.printed_constant,
+      "black-box: scale reports by Alg. 2's constant as 002 prints it (without the factor d that "
+      "makes it unbiased), so the server's step is d times smaller");
+  sub.add_option("--pretrain-steps", g.pretrain_steps,
+                 "SGD steps (batch 32, lr 0.1) that make theta_t")
       ->check(whole_number("the number of pre-training steps", 0))
       ->capture_default_str();
-  sub.add_option("--malicious-label", g.malicious_label, "collusion: the one label the malicious model learns")
+  sub.add_option("--malicious-label", g.malicious_label,
+                 "collusion: the one label the malicious model learns")
       ->capture_default_str();
-  sub.add_option("--seed", g.seed,
-                 "seed of the data, theta_t's initialisation and pre-training, and of the trials unless "
-                 "--trial-seed")
+  sub.add_option(
+         "--seed", g.seed,
+         "seed of the data, theta_t's initialisation and pre-training, and of the trials unless "
+         "--trial-seed")
       ->capture_default_str();
-  sub.add_option("--trial-seed", g.trial_seed,
-                 "seed of the trials only (crafting, the coin, the randomizer, the other clients); default: "
-                 "--seed. Another value plays fresh trials on the same theta_t (held-out trials)");
-  sub.add_option("--threads", g.threads, "worker threads, 0: all cores (output does not depend on it)")
+  sub.add_option(
+      "--trial-seed", g.trial_seed,
+      "seed of the trials only (crafting, the coin, the randomizer, the other clients); default: "
+      "--seed. Another value plays fresh trials on the same theta_t (held-out trials)");
+  sub.add_option("--threads", g.threads,
+                 "worker threads, 0: all cores (output does not depend on it)")
       ->capture_default_str()
       ->check(dpaudit::cli::thread_count());
   sub.add_option("-o,--output", o->out, "decisions CSV file (- = stdout)")->capture_default_str();
-  sub.add_flag("--json", o->json, "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
+  sub.add_flag("--json", o->json,
+               "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
   sub.add_flag("--quiet,-q", g.quiet, "no progress on stderr");
   return [o] {
     LdpGameConfig& g = o->game;

@@ -16,7 +16,9 @@ Eigen::VectorXd to_eigen(const torch::Tensor& flat) {
 
 }  // namespace
 
-Eigen::VectorXd parameters_of(const torch::nn::Module& model) { return to_eigen(flatten_parameters(model)); }
+Eigen::VectorXd parameters_of(const torch::nn::Module& model) {
+  return to_eigen(flatten_parameters(model));
+}
 
 LdpModelView::LdpModelView(torch::nn::Sequential model, const Eigen::VectorXd& theta)
     : model_(std::move(model)), theta_(theta) {}
@@ -24,7 +26,8 @@ LdpModelView::LdpModelView(torch::nn::Sequential model, const Eigen::VectorXd& t
 void LdpModelView::load(const Eigen::VectorXd& theta) {
   if (loaded_ == &theta) return;
   const torch::Tensor flat =
-      torch::from_blob(const_cast<double*>(theta.data()), {theta.size()}, torch::kDouble).to(torch::kFloat);
+      torch::from_blob(const_cast<double*>(theta.data()), {theta.size()}, torch::kDouble)
+          .to(torch::kFloat);
   assign_parameters(*model_, flat);
   // Only theta_ lives as long as the view; other vectors are reloaded on every use.
   loaded_ = &theta == &theta_ ? &theta_ : nullptr;
@@ -83,13 +86,14 @@ void craft(LdpCrafter crafter, LdpModelView& view, const Dataset& images,
 
 CraftedPair dummy_gradient_pair(std::size_t dim, double norm) {
   CraftedPair pair;
-  pair.g1 = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dim), norm / std::sqrt(static_cast<double>(dim)));
+  pair.g1 = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dim),
+                                      norm / std::sqrt(static_cast<double>(dim)));
   pair.g2 = -pair.g1;
   return pair;
 }
 
-void pretrain(torch::nn::Sequential& model, const Dataset& train, const std::vector<std::size_t>& pool,
-              std::size_t steps, PhiloxStream& rng) {
+void pretrain(torch::nn::Sequential& model, const Dataset& train,
+              const std::vector<std::size_t>& pool, std::size_t steps, PhiloxStream& rng) {
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(kPretrainLearningRate));
   std::vector<std::size_t> batch(kPretrainBatch);
   for (std::size_t s = 0; s < steps; ++s) {

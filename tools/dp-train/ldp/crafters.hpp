@@ -59,8 +59,8 @@ CraftedPair dummy_gradient_pair(std::size_t dim, double norm);
 // replacement from `pool`), the stand-in for the rounds before round t.
 constexpr double kPretrainLearningRate = 0.1;
 constexpr std::size_t kPretrainBatch = 32;
-void pretrain(torch::nn::Sequential& model, const Dataset& train, const std::vector<std::size_t>& pool,
-              std::size_t steps, PhiloxStream& rng);
+void pretrain(torch::nn::Sequential& model, const Dataset& train,
+              const std::vector<std::size_t>& pool, std::size_t steps, PhiloxStream& rng);
 
 // Flat parameters as doubles.
 Eigen::VectorXd parameters_of(const torch::nn::Module& model);

@@ -8,8 +8,8 @@
 #include <ATen/Parallel.h>
 
 #include "cli/progress.hpp"
-#include "core/parallel.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "ldp/crafters.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
@@ -26,30 +26,33 @@ void LdpGameConfig::validate() const {
   if (!(learning_rate >= 0) || !std::isfinite(learning_rate))
     throw UsageError("the server learning rate must be a finite number > 0", "--lr");
   if (dim != 0 && crafter != LdpCrafter::dummy_gradient)
-    throw UsageError("--dim only applies to the dummy-gradient crafter (others use the model's dimension)",
-                     "--dim");
+    throw UsageError(
+        "--dim only applies to the dummy-gradient crafter (others use the model's dimension)",
+        "--dim");
   if (!(dummy_norm >= 0) || !std::isfinite(dummy_norm))
     throw UsageError("the dummy gradient's norm must be a finite number > 0", "--dummy-norm");
   if (dummy_norm != 0 && crafter != LdpCrafter::dummy_gradient)
     throw UsageError("--dummy-norm only applies to the dummy-gradient crafter", "--dummy-norm");
-  if (malicious_label < 0) throw UsageError("the malicious label must be >= 0", "--malicious-label");
+  if (malicious_label < 0)
+    throw UsageError("the malicious label must be >= 0", "--malicious-label");
 }
 
 Json LdpGameConfig::to_json() const {
   Json j = {{"crafter", to_string(crafter)},
-          {"distinguisher", to_string(distinguisher)},
-          {"eps", json_number(ldp.eps)},
-          {"clip", json_number(ldp.clip)},
-          {"trials", trials},
-          {"clients", clients},
-          {"task", task},
-          {"model", model},
-          {"pretrain_steps", pretrain_steps},
-          {"server_constant", printed_constant ? "printed" : "unbiased"},
-          {"malicious_label", malicious_label},
-          {"seed", seed},
-          {"trial_seed", trials_seed()}};
-  if (crafter == LdpCrafter::dummy_gradient) j["dummy_norm"] = json_number(dummy_norm > 0 ? dummy_norm : ldp.clip);
+            {"distinguisher", to_string(distinguisher)},
+            {"eps", json_number(ldp.eps)},
+            {"clip", json_number(ldp.clip)},
+            {"trials", trials},
+            {"clients", clients},
+            {"task", task},
+            {"model", model},
+            {"pretrain_steps", pretrain_steps},
+            {"server_constant", printed_constant ? "printed" : "unbiased"},
+            {"malicious_label", malicious_label},
+            {"seed", seed},
+            {"trial_seed", trials_seed()}};
+  if (crafter == LdpCrafter::dummy_gradient)
+    j["dummy_norm"] = json_number(dummy_norm > 0 ? dummy_norm : ldp.clip);
   return j;
 }
 
@@ -71,7 +74,8 @@ Json LdpGameResult::summary(const LdpGameConfig& config) const {
   j["correct"] = count[0][0] + count[1][1];
   j["false_positive_rate"] = fpr;
   j["false_negative_rate"] = fnr;
-  j["eps_empirical"] = json_number(negatives > 0 && positives > 0 ? epsilon_from_rates(fpr, fnr, 0) : 0.0);
+  j["eps_empirical"] =
+      json_number(negatives > 0 && positives > 0 ? epsilon_from_rates(fpr, fnr, 0) : 0.0);
   j["eps_bound"] = json_number(config.ldp.eps);
   j["seconds"] = seconds;
   j["trials_per_second"] = seconds > 0 ? static_cast<double>(labels.size()) / seconds : 0.0;
@@ -91,7 +95,8 @@ struct GameSetup {
   bool uses_model = false;
 };
 
-std::vector<std::size_t> indices_where(const Dataset& data, const std::function<bool(std::int64_t)>& keep) {
+std::vector<std::size_t> indices_where(const Dataset& data,
+                                       const std::function<bool(std::int64_t)>& keep) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < data.size(); ++i)
     if (keep(data.labels[i])) out.push_back(i);
@@ -106,7 +111,8 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   if (!s.uses_model) {
     // No model: d from --dim or the model's size; theta_t = 0 (002 Alg. 2 line 1).
     result.dim = c.dim ? c.dim
-                       : static_cast<std::size_t>(parameter_count(*make_model(model_config(c.model, s.data.train), c.seed)));
+                       : static_cast<std::size_t>(parameter_count(
+                             *make_model(model_config(c.model, s.data.train), c.seed)));
     s.dummy = dummy_gradient_pair(result.dim, c.dummy_norm > 0 ? c.dummy_norm : c.ldp.clip);
     s.theta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(result.dim));
   } else {
@@ -117,20 +123,24 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
                        "--malicious-label");
     s.model = make_model(model_config(c.model, s.data.train), c.seed);
     const auto label = c.malicious_label;
-    const auto train_pool = indices_where(s.data.train, [&](std::int64_t y) { return !collusion || y == label; });
+    const auto train_pool =
+        indices_where(s.data.train, [&](std::int64_t y) { return !collusion || y == label; });
     PhiloxStream rng(c.seed, collusion ? kLdpMaliciousStream : kLdpPretrainStream);
     pretrain(s.model, s.data.train, train_pool, c.pretrain_steps, rng);
     s.theta = parameters_of(*s.model);
     result.dim = static_cast<std::size_t>(s.theta.size());
     result.model_accuracy = evaluate(s.model, s.data.test).accuracy;
-    s.x1_pool = indices_where(s.data.test, [&](std::int64_t y) { return !collusion || y != label; });
+    s.x1_pool =
+        indices_where(s.data.test, [&](std::int64_t y) { return !collusion || y != label; });
     s.client_pool = indices_where(s.data.train, [](std::int64_t) { return true; });
-    if (s.x1_pool.empty() || s.data.test.size() < 2) throw DataError("too few test images for the crafter");
+    if (s.x1_pool.empty() || s.data.test.size() < 2)
+      throw DataError("too few test images for the crafter");
   }
   const double norm = s.theta.norm();
   result.radius = c.radius > 0 ? c.radius : norm > 0 ? norm : c.ldp.clip;
-  result.learning_rate = c.learning_rate > 0 ? c.learning_rate
-                                             : ldp_sgd_learning_rate(result.radius, c.clients, result.dim, c.ldp);
+  result.learning_rate = c.learning_rate > 0
+                             ? c.learning_rate
+                             : ldp_sgd_learning_rate(result.radius, c.clients, result.dim, c.ldp);
   // eta * (constant / d) = (eta / d) * constant.
   if (c.printed_constant) result.learning_rate /= static_cast<double>(result.dim);
   return s;
@@ -140,10 +150,16 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
 class TrialPlayer {
  public:
   TrialPlayer(const LdpGameConfig& c, const GameSetup& s, const LdpGameResult& r)
-      : c_(c), s_(s), radius_(r.radius), learning_rate_(r.learning_rate), report_(s.theta.size()),
-        reports_(s.theta.size()), next_(s.theta.size()) {
+      : c_(c),
+        s_(s),
+        radius_(r.radius),
+        learning_rate_(r.learning_rate),
+        report_(s.theta.size()),
+        reports_(s.theta.size()),
+        next_(s.theta.size()) {
     if (s.uses_model)
-      view_.emplace(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(s.model->clone()), s.theta);
+      view_.emplace(std::dynamic_pointer_cast<torch::nn::SequentialImpl>(s.model->clone()),
+                    s.theta);
     else
       dummy_white_box_.emplace(s.dummy.g1, s.dummy.g2);
   }
@@ -171,8 +187,8 @@ class TrialPlayer {
     for (std::size_t i = 1; i < c_.clients; ++i) {
       if (view_) {
         const std::size_t j = s_.client_pool[uniform_below(rng, s_.client_pool.size())];
-        ldp_sgd_randomize(view_->gradient(gather_batch(s_.data.train, &j, 1), view_->theta()), c_.ldp, rng,
-                          report_);
+        ldp_sgd_randomize(view_->gradient(gather_batch(s_.data.train, &j, 1), view_->theta()),
+                          c_.ldp, rng, report_);
       } else {
         ldp_sgd_randomize(Eigen::VectorXd::Zero(report_.size()), c_.ldp, rng, report_);
       }
@@ -181,9 +197,11 @@ class TrialPlayer {
     next_ = s_.theta;
     ldp_sgd_server_step(next_, reports_, c_.clients, radius_, learning_rate_, c_.ldp);
     switch (black_box_rule(c_.crafter)) {
-      case BlackBoxRule::sign_sum: return sign_sum_guess(s_.theta, next_);
+      case BlackBoxRule::sign_sum:
+        return sign_sum_guess(s_.theta, next_);
       case BlackBoxRule::loss_decrease:
-        return loss_decrease_guess(view_->loss(pair.x1, view_->theta()), view_->loss(pair.x1, next_));
+        return loss_decrease_guess(view_->loss(pair.x1, view_->theta()),
+                                   view_->loss(pair.x1, next_));
       case BlackBoxRule::loss_change:
         return loss_change_guess(view_->loss(pair.x1, view_->theta()), view_->loss(pair.x1, next_),
                                  view_->loss(pair.x2, view_->theta()), view_->loss(pair.x2, next_));
@@ -211,13 +229,15 @@ LdpGameResult run_ldp_game(const LdpGameConfig& config) {
   result.guesses.assign(config.trials, 0);
   cli::Progress progress("dp-train ldp", config.trials, config.quiet);
   const auto start = std::chrono::steady_clock::now();
-  parallel_blocks(config.trials, config.threads, [&](std::size_t begin, std::size_t end, std::size_t thread) {
-    TrialPlayer player(config, setup, result);
-    for (std::size_t k = begin; k < end; ++k) {
-      player.play(k, result.labels[k], result.guesses[k]);
-      if (thread == 0) progress.update((k - begin + 1) * config.trials / (end - begin));
-    }
-  });
+  parallel_blocks(config.trials, config.threads,
+                  [&](std::size_t begin, std::size_t end, std::size_t thread) {
+                    TrialPlayer player(config, setup, result);
+                    for (std::size_t k = begin; k < end; ++k) {
+                      player.play(k, result.labels[k], result.guesses[k]);
+                      if (thread == 0)
+                        progress.update((k - begin + 1) * config.trials / (end - begin));
+                    }
+                  });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "data.hpp"
-#include "io/json.hpp"
 #include "games/ldp_adversary.hpp"
+#include "io/json.hpp"
 #include "mechanisms/ldp_sgd.hpp"
 
 namespace dpaudit::dp_train {
@@ -17,22 +17,22 @@ namespace dpaudit::dp_train {
 struct LdpGameConfig {
   LdpCrafter crafter = LdpCrafter::dummy_gradient;
   LdpDistinguisher distinguisher = LdpDistinguisher::white_box;
-  LdpSgdConfig ldp;              // eps and the clipping norm L
-  std::size_t trials = 10000;    // K
-  std::size_t clients = 1;       // n: reports averaged by the server (black-box)
+  LdpSgdConfig ldp;            // eps and the clipping norm L
+  std::size_t trials = 10000;  // K
+  std::size_t clients = 1;     // n: reports averaged by the server (black-box)
   std::string task = "fashion-mnist";
   std::string data_dir = kFashionMnistDir;  // Debian's dataset-fashion-mnist folder
   std::string model = "cnn";
-  std::size_t dim = 0;           // dummy gradient only: d (0: the model's parameter count)
-  double dummy_norm = 0;         // dummy gradient only: ||g1|| (0: L, as 002; Fig. 3 varies it)
-  double radius = 0;             // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
-  double learning_rate = 0;      // the server's eta (0: 002 Alg. 2 line 5)
+  std::size_t dim = 0;       // dummy gradient only: d (0: the model's parameter count)
+  double dummy_norm = 0;     // dummy gradient only: ||g1|| (0: L, as 002; Fig. 3 varies it)
+  double radius = 0;         // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
+  double learning_rate = 0;  // the server's eta (0: 002 Alg. 2 line 5)
   // Scale the reports by Alg. 2's constant as 002 prints it, without the factor d that
   // makes it unbiased (ldp_sgd.hpp): the server's step shrinks by d.
   bool printed_constant = false;
   std::size_t pretrain_steps = 100;
   std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
-  std::uint64_t seed = 1;  // the data, theta_t's initialisation and pre-training
+  std::uint64_t seed = 1;            // the data, theta_t's initialisation and pre-training
   // The trials' streams (crafting, the coin, the randomizer, the other n-1 clients); unset:
   // seed. Another value replays the game on fresh trials of the same theta_t, so a rule
   // chosen on one set of trials can be checked on held-out ones.

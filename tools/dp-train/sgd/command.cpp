@@ -31,7 +31,8 @@ Json estimates(const std::vector<double>& scores, double delta) {
     o.strategy.choice = choice;
     j[key] = json_number(estimate_epsilon(set, o).epsilon);
     const Guarantee g = estimate_guarantee(o);
-    j["guarantee"][key] = {{"guarantee", guarantee_name(g.kind)}, {"assumes", assumption_name(g.assumes)}};
+    j["guarantee"][key] = {{"guarantee", guarantee_name(g.kind)},
+                           {"assumes", assumption_name(g.assumes)}};
   };
   put("eps_threshold", Method::threshold, ThresholdChoice::max);
   put("eps_lower_cp_best_threshold", Method::clopper_pearson, ThresholdChoice::max);
@@ -41,19 +42,22 @@ Json estimates(const std::vector<double>& scores, double delta) {
 
 int run_sgd(const SgdOptions& o) {
   const SgdConfig& c = o.config;
-  std::unique_ptr<AtomicOutput> csv;  // opened first: an -o that cannot be written fails before the trials
+  std::unique_ptr<AtomicOutput>
+      csv;  // opened first: an -o that cannot be written fails before the trials
   if (!o.json || o.out != "-") csv = std::make_unique<AtomicOutput>(o.out);
   // A noise multiplier no trainer can use is said as such, before the accountant meets it.
   if (!(c.eps > 0)) c.check_arithmetic(c.noise_multiplier);
   const SgdAccounting accounting = account_sgd_run(c);
   if (c.eps > 0) c.check_arithmetic(accounting.noise_multiplier);
   cli::Progress progress("dp-train sgd", c.last_trial - c.first_trial, c.quiet);
-  const SgdGameResult result = play_sgd_game(c, accounting.noise_multiplier, o.json ? o.evaluate : 0,
-                                             [&](std::size_t done) { progress.update(done); });
+  const SgdGameResult result =
+      play_sgd_game(c, accounting.noise_multiplier, o.json ? o.evaluate : 0,
+                    [&](std::size_t done) { progress.update(done); });
   if (csv) {
     csv->stream() << "trial,label,score\n";
     for (std::size_t k = 0; k < result.scores.size(); ++k)
-      csv->stream() << c.first_trial + k / 2 << ',' << k % 2 << ',' << format_number(result.scores[k]) << '\n';
+      csv->stream() << c.first_trial + k / 2 << ',' << k % 2 << ','
+                    << format_number(result.scores[k]) << '\n';
     csv->commit();
   }
   if (o.json) {
@@ -63,7 +67,9 @@ int run_sgd(const SgdOptions& o) {
     j["accountant"] = accounting.accountant;
     j["accountant_assumes"] = accounting.assumes;
     if (c.sampling == LotSampling::poisson) {
-      if (accounting.pld) j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)}, {"lower", json_number(accounting.pld->lower)}};
+      if (accounting.pld)
+        j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)},
+                        {"lower", json_number(accounting.pld->lower)}};
       j["eps_rdp"] = json_number(accounting.rdp);
     }
     if (result.parameters) j["parameters"] = result.parameters;
@@ -81,7 +87,8 @@ int run_sgd(const SgdOptions& o) {
     }
     j["estimates"] = estimates(result.scores, c.delta);
     j["seconds"] = result.seconds;
-    j["trials_per_second"] = result.seconds > 0 ? double(c.last_trial - c.first_trial) / result.seconds : 0.0;
+    j["trials_per_second"] =
+        result.seconds > 0 ? double(c.last_trial - c.first_trial) / result.seconds : 0.0;
     write_whole("-", json_line(j));
   }
   return 0;
@@ -97,7 +104,8 @@ std::function<int()> declare_sgd(CLI::App& sub) {
 }
 
 const Registration registration{
-    {"sgd", declare_sgd, "the model (--model, --hidden), --train-size, --threads (a model per thread) and --trials"}};
+    {"sgd", declare_sgd,
+     "the model (--model, --hidden), --train-size, --threads (a model per thread) and --trials"}};
 
 }  // namespace
 

@@ -11,8 +11,9 @@ namespace dpaudit::dp_train {
 
 namespace {
 
-constexpr std::size_t kMaxSteps = std::size_t{1} << 50;   // the simulated game's limit
-constexpr std::size_t kMaxTrials = std::size_t{1} << 39;  // 2 i + label stays below kSgdTargetStream - kSgdTrialStream
+constexpr std::size_t kMaxSteps = std::size_t{1} << 50;  // the simulated game's limit
+constexpr std::size_t kMaxTrials =
+    std::size_t{1} << 39;  // 2 i + label stays below kSgdTargetStream - kSgdTrialStream
 
 constexpr Named<SgdThreat> kThreats[] = {{"api", SgdThreat::api},
                                          {"static-poison", SgdThreat::static_poison},
@@ -21,34 +22,56 @@ constexpr Named<SgdThreat> kThreats[] = {{"api", SgdThreat::api},
                                          {"gradient-canary", SgdThreat::gradient_canary},
                                          {"malicious-dataset", SgdThreat::malicious_dataset}};
 constexpr Named<LossReduce> kReductions[] = {{"max", LossReduce::max}, {"mean", LossReduce::mean}};
-constexpr Named<CraftSign> kCraftSigns[] = {{"descent", CraftSign::descent}, {"printed", CraftSign::printed}};
-constexpr Named<LotSampling> kSamplings[] = {{"poisson", LotSampling::poisson}, {"shuffle", LotSampling::shuffle}};
+constexpr Named<CraftSign> kCraftSigns[] = {{"descent", CraftSign::descent},
+                                            {"printed", CraftSign::printed}};
+constexpr Named<LotSampling> kSamplings[] = {{"poisson", LotSampling::poisson},
+                                             {"shuffle", LotSampling::shuffle}};
 constexpr Named<SgdFault> kFaults[] = {{"none", SgdFault::none},
                                        {"no-clip", SgdFault::no_clip},
                                        {"noise-ignores-clip", SgdFault::noise_ignores_clip},
                                        {"shuffle-as-poisson", SgdFault::shuffle_as_poisson}};
-constexpr Named<SgdEngine> kEngines[] = {{"train", SgdEngine::train}, {"simulate", SgdEngine::simulate}};
+constexpr Named<SgdEngine> kEngines[] = {{"train", SgdEngine::train},
+                                         {"simulate", SgdEngine::simulate}};
 
 }  // namespace
 
-SgdThreat parse_threat(const std::string& name) { return parse_named(kThreats, name, "threat", "--threat"); }
-LossReduce parse_reduce(const std::string& name) { return parse_named(kReductions, name, "reduction", "--reduce"); }
-CraftSign parse_craft_sign(const std::string& name) { return parse_named(kCraftSigns, name, "sign", "--craft-sign"); }
-LotSampling parse_sampling(const std::string& name) { return parse_named(kSamplings, name, "sampling", "--sampling"); }
-SgdFault parse_fault(const std::string& name) { return parse_named(kFaults, name, "fault", "--fault"); }
-SgdEngine parse_engine(const std::string& name) { return parse_named(kEngines, name, "engine", "--engine"); }
-std::string to_string(SgdThreat t) { return name_of(kThreats, t); }
-std::string to_string(SgdFault f) { return name_of(kFaults, f); }
+SgdThreat parse_threat(const std::string& name) {
+  return parse_named(kThreats, name, "threat", "--threat");
+}
+LossReduce parse_reduce(const std::string& name) {
+  return parse_named(kReductions, name, "reduction", "--reduce");
+}
+CraftSign parse_craft_sign(const std::string& name) {
+  return parse_named(kCraftSigns, name, "sign", "--craft-sign");
+}
+LotSampling parse_sampling(const std::string& name) {
+  return parse_named(kSamplings, name, "sampling", "--sampling");
+}
+SgdFault parse_fault(const std::string& name) {
+  return parse_named(kFaults, name, "fault", "--fault");
+}
+SgdEngine parse_engine(const std::string& name) {
+  return parse_named(kEngines, name, "engine", "--engine");
+}
+std::string to_string(SgdThreat t) {
+  return name_of(kThreats, t);
+}
+std::string to_string(SgdFault f) {
+  return name_of(kFaults, f);
+}
 
 bool crafts_input(SgdThreat t) {
-  return t == SgdThreat::static_poison || t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
+  return t == SgdThreat::static_poison || t == SgdThreat::intermediate_poison ||
+         t == SgdThreat::adaptive_poison;
 }
 
 bool reads_intermediate_losses(SgdThreat t) {
   return t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
 }
 
-bool uses_watermark(SgdThreat t) { return t == SgdThreat::gradient_canary || t == SgdThreat::malicious_dataset; }
+bool uses_watermark(SgdThreat t) {
+  return t == SgdThreat::gradient_canary || t == SgdThreat::malicious_dataset;
+}
 
 void SgdConfig::validate() const {
   if (train_size == 0) throw UsageError("the train size must be >= 1", "--train-size");
@@ -57,61 +80,83 @@ void SgdConfig::validate() const {
   if (sampling == LotSampling::shuffle && (batch == 0 || batch > train_size))
     throw UsageError("shuffled lots need a lot size B in [1, --train-size]", "--batch");
   if (fault == SgdFault::shuffle_as_poisson && sampling != LotSampling::poisson)
-    throw UsageError("the fault shuffle-as-poisson needs --sampling poisson (it shuffles in its place)", "--fault");
+    throw UsageError(
+        "the fault shuffle-as-poisson needs --sampling poisson (it shuffles in its place)",
+        "--fault");
   if (steps == 0) throw UsageError("the number of steps must be >= 1", "--steps");
-  if (steps > kMaxSteps) throw UsageError("at most 2^50 steps (the games' random streams)", "--steps");
+  if (steps > kMaxSteps)
+    throw UsageError("at most 2^50 steps (the games' random streams)", "--steps");
   if (trials == 0) throw UsageError("the number of trials must be >= 1", "--trials");
-  if (trials > kMaxTrials) throw UsageError("at most 2^39 trials (the trials' random streams)", "--trials");
+  if (trials > kMaxTrials)
+    throw UsageError("at most 2^39 trials (the trials' random streams)", "--trials");
   // The trainer computes in single precision (about 3.4e38): the clip norm and the
   // watermark's norm must be floats with room for sums.
-  if (!(clip >= 1e-30 && clip <= 1e30)) throw UsageError("the clip norm must lie in [1e-30, 1e30]", "--clip");
+  if (!(clip >= 1e-30 && clip <= 1e30))
+    throw UsageError("the clip norm must lie in [1e-30, 1e30]", "--clip");
   if (!(canary_norm * clip <= 1e30))
-    throw UsageError("the watermark's norm, --canary-norm times --clip, must be at most 1e30", "--canary-norm");
+    throw UsageError("the watermark's norm, --canary-norm times --clip, must be at most 1e30",
+                     "--canary-norm");
   // Settings under which the audit is blind.
   if (lr == 0 && !uses_watermark(threat))
-    throw UsageError("at learning rate 0 the model never moves, so every trial scores the same: give --lr > 0",
-                     "--lr");
+    throw UsageError(
+        "at learning rate 0 the model never moves, so every trial scores the same: give --lr > 0",
+        "--lr");
   if (!(first_trial < last_trial && last_trial <= trials))
-    throw UsageError("the trial range " + std::to_string(first_trial) + ":" + std::to_string(last_trial) +
-                         " is not a non-empty part of [0, " + std::to_string(trials) + ")",
+    throw UsageError("the trial range " + std::to_string(first_trial) + ":" +
+                         std::to_string(last_trial) + " is not a non-empty part of [0, " +
+                         std::to_string(trials) + ")",
                      "--trial-range");
   if (crafts_input(threat)) {
-    if (shadow_models == 0) throw UsageError("the crafter needs at least one shadow model", "--shadow-models");
+    if (shadow_models == 0)
+      throw UsageError("the crafter needs at least one shadow model", "--shadow-models");
     if (model == "cnn")
-      throw UsageError("crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn", "--model");
+      throw UsageError(
+          "crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn",
+          "--model");
   }
   if (uses_watermark(threat)) {
     if (watermark_coords < 2 || watermark_coords % 2)
-      throw UsageError("the watermark needs an even number 2n >= 2 of coordinates", "--watermark-coords");
+      throw UsageError("the watermark needs an even number 2n >= 2 of coordinates",
+                       "--watermark-coords");
     if (threat == SgdThreat::gradient_canary && observe_steps == 0)
-      throw UsageError("the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
-                       "(with none it has no watermark and every trial scores the same)",
-                       "--observe-steps");
+      throw UsageError(
+          "the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
+          "(with none it has no watermark and every trial scores the same)",
+          "--observe-steps");
     if (threat == SgdThreat::gradient_canary && observe_steps >= steps)
-      throw UsageError("the adversary must observe fewer steps than the run has (" + std::to_string(steps) + ")",
-                       "--observe-steps");
+      throw UsageError(
+          "the adversary must observe fewer steps than the run has (" + std::to_string(steps) + ")",
+          "--observe-steps");
     if (fault == SgdFault::no_clip && canary_norm <= 1)
-      throw UsageError("the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the clip "
-                       "norm is never clipped): give --canary-norm above 1",
-                       "--fault");
+      throw UsageError(
+          "the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the "
+          "clip "
+          "norm is never clipped): give --canary-norm above 1",
+          "--fault");
   }
   if (fault == SgdFault::noise_ignores_clip && clip == 1)
-    throw UsageError("the fault noise-ignores-clip changes nothing at --clip 1 (noise sd z equals z C): give another "
-                     "--clip",
-                     "--fault");
+    throw UsageError(
+        "the fault noise-ignores-clip changes nothing at --clip 1 (noise sd z equals z C): give "
+        "another "
+        "--clip",
+        "--fault");
   if (fault == SgdFault::shuffle_as_poisson && q == 1)
-    throw UsageError("the fault shuffle-as-poisson changes nothing at --q 1 (every lot is the whole data set either "
-                     "way): give --q below 1",
-                     "--fault");
+    throw UsageError(
+        "the fault shuffle-as-poisson changes nothing at --q 1 (every lot is the whole data set "
+        "either "
+        "way): give --q below 1",
+        "--fault");
   if (engine == SgdEngine::simulate && threat != SgdThreat::malicious_dataset)
-    throw UsageError("only the malicious-dataset game reduces to the simulated 1-D game", "--engine");
+    throw UsageError("only the malicious-dataset game reduces to the simulated 1-D game",
+                     "--engine");
 }
 
 void SgdConfig::check_arithmetic(double sigma) const {
   // D3's llr and paper scores divide by z^2 each step (games/watermark.hpp).
-  if (uses_watermark(threat) && score != WatermarkScore::sum && !(static_cast<double>(steps) / (sigma * sigma) < 1e300))
-    throw DataError("at noise multiplier z = " + format_number(sigma) + " D3's " + to_string(score) +
-                        " score, of order 1/z^2 per step, overflows a double: " +
+  if (uses_watermark(threat) && score != WatermarkScore::sum &&
+      !(static_cast<double>(steps) / (sigma * sigma) < 1e300))
+    throw DataError("at noise multiplier z = " + format_number(sigma) + " D3's " +
+                        to_string(score) + " score, of order 1/z^2 per step, overflows a double: " +
                         (eps > 0 ? "lower --eps" : "raise --noise-multiplier"),
                     noise_option());
   if (engine == SgdEngine::simulate) return;
@@ -129,21 +174,29 @@ void SgdConfig::check_arithmetic(double sigma) const {
                     lot_option());
 }
 
-std::string SgdConfig::lot_option() const { return sampling == LotSampling::shuffle ? "--batch" : "--q"; }
-std::string SgdConfig::noise_option() const { return eps > 0 ? "--eps" : "--noise-multiplier"; }
+std::string SgdConfig::lot_option() const {
+  return sampling == LotSampling::shuffle ? "--batch" : "--q";
+}
+std::string SgdConfig::noise_option() const {
+  return eps > 0 ? "--eps" : "--noise-multiplier";
+}
 
 double SgdConfig::expected_lot() const {
-  return sampling == LotSampling::shuffle ? static_cast<double>(batch) : q * static_cast<double>(train_size);
+  return sampling == LotSampling::shuffle ? static_cast<double>(batch)
+                                          : q * static_cast<double>(train_size);
 }
 
 double SgdConfig::sampling_rate() const {
-  return sampling == LotSampling::shuffle ? static_cast<double>(batch) / static_cast<double>(train_size) : q;
+  return sampling == LotSampling::shuffle
+             ? static_cast<double>(batch) / static_cast<double>(train_size)
+             : q;
 }
 
 std::size_t SgdConfig::epoch_steps() const {
   std::size_t lot = batch;
   if (sampling == LotSampling::poisson)  // the lot size a shuffling fault uses in Poisson's place
-    lot = std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(q * static_cast<double>(train_size))));
+    lot = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::llround(q * static_cast<double>(train_size))));
   return (train_size + lot - 1) / lot;
 }
 

@@ -38,11 +38,11 @@ enum class SgdFault {
 // (games/subsampled_gaussian_game.hpp).
 enum class SgdEngine { train, simulate };
 
-SgdThreat parse_threat(const std::string& name);     // UsageError naming --threat
+SgdThreat parse_threat(const std::string& name);      // UsageError naming --threat
 LotSampling parse_sampling(const std::string& name);  // --sampling
-SgdFault parse_fault(const std::string& name);       // --fault
-SgdEngine parse_engine(const std::string& name);     // --engine
-LossReduce parse_reduce(const std::string& name);    // --reduce
+SgdFault parse_fault(const std::string& name);        // --fault
+SgdEngine parse_engine(const std::string& name);      // --engine
+LossReduce parse_reduce(const std::string& name);     // --reduce
 CraftSign parse_craft_sign(const std::string& name);  // --craft-sign
 std::string to_string(SgdThreat t);
 // The threats whose adversary crafts an input (C2, C3) and so trains shadow models.
@@ -58,14 +58,15 @@ struct SgdConfig {
   std::string task = "fashion-mnist";
   std::string data_dir;
   std::string model = "mlp";
-  std::int64_t hidden = 32;      // 004's reduced setting (spec B.5): 784-32-10
-  std::size_t train_size = 1000;  // the first N training examples (malicious-dataset: N crafted inputs)
+  std::int64_t hidden = 32;  // 004's reduced setting (spec B.5): 784-32-10
+  std::size_t train_size =
+      1000;  // the first N training examples (malicious-dataset: N crafted inputs)
   // DP-SGD
   LotSampling sampling = LotSampling::poisson;
-  double q = 0.1;          // Poisson rate; shuffle: batch / train_size
-  std::size_t batch = 0;   // shuffle: lot size B
+  double q = 0.1;         // Poisson rate; shuffle: batch / train_size
+  std::size_t batch = 0;  // shuffle: lot size B
   std::size_t steps = 100;
-  double lr = 0.15;        // 004 App. A (MNIST, CIFAR-10)
+  double lr = 0.15;  // 004 App. A (MNIST, CIFAR-10)
   double clip = 1.0;
   double noise_multiplier = 0;  // z; 0 with eps > 0: calibrated
   double eps = 0;
@@ -83,10 +84,10 @@ struct SgdConfig {
   // training examples), then normalised gradient ascent on the input.
   std::size_t shadow_models = 8;
   std::size_t craft_steps = 100;
-  double craft_lr = 0.5;         // L2 length of each ascent step (pixels in [0, 1])
+  double craft_lr = 0.5;  // L2 length of each ascent step (pixels in [0, 1])
   // C3 (Sec. IV-D): a poison re-crafted from 0 against theta_t whenever it is drawn.
   std::size_t adaptive_steps = 10;
-  double adaptive_lr = 1;        // L2 length of each step
+  double adaptive_lr = 1;  // L2 length of each step
   CraftSign craft_sign = CraftSign::descent;
   LossReduce reduce = LossReduce::max;  // D2
   SgdEngine engine = SgdEngine::train;

@@ -68,8 +68,10 @@ void DensePerExample::add_clipped_sum(const float* theta, const float* x, const 
   for (std::size_t l = layers - 1; l > 0; --l) {
     const Eigen::Index in = widths_[l], out = widths_[l + 1];
     const ConstMap weight(theta + offsets_[l], out, in);
-    errors[l - 1] = (errors[l] * weight).cwiseProduct(
-        ConstMap(pre_[l - 1].data(), n, in).unaryExpr([](float v) { return v > 0 ? 1.0f : 0.0f; }));
+    errors[l - 1] = (errors[l] * weight)
+                        .cwiseProduct(ConstMap(pre_[l - 1].data(), n, in).unaryExpr([](float v) {
+                          return v > 0 ? 1.0f : 0.0f;
+                        }));
   }
   // ||grad_i||^2 = sum_l (||A_{l,i}||^2 + 1) ||G_{l,i}||^2, in double.
   Eigen::VectorXd norm2 = Eigen::VectorXd::Zero(n);
@@ -87,13 +89,14 @@ void DensePerExample::add_clipped_sum(const float* theta, const float* x, const 
   for (std::size_t l = 0; l < layers; ++l) {
     const Eigen::Index in = widths_[l], out = widths_[l + 1];
     const RowMajor scaled = factor.asDiagonal() * errors[l];
-    Map(sum + offsets_[l], out, in).noalias() += scaled.transpose() * ConstMap(act_[l].data(), n, in);
+    Map(sum + offsets_[l], out, in).noalias() +=
+        scaled.transpose() * ConstMap(act_[l].data(), n, in);
     Eigen::Map<Eigen::RowVectorXf>(sum + offsets_[l] + out * in, out) += scaled.colwise().sum();
   }
 }
 
-std::size_t DensePerExample::losses(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
-                                    double* loss) {
+std::size_t DensePerExample::losses(const float* theta, const float* x, const std::int64_t* y,
+                                    std::size_t count, double* loss) {
   forward(theta, x, count);
   const Eigen::Index classes = widths_.back();
   const ConstMap z(pre_.back().data(), static_cast<Eigen::Index>(count), classes);
@@ -108,7 +111,8 @@ std::size_t DensePerExample::losses(const float* theta, const float* x, const st
   return correct;
 }
 
-void DensePerExample::predict(const float* theta, const float* x, std::size_t count, std::int64_t* labels) {
+void DensePerExample::predict(const float* theta, const float* x, std::size_t count,
+                              std::int64_t* labels) {
   forward(theta, x, count);
   const ConstMap z(pre_.back().data(), static_cast<Eigen::Index>(count), widths_.back());
   for (Eigen::Index i = 0; i < z.rows(); ++i) {

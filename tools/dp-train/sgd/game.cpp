@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cmath>
+#include <ctime>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -39,7 +39,7 @@ struct GameSetup {
   // and intermediate poison: also the inserted member; adaptive poison: the query).
   std::vector<float> target_x;
   std::int64_t target_y = 0;
-  Watermark crafted_mark;       // malicious-dataset: chosen from D and theta_0, before training
+  Watermark crafted_mark;  // malicious-dataset: chosen from D and theta_0, before training
   std::vector<std::int64_t> widths;  // the crafters' dense network
   InputBox box;                      // ... and the range of the inputs they craft
   CraftedInput crafted;              // C2's objective, for --json
@@ -54,7 +54,8 @@ Watermark craft_watermark(const SgdConfig& c, const Dataset& train, PerExampleMo
   std::vector<float> total(d, 0.0f), grad(d);
   for (std::size_t i = 0; i < train.size(); ++i) {
     std::fill(grad.begin(), grad.end(), 0.0f);
-    model.add_clipped_sum(theta0.data(), train.example(i), &train.labels[i], 1, c.clip, grad.data());
+    model.add_clipped_sum(theta0.data(), train.example(i), &train.labels[i], 1, c.clip,
+                          grad.data());
     for (std::size_t j = 0; j < d; ++j) total[j] += std::fabs(grad[j]);
   }
   return select_watermark(total.data(), d, c.watermark_coords / 2);
@@ -62,11 +63,13 @@ Watermark craft_watermark(const SgdConfig& c, const Dataset& train, PerExampleMo
 
 // C2 (004 Sec. IV-B): shadow models on D_shadow, the N training examples after D, then
 // ascent from one of them drawn at random.
-void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfig& mc, double sigma, GameSetup& s) {
+void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfig& mc, double sigma,
+                  GameSetup& s) {
   const std::size_t n = c.train_size, width = all_train.example_size();
   if (2 * n > all_train.size())
-    throw UsageError("the crafter's shadow data are the " + std::to_string(n) + " training examples after D, but " +
-                         c.task + " has only " + std::to_string(all_train.size()),
+    throw UsageError("the crafter's shadow data are the " + std::to_string(n) +
+                         " training examples after D, but " + c.task + " has only " +
+                         std::to_string(all_train.size()),
                      "--train-size");
   Dataset shadow;
   shadow.example_shape = all_train.example_shape;
@@ -79,7 +82,8 @@ void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfi
   const std::vector<std::vector<float>> shadows = train_shadow_models(c, mc, shadow, sigma);
   PhiloxStream rng(c.seed, kSgdTargetStream);
   const std::size_t i = uniform_below(rng, n);
-  s.crafted = ascend_shadow_loss(s.widths, shadows, std::vector<float>(shadow.example(i), shadow.example(i) + width),
+  s.crafted = ascend_shadow_loss(s.widths, shadows,
+                                 std::vector<float>(shadow.example(i), shadow.example(i) + width),
                                  shadow.labels[i], c.craft_steps, c.craft_lr, s.box);
   s.target_x = s.crafted.x;
   s.target_y = s.crafted.y;
@@ -95,8 +99,9 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
   const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   s.model = PerExampleModel::make(mc, c.seed, s.theta0);
   if (uses_watermark(c.threat) && c.watermark_coords > s.theta0.size())
-    throw UsageError("the watermark's " + std::to_string(c.watermark_coords) + " coordinates exceed the model's " +
-                         std::to_string(s.theta0.size()) + " parameters",
+    throw UsageError("the watermark's " + std::to_string(c.watermark_coords) +
+                         " coordinates exceed the model's " + std::to_string(s.theta0.size()) +
+                         " parameters",
                      "--watermark-coords");
   s.test = std::move(data.test);
   s.train.example_shape = data.train.example_shape;
@@ -111,9 +116,11 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
     s.model->predict(s.theta0.data(), s.train.features.data(), c.train_size, s.train.labels.data());
     s.crafted_mark = craft_watermark(c, s.train, *s.model, s.theta0);
   } else {
-    s.train.features.assign(data.train.features.begin(),
-                            data.train.features.begin() + static_cast<std::ptrdiff_t>(c.train_size * width));
-    s.train.labels.assign(data.train.labels.begin(), data.train.labels.begin() + static_cast<std::ptrdiff_t>(c.train_size));
+    s.train.features.assign(
+        data.train.features.begin(),
+        data.train.features.begin() + static_cast<std::ptrdiff_t>(c.train_size * width));
+    s.train.labels.assign(data.train.labels.begin(),
+                          data.train.labels.begin() + static_cast<std::ptrdiff_t>(c.train_size));
   }
   if (crafts_input(c.threat)) craft_static(c, data.train, mc, sigma, s);
   if (c.threat == SgdThreat::api) {
@@ -130,10 +137,15 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
 class TrialPlayer {
  public:
   TrialPlayer(const SgdConfig& c, const GameSetup& s, double sigma)
-      : c_(c), s_(s), sigma_(sigma), model_(s.model->clone()), trainer_(c, s.train, *model_, sigma) {
+      : c_(c),
+        s_(s),
+        sigma_(sigma),
+        model_(s.model->clone()),
+        trainer_(c, s.train, *model_, sigma) {
     if (c.threat == SgdThreat::adaptive_poison)
-      crafter_ = std::make_unique<AdaptiveCrafter>(s.widths, s.target_x, s.target_y, c.lr / c.expected_lot(), c.clip,
-                                                   c.adaptive_steps, c.adaptive_lr, c.craft_sign, s.box);
+      crafter_ = std::make_unique<AdaptiveCrafter>(
+          s.widths, s.target_x, s.target_y, c.lr / c.expected_lot(), c.clip, c.adaptive_steps,
+          c.adaptive_lr, c.craft_sign, s.box);
   }
 
   double play(std::size_t trial, int label) {
@@ -179,7 +191,8 @@ class TrialPlayer {
     double total = 0, largest = -std::numeric_limits<double>::infinity();
     auto add = [&](double loss) {
       total += loss;
-      if (std::isnan(loss) || loss > largest) largest = loss;  // a NaN stays NaN (std::max would drop it)
+      if (std::isnan(loss) || loss > largest)
+        largest = loss;  // a NaN stays NaN (std::max would drop it)
     };
     // The observer of step t sees theta_t (before the step): t >= 1 are the intermediate models.
     trainer_.train(theta_, rng, insertion, [&](std::size_t t, const float*) {
@@ -214,7 +227,8 @@ class TrialPlayer {
         if (t + 1 == observe) choose();
         return;
       }
-      score += watermark_step_score(c_.score, watermark_projection(mark, update) / unit, sigma_, c_.sampling_rate());
+      score += watermark_step_score(c_.score, watermark_projection(mark, update) / unit, sigma_,
+                                    c_.sampling_rate());
     });
     return score;
   }
@@ -238,9 +252,11 @@ SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
   g.noise_multiplier = sigma;
   g.q = c.sampling_rate();
   g.steps = c.steps;
-  g.signal = c.fault == SgdFault::no_clip ? c.canary_norm : std::min(c.canary_norm, 1.0);  // clipped to C
+  g.signal =
+      c.fault == SgdFault::no_clip ? c.canary_norm : std::min(c.canary_norm, 1.0);  // clipped to C
   g.noise_scale = c.fault == SgdFault::noise_ignores_clip ? 1.0 / c.clip : 1.0;
-  const bool shuffled = c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
+  const bool shuffled =
+      c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
   g.sampling = shuffled ? GameSampling::shuffle : GameSampling::poisson;
   g.epoch_steps = c.epoch_steps();
   g.score = c.score;
@@ -251,19 +267,23 @@ SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
 // Every score must be finite (eps-from-scores refuses NaN and inf, and so do the
 // estimates of --json): a score that is not says why, with the option to change.
 void require_finite_scores(const SgdConfig& c, double sigma, const std::vector<double>& scores) {
-  const auto bad = std::find_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
+  const auto bad =
+      std::find_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
   if (bad == scores.end()) return;
-  const std::string what = "the distinguisher's score is " + format_number(*bad) + " in trial " +
-                           std::to_string(c.first_trial + static_cast<std::size_t>(bad - scores.begin()) / 2);
+  const std::string what =
+      "the distinguisher's score is " + format_number(*bad) + " in trial " +
+      std::to_string(c.first_trial + static_cast<std::size_t>(bad - scores.begin()) / 2);
   if (c.engine == SgdEngine::train && c.lr > 0)
     // The lr scales every update, noise included: a step so large that the logits overflow.
     throw DataError(what + ": training diverged, each step adding noise of sd lr z C / (q N) = " +
                         format_number(c.lr * sigma * c.clip / c.expected_lot()) +
-                        " to every parameter; lower --lr, " + (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier") +
-                        " or raise " + c.lot_option(),
+                        " to every parameter; lower --lr, " +
+                        (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier") + " or raise " +
+                        c.lot_option(),
                     "--lr");
-  throw DataError(what + ": D3's per-step statistic overflows a double at z = " + format_number(sigma) + ", --clip " +
-                      format_number(c.clip) + " and --canary-norm " + format_number(c.canary_norm),
+  throw DataError(what + ": D3's per-step statistic overflows a double at z = " +
+                      format_number(sigma) + ", --clip " + format_number(c.clip) +
+                      " and --canary-norm " + format_number(c.canary_norm),
                   c.noise_option());
 }
 
@@ -275,11 +295,13 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
   const std::size_t trials = c.last_trial - c.first_trial;
   const auto start = std::chrono::steady_clock::now();
   if (c.engine == SgdEngine::simulate) {
-    result.scores = play_subsampled_gaussian_game(reduced_game(c, sigma), c.first_trial, c.last_trial, c.threads);
+    result.scores = play_subsampled_gaussian_game(reduced_game(c, sigma), c.first_trial,
+                                                  c.last_trial, c.threads);
   } else {
     at::set_num_threads(1);  // parallelism is over trials
     const GameSetup setup = prepare(c, sigma);
-    result.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.setup_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.parameters = setup.model->parameter_count();
     if (crafts_input(c.threat)) {
       result.crafted_initial_loss = setup.crafted.initial_loss;

@@ -31,11 +31,11 @@ struct SgdGameResult {
   std::size_t evaluated = 0;
   std::size_t parameters = 0;
   double seconds = 0;
-  double setup_seconds = 0;          // data, initial model and, for C2, shadow models and crafting
-  double crafted_initial_loss = 0;   // C2: mean shadow loss at the start ...
-  double crafted_final_loss = 0;     // ... and at the crafted input
-  std::size_t crafts = 0;            // C3: poisons crafted over all trials
-  double craft_seconds = 0;          // ... and the CPU seconds they took (summed over threads)
+  double setup_seconds = 0;         // data, initial model and, for C2, shadow models and crafting
+  double crafted_initial_loss = 0;  // C2: mean shadow loss at the start ...
+  double crafted_final_loss = 0;    // ... and at the crafted input
+  std::size_t crafts = 0;           // C3: poisons crafted over all trials
+  double craft_seconds = 0;         // ... and the CPU seconds they took (summed over threads)
 };
 
 // Plays trials [first_trial, last_trial) at noise multiplier `sigma`; `evaluate`

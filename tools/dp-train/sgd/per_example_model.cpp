@@ -15,17 +15,20 @@ namespace {
 class DenseModel final : public PerExampleModel {
  public:
   explicit DenseModel(std::vector<std::int64_t> widths) : dense_(std::move(widths)) {}
-  std::unique_ptr<PerExampleModel> clone() const override { return std::make_unique<DenseModel>(*this); }
+  std::unique_ptr<PerExampleModel> clone() const override {
+    return std::make_unique<DenseModel>(*this);
+  }
   std::size_t parameter_count() const override { return dense_.parameter_count(); }
-  void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y, std::size_t count, double clip,
-                       float* sum) override {
+  void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
+                       double clip, float* sum) override {
     dense_.add_clipped_sum(theta, x, y, count, clip, sum);
   }
   std::size_t losses(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
                      double* loss) override {
     return dense_.losses(theta, x, y, count, loss);
   }
-  void predict(const float* theta, const float* x, std::size_t count, std::int64_t* labels) override {
+  void predict(const float* theta, const float* x, std::size_t count,
+               std::int64_t* labels) override {
     dense_.predict(theta, x, count, labels);
   }
 
@@ -39,10 +42,14 @@ class TorchModel final : public PerExampleModel {
   TorchModel(const ModelConfig& config, std::uint64_t seed) : config_(config), seed_(seed) {
     model_ = make_model(config, seed);
   }
-  std::unique_ptr<PerExampleModel> clone() const override { return std::make_unique<TorchModel>(config_, seed_); }
-  std::size_t parameter_count() const override { return static_cast<std::size_t>(dp_train::parameter_count(*model_)); }
-  void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y, std::size_t count, double clip,
-                       float* sum) override {
+  std::unique_ptr<PerExampleModel> clone() const override {
+    return std::make_unique<TorchModel>(config_, seed_);
+  }
+  std::size_t parameter_count() const override {
+    return static_cast<std::size_t>(dp_train::parameter_count(*model_));
+  }
+  void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
+                       double clip, float* sum) override {
     if (count == 0) return;
     load(theta);
     const torch::Tensor grads = per_example_gradients(model_, batch(x, y, count));
@@ -58,18 +65,22 @@ class TorchModel final : public PerExampleModel {
     load(theta);
     const Batch b = batch(x, y, count);
     const torch::Tensor logits = model_->forward(b.x);
-    const torch::Tensor l = torch::nn::functional::cross_entropy(
-                                logits, b.y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone))
-                                .to(torch::kDouble);
-    for (std::size_t i = 0; i < count; ++i) loss[i] = l[static_cast<std::int64_t>(i)].item<double>();
+    const torch::Tensor l =
+        torch::nn::functional::cross_entropy(
+            logits, b.y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone))
+            .to(torch::kDouble);
+    for (std::size_t i = 0; i < count; ++i)
+      loss[i] = l[static_cast<std::int64_t>(i)].item<double>();
     return static_cast<std::size_t>(logits.argmax(1).eq(b.y).sum().item<std::int64_t>());
   }
-  void predict(const float* theta, const float* x, std::size_t count, std::int64_t* labels) override {
+  void predict(const float* theta, const float* x, std::size_t count,
+               std::int64_t* labels) override {
     torch::NoGradGuard no_grad;
     load(theta);
     std::vector<std::int64_t> none(count, 0);
     const torch::Tensor arg = model_->forward(batch(x, none.data(), count).x).argmax(1);
-    for (std::size_t i = 0; i < count; ++i) labels[i] = arg[static_cast<std::int64_t>(i)].item<std::int64_t>();
+    for (std::size_t i = 0; i < count; ++i)
+      labels[i] = arg[static_cast<std::int64_t>(i)].item<std::int64_t>();
   }
 
  private:
@@ -81,7 +92,8 @@ class TorchModel final : public PerExampleModel {
     std::vector<std::int64_t> shape{static_cast<std::int64_t>(count)};
     shape.insert(shape.end(), config_.input_shape.begin(), config_.input_shape.end());
     return {torch::from_blob(const_cast<float*>(x), shape),
-            torch::from_blob(const_cast<std::int64_t*>(y), {static_cast<std::int64_t>(count)}, torch::kLong)};
+            torch::from_blob(const_cast<std::int64_t*>(y), {static_cast<std::int64_t>(count)},
+                             torch::kLong)};
   }
 
   ModelConfig config_;
@@ -96,16 +108,19 @@ double test_accuracy(PerExampleModel& model, const std::vector<float>& theta, co
   std::size_t correct = 0;
   for (std::size_t begin = 0; begin < test.size(); begin += loss.size()) {
     const std::size_t count = std::min(loss.size(), test.size() - begin);
-    correct += model.losses(theta.data(), test.example(begin), test.labels.data() + begin, count, loss.data());
+    correct += model.losses(theta.data(), test.example(begin), test.labels.data() + begin, count,
+                            loss.data());
   }
   return static_cast<double>(correct) / static_cast<double>(test.size());
 }
 
-std::unique_ptr<PerExampleModel> PerExampleModel::make_reference(const ModelConfig& config, std::uint64_t seed) {
+std::unique_ptr<PerExampleModel> PerExampleModel::make_reference(const ModelConfig& config,
+                                                                 std::uint64_t seed) {
   return std::make_unique<TorchModel>(config, seed);
 }
 
-std::unique_ptr<PerExampleModel> PerExampleModel::make(const ModelConfig& config, std::uint64_t seed,
+std::unique_ptr<PerExampleModel> PerExampleModel::make(const ModelConfig& config,
+                                                       std::uint64_t seed,
                                                        std::vector<float>& theta0) {
   torch::nn::Sequential model = make_model(config, seed);
   const torch::Tensor flat = flatten_parameters(*model).contiguous();
@@ -113,10 +128,13 @@ std::unique_ptr<PerExampleModel> PerExampleModel::make(const ModelConfig& config
   std::int64_t inputs = 1;
   for (auto s : config.input_shape) inputs *= s;
   switch (config.kind) {
-    case ModelKind::logreg: return std::make_unique<DenseModel>(std::vector<std::int64_t>{inputs, config.classes});
+    case ModelKind::logreg:
+      return std::make_unique<DenseModel>(std::vector<std::int64_t>{inputs, config.classes});
     case ModelKind::mlp:
-      return std::make_unique<DenseModel>(std::vector<std::int64_t>{inputs, config.hidden, config.classes});
-    case ModelKind::cnn: return std::make_unique<TorchModel>(config, seed);
+      return std::make_unique<DenseModel>(
+          std::vector<std::int64_t>{inputs, config.hidden, config.classes});
+    case ModelKind::cnn:
+      return std::make_unique<TorchModel>(config, seed);
   }
   return nullptr;
 }

@@ -23,7 +23,8 @@ class PerExampleModel {
                                                std::vector<float>& theta0);
   // The LibTorch path for any model, one backward per example: the reference the fast
   // path is tested against.
-  static std::unique_ptr<PerExampleModel> make_reference(const ModelConfig& config, std::uint64_t seed);
+  static std::unique_ptr<PerExampleModel> make_reference(const ModelConfig& config,
+                                                         std::uint64_t seed);
   virtual ~PerExampleModel() = default;
   // An independent copy for another thread (models keep scratch space).
   virtual std::unique_ptr<PerExampleModel> clone() const = 0;
@@ -31,12 +32,13 @@ class PerExampleModel {
   virtual std::size_t parameter_count() const = 0;
   // sum += sum_i clip_C(grad_i) over `count` examples (x row by row, labels y); clip =
   // +inf adds the unclipped gradients.
-  virtual void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
-                               double clip, float* sum) = 0;
+  virtual void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y,
+                               std::size_t count, double clip, float* sum) = 0;
   // Per-example cross-entropy losses into `loss`; returns how many are predicted right.
-  virtual std::size_t losses(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
-                             double* loss) = 0;
-  virtual void predict(const float* theta, const float* x, std::size_t count, std::int64_t* labels) = 0;
+  virtual std::size_t losses(const float* theta, const float* x, const std::int64_t* y,
+                             std::size_t count, double* loss) = 0;
+  virtual void predict(const float* theta, const float* x, std::size_t count,
+                       std::int64_t* labels) = 0;
 };
 
 // The fraction of `test` that `model` at theta predicts right, in batches of 1,000.

@@ -5,8 +5,8 @@
 
 #include <stdexcept>
 
-#include <Eigen/Core>
 #include <torch/autograd.h>
+#include <Eigen/Core>
 
 #include "core/parallel.hpp"
 #include "data.hpp"
@@ -44,8 +44,9 @@ InputBox input_box(const Dataset& data) {
   return {*lo, *hi};
 }
 
-std::vector<std::vector<float>> train_shadow_models(const SgdConfig& config, const ModelConfig& model,
-                                                    const Dataset& shadow, double sigma) {
+std::vector<std::vector<float>> train_shadow_models(const SgdConfig& config,
+                                                    const ModelConfig& model, const Dataset& shadow,
+                                                    double sigma) {
   SgdConfig c = config;
   c.fault = SgdFault::none;
   c.train_size = shadow.size();
@@ -66,8 +67,10 @@ std::vector<std::vector<float>> train_shadow_models(const SgdConfig& config, con
   return thetas;
 }
 
-CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths, const std::vector<std::vector<float>>& shadows,
-                                std::vector<float> x0, std::int64_t y, std::size_t steps, double lr, InputBox box) {
+CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths,
+                                const std::vector<std::vector<float>>& shadows,
+                                std::vector<float> x0, std::int64_t y, std::size_t steps, double lr,
+                                InputBox box) {
   std::vector<torch::Tensor> models;
   for (const auto& theta : shadows) models.push_back(to_tensor(theta));
   // l_mal(x) = (1/n) sum_i l(f_i, x, y), with its gradient in x when asked.
@@ -89,7 +92,8 @@ CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths, const s
   return r;
 }
 
-DenseInputGradient::DenseInputGradient(std::vector<std::int64_t> widths) : widths_(std::move(widths)) {
+DenseInputGradient::DenseInputGradient(std::vector<std::int64_t> widths)
+    : widths_(std::move(widths)) {
   if (widths_.size() < 2 || widths_.size() > 3)
     throw std::invalid_argument("DenseInputGradient: one or two linear layers (logreg, mlp)");
 }
@@ -125,7 +129,8 @@ double DenseInputGradient::compute(const float* theta, const float* x, std::int6
   const double log_sum = std::log((z2.array() - top).exp().cast<double>().sum());
   const double loss = top + log_sum - z2[y];
   p_.resize(classes);
-  Eigen::Map<Vector>(p_.data(), classes) = ((z2.array() - top).exp() / static_cast<float>(std::exp(log_sum))).matrix();
+  Eigen::Map<Vector>(p_.data(), classes) =
+      ((z2.array() - top).exp() / static_cast<float>(std::exp(log_sum))).matrix();
   e2_ = p_;
   e2_[y] -= 1.0f;
   const Eigen::Map<const Vector> e2(e2_.data(), classes);
@@ -149,7 +154,8 @@ std::vector<float> DenseInputGradient::input_vjp(const float* w) const {
   const bool hidden = widths_.size() == 3;
   const Eigen::Index in = widths_[0], mid = hidden ? widths_[1] : in, classes = widths_.back();
   const std::size_t offset = hidden ? static_cast<std::size_t>(mid * (in + 1)) : 0;
-  const Eigen::Map<const Vector> xv(x_.data(), in), hv(h_.data(), mid), p(p_.data(), classes), e2(e2_.data(), classes);
+  const Eigen::Map<const Vector> xv(x_.data(), in), hv(h_.data(), mid), p(p_.data(), classes),
+      e2(e2_.data(), classes);
   const Eigen::Map<const Matrix> w2(theta_ + offset, classes, mid), o2(w + offset, classes, mid);
   const Eigen::Map<const Vector> ob2(w + offset + classes * mid, classes);
   // a = O2 h + o2; the top layer's input h is x itself for logreg.
@@ -157,20 +163,22 @@ std::vector<float> DenseInputGradient::input_vjp(const float* w) const {
   std::vector<float> result(static_cast<std::size_t>(in));
   Eigen::Map<Vector> out(result.data(), in);
   if (!hidden) {
-    out = w2.transpose() * (p.cwiseProduct(top) - p * p.dot(top)) + o2.transpose() * e2;  // W^T S a + O^T e
+    out = w2.transpose() * (p.cwiseProduct(top) - p * p.dot(top)) +
+          o2.transpose() * e2;  // W^T S a + O^T e
     return result;
   }
   const Eigen::Map<const Matrix> w1(theta_, mid, in), o1(w, mid, in);
-  const Eigen::Map<const Vector> ob1(w + mid * in, mid), mask(mask_.data(), mid), e1(e1_.data(), mid);
+  const Eigen::Map<const Vector> ob1(w + mid * in, mid), mask(mask_.data(), mid),
+      e1(e1_.data(), mid);
   top += w2 * (o1 * xv + ob1).cwiseProduct(mask);  // a + W2 (m o b)
   const Vector r_h = w2.transpose() * (p.cwiseProduct(top) - p * p.dot(top)) + o2.transpose() * e2;
   out = w1.transpose() * r_h.cwiseProduct(mask) + o1.transpose() * e1;
   return result;
 }
 
-AdaptiveCrafter::AdaptiveCrafter(std::vector<std::int64_t> widths, std::vector<float> query_x, std::int64_t query_y,
-                                 double virtual_step, double clip, std::size_t steps, double lr, CraftSign sign,
-                                 InputBox box)
+AdaptiveCrafter::AdaptiveCrafter(std::vector<std::int64_t> widths, std::vector<float> query_x,
+                                 std::int64_t query_y, double virtual_step, double clip,
+                                 std::size_t steps, double lr, CraftSign sign, InputBox box)
     : widths_(std::move(widths)),
       query_x_(std::move(query_x)),
       query_y_(query_y),
@@ -206,13 +214,15 @@ AdaptiveCrafter::Evaluation AdaptiveCrafter::evaluate(const float* theta, std::s
   return {j_value, poison_.input_vjp(w_.data())};
 }
 
-AdaptiveCrafter::Evaluation AdaptiveCrafter::evaluate_reference(const float* theta, std::size_t parameters,
+AdaptiveCrafter::Evaluation AdaptiveCrafter::evaluate_reference(const float* theta,
+                                                                std::size_t parameters,
                                                                 const std::vector<float>& x) const {
   const torch::Tensor w = parameters_view(theta, parameters).detach().requires_grad_(true);
   const torch::Tensor z = to_tensor(x).requires_grad_(true);
   // g(x) = grad_theta l(theta, x, y_q), kept differentiable in x.
-  const torch::Tensor g = torch::autograd::grad({dense_example_loss(widths_, w, z, query_y_)}, {w}, {},
-                                                /*retain_graph=*/true, /*create_graph=*/true)[0];
+  const torch::Tensor g =
+      torch::autograd::grad({dense_example_loss(widths_, w, z, query_y_)}, {w}, {},
+                            /*retain_graph=*/true, /*create_graph=*/true)[0];
   // clip_C(g) = g min(1, C / ||g||), then the step the poison alone would cause.
   const torch::Tensor clipped = g * (clip_ / g.norm()).clamp_max(1.0);
   const torch::Tensor stepped = w.detach() - virtual_step_ * clipped;

@@ -43,8 +43,9 @@ InputBox input_box(const Dataset& data);
 // sigma, no fault: the adversary assumes the documented trainer) on `shadow`, each from
 // its own initialisation and Philox stream (kSgdShadowStream + i): the same models for
 // any config.threads.
-std::vector<std::vector<float>> train_shadow_models(const SgdConfig& config, const ModelConfig& model,
-                                                    const Dataset& shadow, double sigma);
+std::vector<std::vector<float>> train_shadow_models(const SgdConfig& config,
+                                                    const ModelConfig& model, const Dataset& shadow,
+                                                    double sigma);
 
 struct CraftedInput {
   std::vector<float> x;
@@ -56,8 +57,10 @@ struct CraftedInput {
 // Crafter 2, lines 3-6: `steps` normalised ascent steps of length `lr` from x0 on the
 // mean cross-entropy of (x, y) over the models `shadows` (flat parameters of the dense
 // network `widths`).
-CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths, const std::vector<std::vector<float>>& shadows,
-                                std::vector<float> x0, std::int64_t y, std::size_t steps, double lr, InputBox box);
+CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths,
+                                const std::vector<std::vector<float>>& shadows,
+                                std::vector<float> x0, std::int64_t y, std::size_t steps, double lr,
+                                InputBox box);
 
 // One example's gradient g(x) of a dense ReLU network with at most one hidden layer
 // (logreg, mlp: widths as DensePerExample), and grad_x <g(x), w> for a fixed flat w,
@@ -87,8 +90,9 @@ class DenseInputGradient {
 class AdaptiveCrafter {
  public:
   // virtual_step = lr / L of the trainer's update; clip = C.
-  AdaptiveCrafter(std::vector<std::int64_t> widths, std::vector<float> query_x, std::int64_t query_y,
-                  double virtual_step, double clip, std::size_t steps, double lr, CraftSign sign, InputBox box);
+  AdaptiveCrafter(std::vector<std::int64_t> widths, std::vector<float> query_x,
+                  std::int64_t query_y, double virtual_step, double clip, std::size_t steps,
+                  double lr, CraftSign sign, InputBox box);
 
   // J(x) at theta and dJ/dx, in closed form ...
   struct Evaluation {
@@ -97,7 +101,8 @@ class AdaptiveCrafter {
   };
   Evaluation evaluate(const float* theta, std::size_t parameters, const std::vector<float>& x);
   // ... and by LibTorch's double backward on the differentiable path (the reference).
-  Evaluation evaluate_reference(const float* theta, std::size_t parameters, const std::vector<float>& x) const;
+  Evaluation evaluate_reference(const float* theta, std::size_t parameters,
+                                const std::vector<float>& x) const;
   // The poison for a step at theta (parameters floats), crafted from 0; valid until the
   // next call.
   const std::vector<float>& craft(const float* theta, std::size_t parameters);

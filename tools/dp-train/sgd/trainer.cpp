@@ -6,7 +6,8 @@
 
 namespace dpaudit::dp_train {
 
-void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng, std::vector<std::size_t>& lot) {
+void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng,
+                      std::vector<std::size_t>& lot) {
   lot.clear();
   if (q >= 1) {
     for (std::size_t i = 0; i < members; ++i) lot.push_back(i);
@@ -20,12 +21,14 @@ void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng, std::vec
   }
 }
 
-DpSgdTrainer::DpSgdTrainer(const SgdConfig& config, const Dataset& train, PerExampleModel& model, double sigma)
+DpSgdTrainer::DpSgdTrainer(const SgdConfig& config, const Dataset& train, PerExampleModel& model,
+                           double sigma)
     : c_(config),
       train_(train),
       model_(model),
       sigma_(sigma),
-      shuffled_(config.sampling == LotSampling::shuffle || config.fault == SgdFault::shuffle_as_poisson),
+      shuffled_(config.sampling == LotSampling::shuffle ||
+                config.fault == SgdFault::shuffle_as_poisson),
       epoch_steps_(config.epoch_steps()),
       sum_(model.parameter_count()),
       noise_(model.parameter_count()) {}
@@ -48,7 +51,8 @@ void DpSgdTrainer::next_lot(std::size_t step, std::size_t members, PhiloxStream&
 void DpSgdTrainer::train(std::vector<float>& theta, PhiloxStream& rng, const Insertion* insertion,
                          const StepObserver& observe) {
   const std::size_t n = train_.size(), d = theta.size(), width = train_.example_size();
-  const double clip = c_.fault == SgdFault::no_clip ? std::numeric_limits<double>::infinity() : c_.clip;
+  const double clip =
+      c_.fault == SgdFault::no_clip ? std::numeric_limits<double>::infinity() : c_.clip;
   const float scale = static_cast<float>(1.0 / c_.expected_lot());
   const float step_size = static_cast<float>(c_.lr);
   for (std::size_t t = 0; t < c_.steps; ++t) {

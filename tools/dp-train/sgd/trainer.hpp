@@ -32,7 +32,8 @@ struct Insertion {
 // A Poisson lot: each of `members` indices independently with probability q, drawn by
 // geometric skips (the gap before the next member is floor(log U / log(1 - q))), so a
 // lot costs one uniform per member drawn rather than one per candidate.
-void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng, std::vector<std::size_t>& lot);
+void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng,
+                      std::vector<std::size_t>& lot);
 
 // Called after every step with the released update (parameter_count() floats).
 using StepObserver = std::function<void(std::size_t step, const float* update)>;
@@ -55,7 +56,7 @@ class DpSgdTrainer {
   const Dataset& train_;
   PerExampleModel& model_;
   double sigma_;
-  bool shuffled_;              // shuffled fixed-size lots (--sampling shuffle, or the fault)
+  bool shuffled_;  // shuffled fixed-size lots (--sampling shuffle, or the fault)
   std::size_t epoch_steps_;
   std::vector<std::size_t> order_, lot_;
   std::vector<float> x_, sum_;

@@ -33,7 +33,8 @@ int run_sum(const SumOptions& o, bool clients_given) {
     config.client_data = ClientData::random;
   } else {
     if (clients_given)
-      throw UsageError("--clients cannot be given with --client-data FILE (its rows are the clients)");
+      throw UsageError(
+          "--clients cannot be given with --client-data FILE (its rows are the clients)");
     config.client_data = ClientData::given;
   }
   // Client rows stream from the NPY file, one at a time (the mechanism takes vectors).
@@ -52,39 +53,57 @@ int run_sum(const SumOptions& o, bool clients_given) {
   const std::size_t terms = (canaries ? canaries->count() : 0) +
                             (config.client_data == ClientData::random ? config.clients : 0);
   cli::Progress progress("dp-train sum", terms, o.quiet);
-  const std::vector<double> release = gaussian_sum_release(
-      config, canaries ? &*canaries : nullptr, client_file ? &given : nullptr,
-      [&](std::size_t done) { progress.update(done); });
+  const std::vector<double> release =
+      gaussian_sum_release(config, canaries ? &*canaries : nullptr, client_file ? &given : nullptr,
+                           [&](std::size_t done) { progress.update(done); });
   save_npy(o.output, release.data(), {release.size()}, parse_npy_dtype(o.dtype));
   return 0;
 }
 
-const Registration kSum{{"sum", [](CLI::App& sub) -> std::function<int()> {
-  auto o = std::make_shared<SumOptions>();
-  sub.description(
-      "One release of the Gaussian sum query with canaries inserted (003 Alg. 1):\n"
-      "  rho = C (sum_i clip_1(x_i) + sum_j clip_1(c_j) + sigma Z), Z ~ N(0, I_D),\n"
-      "written as a 1-D NPY of D entries. Score it with score-dump.");
-  sub.add_option("--dim", o->config.dim, "dimension D of the vectors")->required()
-      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
-  auto* clients = sub.add_option("--clients", o->config.clients, "number N of client vectors (zero, random)")
-                      ->capture_default_str();
-  sub.add_option("--client-data", o->client_data,
-                 "zero | random (standard Gaussian, clipped to norm 1) | FILE.npy (N x D, rows clipped to norm 1)")
-      ->capture_default_str();
-  sub.add_option("--canaries", o->canaries, "canaries: a spec (canary-gen) or an NPY matrix K x D; rows clipped to norm 1");
-  sub.add_option("--noise", o->config.noise, "noise multiplier sigma: noise N(0, (sigma C)^2 I)")->required()
-      ->check(dpaudit::cli::positive());
-  sub.add_option("--clip", o->config.clip, "sensitivity C: everything is scaled by C")->capture_default_str()
-      ->check(dpaudit::cli::positive());
-  sub.add_option("--seed", o->config.seed, "seed of the noise and the random clients")->capture_default_str();
-  sub.add_option("--threads", o->config.threads, "threads (0: all cores); the output does not depend on it")
-      ->capture_default_str()->check(dpaudit::cli::thread_count());
-  sub.add_option("-o,--output", o->output, "release NPY file; - = stdout")->capture_default_str();
-  sub.add_option("--dtype", o->dtype, "f8 or f4")->capture_default_str()->check(CLI::IsMember({"f8", "f4"}));
-  sub.add_flag("-q,--quiet", o->quiet, "no progress on stderr (shown only when it is a terminal)");
-  return [o, clients] { return run_sum(*o, clients->count() > 0); };
-}, "--dim and the canaries (--canaries)"}};
+const Registration kSum{
+    {"sum",
+     [](CLI::App& sub) -> std::function<int()> {
+       auto o = std::make_shared<SumOptions>();
+       sub.description(
+           "One release of the Gaussian sum query with canaries inserted (003 Alg. 1):\n"
+           "  rho = C (sum_i clip_1(x_i) + sum_j clip_1(c_j) + sigma Z), Z ~ N(0, I_D),\n"
+           "written as a 1-D NPY of D entries. Score it with score-dump.");
+       sub.add_option("--dim", o->config.dim, "dimension D of the vectors")
+           ->required()
+           ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+       auto* clients = sub.add_option("--clients", o->config.clients,
+                                      "number N of client vectors (zero, random)")
+                           ->capture_default_str();
+       sub.add_option("--client-data", o->client_data,
+                      "zero | random (standard Gaussian, clipped to norm 1) | FILE.npy (N x D, "
+                      "rows clipped to norm 1)")
+           ->capture_default_str();
+       sub.add_option(
+           "--canaries", o->canaries,
+           "canaries: a spec (canary-gen) or an NPY matrix K x D; rows clipped to norm 1");
+       sub.add_option("--noise", o->config.noise,
+                      "noise multiplier sigma: noise N(0, (sigma C)^2 I)")
+           ->required()
+           ->check(dpaudit::cli::positive());
+       sub.add_option("--clip", o->config.clip, "sensitivity C: everything is scaled by C")
+           ->capture_default_str()
+           ->check(dpaudit::cli::positive());
+       sub.add_option("--seed", o->config.seed, "seed of the noise and the random clients")
+           ->capture_default_str();
+       sub.add_option("--threads", o->config.threads,
+                      "threads (0: all cores); the output does not depend on it")
+           ->capture_default_str()
+           ->check(dpaudit::cli::thread_count());
+       sub.add_option("-o,--output", o->output, "release NPY file; - = stdout")
+           ->capture_default_str();
+       sub.add_option("--dtype", o->dtype, "f8 or f4")
+           ->capture_default_str()
+           ->check(CLI::IsMember({"f8", "f4"}));
+       sub.add_flag("-q,--quiet", o->quiet,
+                    "no progress on stderr (shown only when it is a terminal)");
+       return [o, clients] { return run_sum(*o, clients->count() > 0); };
+     },
+     "--dim and the canaries (--canaries)"}};
 
 }  // namespace
 }  // namespace dpaudit::dp_train
