@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit::cli {
 

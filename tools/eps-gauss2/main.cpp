@@ -14,9 +14,9 @@
 #include "accounting/two_gaussian.hpp"
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 #include "io/json.hpp"
 
 namespace {

@@ -17,9 +17,9 @@
 #include "accounting/tradeoff_curve.hpp"
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 #include "io/json.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "data.hpp"
+#include "data/datasets.hpp"
 
 #include <algorithm>
 #include <cmath>
