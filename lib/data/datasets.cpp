@@ -10,6 +10,7 @@
 #include "core/names.hpp"
 #include "io/idx.hpp"
 #include "random/philox_stream.hpp"
+#include "random/streams.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -149,7 +150,7 @@ TrainTest load_fashion_mnist(const std::string& dir) {
 }
 
 TrainTest make_synthetic_task(std::uint64_t seed) {
-  PhiloxStream rng(seed, kSyntheticStream);
+  PhiloxStream rng(seed, streams::kSynthetic);
   std::vector<float> means(10 * 64);
   for (float& m : means) m = static_cast<float>(rng.normal());
   TrainTest t;
@@ -179,7 +180,7 @@ ClientIndices partition_clients(const Dataset& data, std::size_t clients, Partit
                          std::to_string(data.size()) + ")",
                      "--clients");
   if (!(alpha > 0) || !std::isfinite(alpha)) throw UsageError("alpha must be positive", "--alpha");
-  PhiloxStream rng(seed, kPartitionStream);
+  PhiloxStream rng(seed, streams::kPartition);
   return kind == PartitionKind::iid ? partition_iid(data.size(), clients, rng)
                                     : partition_label_skew(data, clients, alpha, rng);
 }

@@ -75,8 +75,4 @@ void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng);
 // (a partial Fisher-Yates from the front: position i swaps with i + uniform_below(n - i)).
 void shuffle_prefix(std::vector<std::size_t>& v, std::size_t k, PhiloxStream& rng);
 
-// Philox stream ids of dp-train's data randomness (other subcommands use ids >= 16).
-constexpr std::uint64_t kSyntheticStream = 1;
-constexpr std::uint64_t kPartitionStream = 2;
-
 }  // namespace dpaudit::dp_train
