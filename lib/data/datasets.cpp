@@ -14,10 +14,6 @@
 
 namespace dpaudit::dp_train {
 
-std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
-}
-
 void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[uniform_below(rng, i)]);
 }

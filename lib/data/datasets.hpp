@@ -67,8 +67,6 @@ struct PartitionSummary {
 };
 PartitionSummary summarize_partition(const Dataset& data, const ClientIndices& clients);
 
-// Uniform integer in [0, n) (n >= 1) from one uniform double of `rng`.
-std::size_t uniform_below(PhiloxStream& rng, std::size_t n);
 // Fisher-Yates shuffle of v, from its last position down.
 void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng);
 // The first k positions of v become a uniform sample of its entries without replacement
