@@ -268,7 +268,8 @@ TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the 
 }
 
 TEST_CASE(
-    "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (003 Thm 3.1)") {
+    "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (Andrew et al. "
+    "2024, Thm 3.1)") {
   const std::size_t k = 4000, d = 500;
   const CanarySet set = CanarySet::from_spec(sphere(2, k, d));
   std::vector<double> v(d, 0.0);

@@ -10,7 +10,8 @@ using namespace dpaudit;
 
 namespace {
 
-// 003 Sec. 5.4's run: q = 128/60000, one epoch of 469 rounds, audits every 100 rounds.
+// Andrew et al. 2024, Sec. 5.4's run: q = 128/60000, one epoch of 469 rounds, audits every 100
+// rounds.
 EmpiricalCompositionOptions run_options(AuditCover cover) {
   EmpiricalCompositionOptions o;
   o.q = 128.0 / 60000;
