@@ -46,7 +46,7 @@ $(CANIFE_OUT)/eps_r.png: $(CANIFE_OUT)/summary.md $(CANIFE_DIR)/eps_r.gp
 # core): Fashion-MNIST cut into 3,000 clients with label skew (Dirichlet 0.5), 100 clients
 # per round (q = 1/30), 300 rounds (10 epochs), z calibrated for eps 10, 30, 50 at delta
 # 1e-5; an audit every 20 rounds with 100 mock rounds, 100 mock clients from the test
-# split, 1,000 design steps (spec A.7 item 4, one seed) -> user/summary.md, user/eps_r.png.
+# split, 1,000 design steps (not CANIFE_STEPS, to fit the time; one seed) -> user/summary.md, user/eps_r.png.
 CANIFE_USER_EPS ?= 10 30 50
 CANIFE_USER := --level user --clients 3000 --partition label-skew --alpha 0.5 --clients-per-round 100 --rounds 300 \
                --audit-every 20 --audit-rounds 100 --design-pool 100 --design-steps 1000

@@ -167,7 +167,7 @@ expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 200 --
   --clients-per-round 50 --rounds 2 --out skew --quiet
 expect_true "label skew: fewer labels per client" "$(json_field skew/run.json "['partition_summary']['mean_classes_per_client']") < 3"
 
-# --- parameter counts on 28x28 images: mlp 784-128-10 = 101,770 (Andrew et al. 2024, Sec. 5.4, DESIGN);
+# --- parameter counts on 28x28 images: mlp 784-128-10 = 101,770 (Andrew et al. 2024, Sec. 5.4; its width, 128, is ours);
 # cnn of Matsumoto et al. 2022, Table 2 = 16*64+16 + 32*16*16+32 + 32*32+32 + 32*10+10 = 10,650.
 expect_status 0 dp-train fedavg --model mlp --clients 600 --clients-per-round 10 --rounds 1 --out mlp --quiet
 expect_eq "$(json_field mlp/run.json "['dim']")" 101770 "mlp parameters"

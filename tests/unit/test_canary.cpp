@@ -41,7 +41,7 @@ std::string spec_error(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("spec JSON: the DESIGN.md example reads and writes back") {
+TEST_CASE("spec JSON: the docs/formats.md example reads and writes back") {
   const std::string text =
       R"({"kind":"sphere","seed":7,"count":1000,"dim":101770,"first_index":0})";
   const CanarySpec s = parse_canary_spec(text, "c.json");
