@@ -1,4 +1,4 @@
-// dp-train sgd's input-crafting adversaries (004 Crafters 2 and 3, sgd/poison): the
+// dp-train sgd's input-crafting adversaries (Nasr et al. 2021, Crafters 2 and 3, sgd/poison): the
 // differentiable path (differentiable_model) against the one-pass per-example gradients
 // (sgd/dense_per_example) for logreg and mlp, C3's closed-form dJ/dx against LibTorch's
 // double backward and against finite differences, and what crafting achieves on a fixed
