@@ -15,6 +15,7 @@
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
 #include "io/format.hpp"
+#include "io/scores_reader.hpp"
 #include "output.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/canife_epsilon.hpp"
@@ -398,7 +399,7 @@ int main(int argc, char** argv) {
           "with --method canife");
       // 000 App. C.1 per round, delta 1/n unless --delta: round,epsilon,eps_lo,eps_hi.
       const auto rounds =
-          canife_epsilon_per_round(read_scores_csv_by_round(scores_path, {}),
+          canife_epsilon_per_round(score_sets(read_scores_csv_by_round(scores_path, {})),
                                    delta_opt->count() ? std::optional(delta) : std::nullopt, alpha);
       double reported = 0;
       for (const auto& [round, e] : rounds) reported = std::max(reported, e.epsilon);
@@ -424,8 +425,8 @@ int main(int argc, char** argv) {
             "is "
             "(eps, 0)-DP); --curve dp takes delta 0");
       const ScoreReadOptions read{negate, true, false, 0};
-      const ScoreSet scores = in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
-                                              : read_scores_csv(scores_path, read);
+      const ScoreSet scores(in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
+                                            : read_scores_csv(scores_path, read));
       try {
         check_one_run_labels(scores);
       } catch (const DataError& e) {
@@ -461,9 +462,9 @@ int main(int argc, char** argv) {
       if (delta_opt->count() == 0 || delta == 0)
         throw UsageError(
             "gdp needs --delta in (0,1): mu-GDP is not (eps, 0)-DP for any finite eps");
-      const ScoreSet scores = in_opt->count()
-                                  ? read_scores_npy(in_npy, out_npy, {negate, true, false, 0})
-                                  : read_scores_csv(scores_path, {negate, true, false, 0});
+      const ScoreSet scores(in_opt->count()
+                                ? read_scores_npy(in_npy, out_npy, {negate, true, false, 0})
+                                : read_scores_csv(scores_path, {negate, true, false, 0}));
       RunDescription run;
       run.method_name = method_name;
       run.negated = negate;
@@ -498,10 +499,11 @@ int main(int argc, char** argv) {
       if (!decisions) run.thresholds = strategy_name;
       const ScoreReadOptions read{negate, true, false, 0};
       const CurveTestResult r =
-          decisions ? test_against_curve(read_decisions_csv(decisions_path), curve, alpha)
-                    : test_against_curve(in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
-                                                         : read_scores_csv(scores_path, read),
-                                         curve, alpha, strategy);
+          decisions
+              ? test_against_curve(read_decisions_csv(decisions_path), curve, alpha)
+              : test_against_curve(ScoreSet(in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
+                                                            : read_scores_csv(scores_path, read)),
+                                   curve, alpha, strategy);
       if (fail_on_refute && r.refuted)
         throw Error(eps_from_scores::curve_refutation(r, run, curve_path),
                     source == "-" ? "stdin" : source, kExitBudgetExceeded);
@@ -567,7 +569,7 @@ int main(int argc, char** argv) {
     std::string text;
     double reported = 0;
     if (per_round) {
-      const auto rounds = read_scores_csv_by_round(scores_path, read);
+      const auto rounds = score_sets(read_scores_csv_by_round(scores_path, read));
       set_null(rounds.begin()->second.dim());
       std::size_t ignored = 0;
       for (const auto& [round, s] : rounds) ignored += s.out().size();
@@ -586,8 +588,8 @@ int main(int argc, char** argv) {
       if (decisions) {
         result.estimate = estimate_epsilon(read_decisions_csv(decisions_path), options);
       } else {
-        const ScoreSet scores = in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
-                                                : read_scores_csv(scores_path, read);
+        const ScoreSet scores(in_opt->count() ? read_scores_npy(in_npy, out_npy, read)
+                                              : read_scores_csv(scores_path, read));
         set_null(scores.dim());
         result.estimate = estimate_epsilon(scores, options);
         result.summary = summary_of(scores);
