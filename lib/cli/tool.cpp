@@ -67,16 +67,20 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) 
     std::cerr << name << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
+  return guarded(name, std::cerr, body);
+}
+
+int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body) {
   try {
     return body();
   } catch (const Error& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
+    err << tool << ": error: " << e.what() << "\n";
     return e.exit_status();
   } catch (const std::bad_alloc&) {
-    std::cerr << name << ": error: out of memory\n";
+    err << tool << ": error: out of memory\n";
     return kExitBadData;
   } catch (const std::exception& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
+    err << tool << ": error: " << e.what() << "\n";
     return kExitBadData;
   }
 }
@@ -92,7 +96,11 @@ void require_options(const std::vector<CLI::Option*>& options, const std::string
 }
 
 void note(const CLI::App& app, const std::string& message) {
-  std::cerr << app.get_name() << ": note: " << message << "\n";
+  note(std::cerr, app.get_name(), message);
+}
+
+void note(std::ostream& err, const std::string& tool, const std::string& message) {
+  err << tool << ": note: " << message << "\n";
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // usage errors exit 2, DataError 1, and --fail-above 3.
 #pragma once
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -13,17 +14,23 @@ namespace dpaudit::cli {
 // Adds --version and the EXAMPLES footer; `examples` is one command per line.
 void setup(CLI::App& app, const std::string& examples);
 
-// Parses argv, then calls body(). Prints `TOOL: error: WHAT (WHERE)` on one line
-// for any failure and returns the documented exit status.
+// Parses argv, then calls body() as guarded() does. Prints `TOOL: error: WHAT (WHERE)` on
+// one line for any failure and returns the documented exit status.
 int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+
+// Calls body() and returns its status; for an error, prints `TOOL: error: WHAT (WHERE)` on
+// `err` and returns the error's exit status (a tool's body run in-process: tests, fuzzing).
+int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body);
 
 // Usage errors for option combinations: `mode` completes the sentence, e.g.
 // forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".
 void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 void require_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 
-// Prints one line on stderr, `TOOL: note: ...`, unless quiet.
+// Prints one line on stderr, `TOOL: note: ...` (callers skip it under --quiet).
 void note(const CLI::App& app, const std::string& message);
+// The same on `err`.
+void note(std::ostream& err, const std::string& tool, const std::string& message);
 
 // Validators that print the project's messages.
 CLI::Validator open_unit_interval();       // 0 < x < 1
