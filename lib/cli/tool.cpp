@@ -95,6 +95,18 @@ void require_options(const std::vector<CLI::Option*>& options, const std::string
     if (!o->count()) throw UsageError(o->get_name() + " is required " + mode);
 }
 
+void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
+                  const std::string& mode) {
+  for (const auto& [name, given] : options)
+    if (given) throw UsageError(name + " cannot be used " + mode);
+}
+
+void require_given(const std::vector<std::pair<std::string, bool>>& options,
+                   const std::string& mode) {
+  for (const auto& [name, given] : options)
+    if (!given) throw UsageError(name + " is required " + mode);
+}
+
 void note(const CLI::App& app, const std::string& message) {
   note(std::cerr, app.get_name(), message);
 }

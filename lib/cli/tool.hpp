@@ -5,6 +5,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -26,6 +27,12 @@ int guarded(const std::string& tool, std::ostream& err, const std::function<int(
 // forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".
 void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 void require_options(const std::vector<CLI::Option*>& options, const std::string& mode);
+
+// The same for options as a body run in-process sees them: (name, given) pairs.
+void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
+                  const std::string& mode);
+void require_given(const std::vector<std::pair<std::string, bool>>& options,
+                   const std::string& mode);
 
 // Prints one line on stderr, `TOOL: note: ...` (callers skip it under --quiet).
 void note(const CLI::App& app, const std::string& message);
