@@ -3,16 +3,16 @@
 // `TOOL: error: WHAT (WHERE)`, and nothing is written.
 #pragma once
 #include <optional>
+#include <stdexcept>
 #include <string>
-
-#include "core/error.hpp"
 
 namespace dpaudit::cli {
 
-// A gate's refusal: exit 3 (cli/tool.hpp's run()).
-struct Refusal : Error {
+// A gate's refusal: exit 3 (cli/tool.hpp's run() and guarded()). Not a library error: the
+// library has no budgets.
+struct Refusal : std::runtime_error {
   explicit Refusal(const std::string& what, const std::string& where = "")
-      : Error(what, where, kExitBudgetExceeded) {}
+      : std::runtime_error(where.empty() ? what : what + " (" + where + ")") {}
 };
 
 // --fail-above: a Refusal "NOUN VALUE[ (QUALIFIER)] exceeds the budget --fail-above BUDGET

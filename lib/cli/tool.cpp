@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/exit_status.hpp"
+#include "cli/gate.hpp"
 #include "core/error.hpp"
 #include "io/csv.hpp"
 #include "io/format.hpp"
@@ -73,9 +75,12 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) 
 int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body) {
   try {
     return body();
+  } catch (const Refusal& e) {
+    err << tool << ": error: " << e.what() << "\n";
+    return kExitBudgetExceeded;
   } catch (const Error& e) {
     err << tool << ": error: " << e.what() << "\n";
-    return e.exit_status();
+    return exit_status(e.kind());
   } catch (const std::bad_alloc&) {
     err << tool << ": error: out of memory\n";
     return kExitBadData;

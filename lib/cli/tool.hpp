@@ -1,6 +1,6 @@
 // What every tool's main shares: the CLI11 set-up (--version, an EXAMPLES footer,
-// one-line errors) and the run wrapper that turns errors into exit statuses:
-// usage errors exit 2, DataError 1, and --fail-above 3.
+// one-line errors) and the run wrapper that turns errors into exit statuses
+// (cli/exit_status.hpp): usage errors exit 2, DataError 1, and a gate's refusal 3.
 #pragma once
 #include <functional>
 #include <ostream>
