@@ -107,9 +107,12 @@ EstimateRequest validated_request(const Options& o) {
   r.against_curve = o.against_curve.has_value();
   r.budget = o.fail_above.has_value();
   r.details = o.json || o.report;
-  if (o.tpr_at) r.tpr_at = parse_fpr_targets(*o.tpr_at);
-  if (o.guesses) r.guesses = parse_guesses(*o.guesses);
+  // The rules see these two as given; their texts are parsed after the rules, as ever (the
+  // guesses after the scores are read).
+  if (o.tpr_at) r.tpr_at.emplace();
+  if (o.guesses) r.guesses.emplace();
   validate(r);
+  if (o.tpr_at) r.tpr_at = parse_fpr_targets(*o.tpr_at);
   const Estimator* e = find_estimator(r.method_name());  // none: the curve test
   const bool rate_based = !e || (e->accepts & kRateBased);
   if (rate_based && !o.in_npy.empty() && o.out_npy.empty() && !r.has_null())
@@ -152,6 +155,7 @@ RunDescription described(const EstimateRequest& r, const Estimate& e) {
 int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, std::ostream& err) {
   EstimateRequest r = validated_request(o);
   read_data(o, r, in);
+  if (o.guesses) r.guesses = parse_guesses(*o.guesses);
   const Estimate e = estimate(r);
   if (!o.quiet)  // after the estimate: an error is then the only line on stderr
     for (const std::string& n : e.notes) cli::note(err, kTool, render_parameters(n, flag_names(o)));
