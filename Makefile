@@ -3,6 +3,7 @@
 # tests/fuzz with clang in build-fuzz/ and runs each for FUZZ_SECONDS (not part of test).
 # `make test-sanitize` builds the LibTorch-free part (lib, the five numerics tools, their
 # tests) with ASan and UBSan in build-sanitize/ and runs its tests (.ci/run does both).
+# `make lint` checks the formatting (clang-format) and runs clang-tidy (scripts/lint).
 BUILD ?= build
 SANITIZE_BUILD ?= build-sanitize
 JOBS ?= 2
@@ -10,7 +11,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build test test-sanitize demo fuzz clean
+.PHONY: all deps configure build test test-sanitize demo fuzz lint clean
 
 all: build
 
@@ -40,6 +41,11 @@ fuzz:
 	@CXX=clang++ cmake -S tests/fuzz -B $(FUZZ_BUILD) >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j$(JOBS)
 	@tests/fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+lint:
+	@scripts/install-deps --lint
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $(CMAKE_ARGS) >/dev/null
+	@scripts/lint $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD)

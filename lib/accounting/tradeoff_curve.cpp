@@ -8,8 +8,8 @@
 
 #include "accounting/rdp.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit {
 namespace {

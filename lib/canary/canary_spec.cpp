@@ -14,8 +14,8 @@
 
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/names.hpp"
-#include "io/format.hpp"
 #include "io/json.hpp"
 #include "random/philox_stream.hpp"
 

@@ -5,8 +5,8 @@
 
 #include "canary/canary_set.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
-#include "io/format.hpp"
 #include "io/npy.hpp"
 
 namespace dpaudit {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "io/format.hpp"
+#include "core/format.hpp"
 
 namespace dpaudit::cli {
 

@@ -8,8 +8,8 @@
 #include "cli/exit_status.hpp"
 #include "cli/gate.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "io/format.hpp"
+#include "core/format.hpp"
 
 namespace dpaudit {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "io/format.hpp"
+#include "core/format.hpp"
 
 namespace dpaudit {
 namespace {

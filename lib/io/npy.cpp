@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/names.hpp"
 #include "io/atomic_output.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit {
 namespace {

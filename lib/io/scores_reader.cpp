@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
+#include "core/format.hpp"
 #include "io/npy.hpp"
 
 namespace dpaudit {

@@ -7,7 +7,7 @@
 #include <boost/math/special_functions/gamma.hpp>
 
 #include "core/error.hpp"
-#include "io/format.hpp"
+#include "core/format.hpp"
 
 namespace dpaudit {
 

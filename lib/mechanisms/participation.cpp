@@ -19,10 +19,6 @@ SamplingKind parse_sampling(const std::string& name) {
 namespace {
 
 // Uniform integer in [0, n).
-std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
-}
-
 RoundMembers poisson_schedule(const ParticipationConfig& c) {
   RoundMembers out(c.rounds);
   for (std::size_t t = 0; t < c.rounds; ++t) {

@@ -1,5 +1,7 @@
 #include "random/philox_stream.hpp"
 
+#include <algorithm>
+
 #include "random/philox.hpp"
 #include "random/ziggurat.hpp"
 
@@ -32,6 +34,10 @@ double PhiloxStream::normal() {
 void PhiloxStream::fill_normal(double* out, std::size_t n) {
   philox_normals(seed_, stream_id_, position_, n, out);
   position_ += n;
+}
+
+std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
 }
 
 }  // namespace dpaudit

@@ -31,4 +31,8 @@ class PhiloxStream {
   std::uint64_t position_;
 };
 
+// An index in [0, n), n >= 1, from one uniform(): floor(u n), capped at n - 1. Its bias is
+// at most n 2^-53 per value (the shuffles and schedules of a training run use it).
+std::size_t uniform_below(PhiloxStream& rng, std::size_t n);
+
 }  // namespace dpaudit

@@ -2,7 +2,7 @@
 // on, the synthetic task's 8 x 8 images with 10 classes and 16 hidden units.
 #pragma once
 
-#include "models.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train::test {
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "canife/craft.hpp"
-#include "models.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/dense_per_example.hpp"
 #include "sgd/per_example_model.hpp"
+#include "train/torch/models.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK

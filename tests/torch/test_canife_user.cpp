@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "canife/craft.hpp"
-#include "data.hpp"
+#include "data/datasets.hpp"
 #include "fedavg/client.hpp"
-#include "models.hpp"
 #include "random/philox_stream.hpp"
+#include "train/torch/models.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK

@@ -5,12 +5,12 @@
 #include <limits>
 #include <vector>
 
-#include "data.hpp"
-#include "models.hpp"
+#include "data/datasets.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/per_example_model.hpp"
 #include "sgd/trainer.hpp"
 #include "small_model.hpp"
+#include "train/torch/models.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK

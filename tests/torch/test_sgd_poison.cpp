@@ -11,13 +11,13 @@
 
 #include <torch/autograd.h>
 
-#include "differentiable_model.hpp"
-#include "models.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/dense_per_example.hpp"
 #include "sgd/per_example_model.hpp"
 #include "sgd/poison.hpp"
 #include "small_model.hpp"
+#include "train/torch/differentiable_model.hpp"
+#include "train/torch/models.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK

@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 #include "io/npy.hpp"
 #include "io/remove_on_signal.hpp"
 

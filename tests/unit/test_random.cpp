@@ -138,3 +138,20 @@ TEST_CASE("derived seeds separate purposes") {
   CHECK(derive_seed(7, 1) != 7);
   CHECK(derive_seed(7, 1) == derive_seed(7, 1));
 }
+
+TEST_CASE("uniform_below: floor(u n) of the stream's next uniform, within [0, n)") {
+  PhiloxStream a(11, 3), b(11, 3);
+  for (std::size_t n : {1u, 2u, 7u, 10u, 1000003u}) {
+    for (int k = 0; k < 200; ++k) {
+      const double u = b.uniform();
+      const std::size_t i = uniform_below(a, n);
+      CHECK(i == static_cast<std::size_t>(u * static_cast<double>(n)));
+      CHECK(i < n);
+    }
+  }
+  // Ten values spread evenly: 100,000 draws below 10 give each about 10,000 (5 sd: 474).
+  PhiloxStream c(5, 0);
+  std::size_t counts[10] = {};
+  for (int k = 0; k < 100000; ++k) ++counts[uniform_below(c, 10)];
+  for (std::size_t v : counts) CHECK(std::abs(static_cast<double>(v) - 10000.0) < 474.0);
+}

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "io/format.hpp"
+#include "core/format.hpp"
 
 namespace dpaudit::eps_from_scores {
 namespace {

@@ -13,7 +13,7 @@
 #include "cli/tool.hpp"
 #include "core/error.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
+#include "core/format.hpp"
 #include "io/json.hpp"
 
 namespace dpaudit::eps_gauss2 {

@@ -20,9 +20,9 @@
 #include "cli/gate.hpp"
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
-#include "io/format.hpp"
 #include "io/json.hpp"
 
 namespace {

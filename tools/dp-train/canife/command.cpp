@@ -6,8 +6,8 @@
 #include "cli/tool.hpp"
 #include "command.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit::dp_train {
 

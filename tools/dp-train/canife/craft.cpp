@@ -8,8 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/names.hpp"
-#include "data.hpp"
-#include "differentiable_model.hpp"
+#include "data/datasets.hpp"
+#include "train/torch/differentiable_model.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -5,11 +5,11 @@
 #include "accounting/rdp.hpp"
 #include "canife/levels.hpp"
 #include "core/error.hpp"
-#include "data.hpp"
+#include "core/format.hpp"
+#include "data/datasets.hpp"
 #include "io/atomic_output.hpp"
-#include "io/format.hpp"
+#include "io/staging_dir.hpp"
 #include "sgd/accounting.hpp"
-#include "staging_dir.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -6,11 +6,11 @@
 #include "canife/levels.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
-#include "data.hpp"
-#include "differentiable_model.hpp"
-#include "models.hpp"
+#include "data/datasets.hpp"
+#include "io/staging_dir.hpp"
 #include "sgd/trainer.hpp"
-#include "staging_dir.hpp"
+#include "train/torch/differentiable_model.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -9,13 +9,13 @@
 
 #include "canife/levels.hpp"
 #include "core/error.hpp"
-#include "data.hpp"
-#include "differentiable_model.hpp"
+#include "data/datasets.hpp"
 #include "fedavg/client.hpp"
+#include "io/staging_dir.hpp"
 #include "mechanisms/fedavg_server.hpp"
-#include "models.hpp"
 #include "sgd/trainer.hpp"
-#include "staging_dir.hpp"
+#include "train/torch/differentiable_model.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

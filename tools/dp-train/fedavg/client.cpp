@@ -4,8 +4,8 @@
 
 #include "core/parallel.hpp"
 #include "mechanisms/fedavg_server.hpp"
-#include "models.hpp"
 #include "random/philox_stream.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

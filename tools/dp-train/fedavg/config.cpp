@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "data.hpp"
+#include "data/datasets.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -1,7 +1,7 @@
 #include "fedavg/output.hpp"
 
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -14,17 +14,17 @@
 #include "canary/score_release.hpp"
 #include "cli/progress.hpp"
 #include "core/error.hpp"
-#include "data.hpp"
+#include "data/datasets.hpp"
 #include "fedavg/canaries.hpp"
 #include "fedavg/client.hpp"
 #include "fedavg/output.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
+#include "io/staging_dir.hpp"
 #include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "mechanisms/participation.hpp"
-#include "models.hpp"
-#include "staging_dir.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

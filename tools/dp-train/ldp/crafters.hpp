@@ -7,10 +7,10 @@
 
 #include <Eigen/Core>
 
-#include "data.hpp"
+#include "data/datasets.hpp"
 #include "games/ldp_adversary.hpp"
-#include "models.hpp"
 #include "random/philox_stream.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train::ldp {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "data.hpp"
+#include "data/datasets.hpp"
 #include "games/ldp_adversary.hpp"
 #include "io/json.hpp"
 #include "mechanisms/ldp_sgd.hpp"

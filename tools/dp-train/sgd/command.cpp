@@ -5,8 +5,8 @@
 
 #include "cli/progress.hpp"
 #include "command.hpp"
+#include "core/format.hpp"
 #include "io/atomic_output.hpp"
-#include "io/format.hpp"
 #include "sgd/accounting.hpp"
 #include "sgd/game.hpp"
 #include "sgd/options.hpp"

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/names.hpp"
-#include "io/format.hpp"
 
 namespace dpaudit::dp_train {
 

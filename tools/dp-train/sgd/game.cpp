@@ -11,12 +11,12 @@
 #include <ATen/Parallel.h>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/parallel.hpp"
-#include "differentiable_model.hpp"
-#include "io/format.hpp"
-#include "models.hpp"
 #include "sgd/poison.hpp"
 #include "sgd/trainer.hpp"
+#include "train/torch/differentiable_model.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

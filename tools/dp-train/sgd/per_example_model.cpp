@@ -5,8 +5,8 @@
 
 #include <torch/nn/functional/loss.h>
 
-#include "models.hpp"
 #include "sgd/dense_per_example.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

@@ -9,12 +9,12 @@
 #include <Eigen/Core>
 
 #include "core/parallel.hpp"
-#include "data.hpp"
-#include "differentiable_model.hpp"
-#include "models.hpp"
+#include "data/datasets.hpp"
 #include "sgd/game.hpp"
 #include "sgd/per_example_model.hpp"
 #include "sgd/trainer.hpp"
+#include "train/torch/differentiable_model.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

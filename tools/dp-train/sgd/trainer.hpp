@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "data.hpp"
+#include "data/datasets.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/config.hpp"
 #include "sgd/per_example_model.hpp"

@@ -9,7 +9,7 @@
 
 #include <torch/nn/modules/container/sequential.h>
 
-#include "data.hpp"
+#include "data/datasets.hpp"
 
 namespace dpaudit::dp_train {
 

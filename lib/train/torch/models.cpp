@@ -1,4 +1,4 @@
-#include "models.hpp"
+#include "train/torch/models.hpp"
 
 #include <algorithm>
 #include <cmath>

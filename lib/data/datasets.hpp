@@ -67,16 +67,10 @@ struct PartitionSummary {
 };
 PartitionSummary summarize_partition(const Dataset& data, const ClientIndices& clients);
 
-// Uniform integer in [0, n) (n >= 1) from one uniform double of `rng`.
-std::size_t uniform_below(PhiloxStream& rng, std::size_t n);
 // Fisher-Yates shuffle of v, from its last position down.
 void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng);
 // The first k positions of v become a uniform sample of its entries without replacement
 // (a partial Fisher-Yates from the front: position i swaps with i + uniform_below(n - i)).
 void shuffle_prefix(std::vector<std::size_t>& v, std::size_t k, PhiloxStream& rng);
-
-// Philox stream ids of dp-train's data randomness (other subcommands use ids >= 16).
-constexpr std::uint64_t kSyntheticStream = 1;
-constexpr std::uint64_t kPartitionStream = 2;
 
 }  // namespace dpaudit::dp_train

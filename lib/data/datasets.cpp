@@ -1,4 +1,4 @@
-#include "data.hpp"
+#include "data/datasets.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +10,9 @@
 #include "core/names.hpp"
 #include "io/idx.hpp"
 #include "random/philox_stream.hpp"
+#include "random/streams.hpp"
 
 namespace dpaudit::dp_train {
-
-std::size_t uniform_below(PhiloxStream& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)));
-}
 
 void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[uniform_below(rng, i)]);
@@ -149,7 +146,7 @@ TrainTest load_fashion_mnist(const std::string& dir) {
 }
 
 TrainTest make_synthetic_task(std::uint64_t seed) {
-  PhiloxStream rng(seed, kSyntheticStream);
+  PhiloxStream rng(seed, streams::kSynthetic);
   std::vector<float> means(10 * 64);
   for (float& m : means) m = static_cast<float>(rng.normal());
   TrainTest t;
@@ -179,7 +176,7 @@ ClientIndices partition_clients(const Dataset& data, std::size_t clients, Partit
                          std::to_string(data.size()) + ")",
                      "--clients");
   if (!(alpha > 0) || !std::isfinite(alpha)) throw UsageError("alpha must be positive", "--alpha");
-  PhiloxStream rng(seed, kPartitionStream);
+  PhiloxStream rng(seed, streams::kPartition);
   return kind == PartitionKind::iid ? partition_iid(data.size(), clients, rng)
                                     : partition_label_skew(data, clients, alpha, rng);
 }

@@ -1,9 +1,9 @@
-#include "differentiable_model.hpp"
+#include "train/torch/differentiable_model.hpp"
 
 #include <torch/nn/functional/loss.h>
 
 #include "core/error.hpp"
-#include "models.hpp"
+#include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
 

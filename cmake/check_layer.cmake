@@ -1,0 +1,36 @@
+# cmake -DLAYER=NAME -DALLOWED="a;b" -DTORCH=ON|OFF -DSTAMP=FILE -DFILES="f1;f2" -P check_layer.cmake
+#
+# The build's layering check (issue 21): a layer of lib/ may include only its own headers
+# and those of the layers it declares in lib/CMakeLists.txt; LibTorch (torch/, ATen/, c10/)
+# only in a torch layer; CLI11 only in cli. A violation fails the build with one line per
+# include, FILE:LINE: what it includes and what the layer may include.
+cmake_minimum_required(VERSION 3.18)
+set(failures "")
+foreach(file IN LISTS FILES)
+  set(n 0)
+  file(STRINGS "${file}" all_lines)
+  foreach(line IN LISTS all_lines)
+    math(EXPR n "${n} + 1")
+    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])([A-Za-z0-9_]+)/")
+      continue()
+    endif()
+    set(open "${CMAKE_MATCH_1}")
+    set(top "${CMAKE_MATCH_2}")
+    if(open STREQUAL "\"")
+      if(NOT top STREQUAL LAYER AND NOT top IN_LIST ALLOWED)
+        string(APPEND failures "${file}:${n}: layer '${LAYER}' includes \"${top}/...\" but declares only: ${ALLOWED}\n")
+      endif()
+    elseif(top MATCHES "^(torch|ATen|c10)$" AND NOT TORCH)
+      string(APPEND failures "${file}:${n}: layer '${LAYER}' includes LibTorch (<${top}/...>); only a torch layer may\n")
+    elseif(top STREQUAL "CLI" AND NOT LAYER STREQUAL "cli")
+      string(APPEND failures "${file}:${n}: layer '${LAYER}' includes CLI11 (<CLI/...>); only cli may\n")
+    endif()
+  endforeach()
+endforeach()
+if(failures)
+  # One unwrapped line per include (message() would wrap them), then the error.
+  string(STRIP "${failures}" failures)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E echo "${failures}")
+  message(FATAL_ERROR "layering violation in lib/${LAYER} (the lines above)")
+endif()
+file(WRITE "${STAMP}" "")

@@ -1,0 +1,56 @@
+# dpaudit_layer(NAME [TORCH] [DEPENDS layer...] [PACKAGES target...])
+#
+# The library dpaudit_NAME from lib/NAME/*.cpp (with TORCH: dpaudit_NAME_torch from
+# lib/NAME/torch/*.cpp, linked with LibTorch), linked PUBLIC with the declared layers and
+# packages. Before it compiles, cmake/check_layer.cmake checks that its sources and headers
+# include nothing else (see lib/CMakeLists.txt).
+function(dpaudit_layer name)
+  cmake_parse_arguments(L "TORCH" "" "DEPENDS;PACKAGES" ${ARGN})
+  set(dir ${CMAKE_SOURCE_DIR}/lib/${name})
+  set(target dpaudit_${name})
+  set(allowed ${L_DEPENDS})
+  if(L_TORCH)
+    set(dir ${dir}/torch)
+    set(target dpaudit_${name}_torch)
+  endif()
+  file(GLOB sources CONFIGURE_DEPENDS ${dir}/*.cpp)
+  file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.hpp)
+  set(deps "")
+  foreach(layer IN LISTS L_DEPENDS)
+    if(TARGET dpaudit_${layer})
+      list(APPEND deps dpaudit_${layer})
+    else()
+      list(APPEND deps ${layer})  # a torch layer's dependency on another torch layer
+    endif()
+  endforeach()
+  if(L_TORCH)
+    list(APPEND allowed ${name})  # a torch/ folder uses its concept's LibTorch-free part
+    list(APPEND deps dpaudit_${name} ${TORCH_LIBRARIES})
+  endif()
+
+  set(stamp ${CMAKE_CURRENT_BINARY_DIR}/${target}.layers)
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} -DLAYER=${name} "-DALLOWED=${allowed}" -DTORCH=${L_TORCH}
+            "-DFILES=${sources};${headers}" -DSTAMP=${stamp}
+            -P ${CMAKE_SOURCE_DIR}/cmake/check_layer.cmake
+    DEPENDS ${sources} ${headers} ${CMAKE_SOURCE_DIR}/cmake/check_layer.cmake
+    COMMENT "layering check: ${target}" VERBATIM)
+  add_custom_target(${target}_layering DEPENDS ${stamp})
+
+  if(sources)
+    add_library(${target} STATIC ${sources})
+    set(scope PUBLIC)
+  else()
+    add_library(${target} INTERFACE)
+    set(scope INTERFACE)
+  endif()
+  add_dependencies(${target} ${target}_layering)
+  target_include_directories(${target} ${scope} ${CMAKE_SOURCE_DIR}/lib)
+  target_include_directories(${target} SYSTEM ${scope} ${RANDOM123_INCLUDE_DIR})
+  if(L_TORCH)
+    target_include_directories(${target} SYSTEM ${scope} ${TORCH_INCLUDE_DIRS})
+  endif()
+  target_compile_definitions(${target} ${scope} DPAUDIT_VERSION="${PROJECT_VERSION}")
+  target_link_libraries(${target} ${scope} ${deps} ${L_PACKAGES})
+endfunction()
