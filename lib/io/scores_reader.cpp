@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "io/csv.hpp"
 #include "core/format.hpp"
+#include "io/csv.hpp"
 #include "io/npy.hpp"
 
 namespace dpaudit {

@@ -12,8 +12,8 @@
 #include "cli/output.hpp"
 #include "cli/tool.hpp"
 #include "core/error.hpp"
-#include "io/csv.hpp"
 #include "core/format.hpp"
+#include "io/csv.hpp"
 #include "io/json.hpp"
 
 namespace dpaudit::eps_gauss2 {
