@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "io/scores_reader.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/epsilon_estimators.hpp"
 #include "stats/gauss_fit_interval.hpp"
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bootstrap SCORES.csv B THREADS GROUPS DELTA\n");
     return 2;
   }
-  const ScoreSet scores = read_scores_csv(argv[1], {});
+  const ScoreSet scores(read_scores_csv(argv[1], {}));
   EstimatorOptions e;
   e.method = Method::gauss_fit;
   e.delta = std::atof(argv[5]);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/exit_status.hpp"
+#include "cli/gate.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/csv.hpp"
@@ -67,16 +69,23 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) 
     std::cerr << name << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
+  return guarded(name, std::cerr, body);
+}
+
+int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body) {
   try {
     return body();
+  } catch (const Refusal& e) {
+    err << tool << ": error: " << e.what() << "\n";
+    return kExitBudgetExceeded;
   } catch (const Error& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
-    return e.exit_status();
+    err << tool << ": error: " << e.what() << "\n";
+    return exit_status(e.kind());
   } catch (const std::bad_alloc&) {
-    std::cerr << name << ": error: out of memory\n";
+    err << tool << ": error: out of memory\n";
     return kExitBadData;
   } catch (const std::exception& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
+    err << tool << ": error: " << e.what() << "\n";
     return kExitBadData;
   }
 }
@@ -91,8 +100,24 @@ void require_options(const std::vector<CLI::Option*>& options, const std::string
     if (!o->count()) throw UsageError(o->get_name() + " is required " + mode);
 }
 
+void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
+                  const std::string& mode) {
+  for (const auto& [name, given] : options)
+    if (given) throw UsageError(name + " cannot be used " + mode);
+}
+
+void require_given(const std::vector<std::pair<std::string, bool>>& options,
+                   const std::string& mode) {
+  for (const auto& [name, given] : options)
+    if (!given) throw UsageError(name + " is required " + mode);
+}
+
 void note(const CLI::App& app, const std::string& message) {
-  std::cerr << app.get_name() << ": note: " << message << "\n";
+  note(std::cerr, app.get_name(), message);
+}
+
+void note(std::ostream& err, const std::string& tool, const std::string& message) {
+  err << tool << ": note: " << message << "\n";
 }
 
 namespace {

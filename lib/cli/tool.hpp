@@ -1,9 +1,11 @@
 // What every tool's main shares: the CLI11 set-up (--version, an EXAMPLES footer,
-// one-line errors) and the run wrapper that turns errors into exit statuses:
-// usage errors exit 2, DataError 1, and --fail-above 3.
+// one-line errors) and the run wrapper that turns errors into exit statuses
+// (cli/exit_status.hpp): usage errors exit 2, DataError 1, and a gate's refusal 3.
 #pragma once
 #include <functional>
+#include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -13,17 +15,29 @@ namespace dpaudit::cli {
 // Adds --version and the EXAMPLES footer; `examples` is one command per line.
 void setup(CLI::App& app, const std::string& examples);
 
-// Parses argv, then calls body(). Prints `TOOL: error: WHAT (WHERE)` on one line
-// for any failure and returns the documented exit status.
+// Parses argv, then calls body() as guarded() does. Prints `TOOL: error: WHAT (WHERE)` on
+// one line for any failure and returns the documented exit status.
 int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+
+// Calls body() and returns its status; for an error, prints `TOOL: error: WHAT (WHERE)` on
+// `err` and returns the error's exit status (a tool's body run in-process: tests, fuzzing).
+int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body);
 
 // Usage errors for option combinations: `mode` completes the sentence, e.g.
 // forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".
 void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 void require_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 
-// Prints one line on stderr, `TOOL: note: ...`, unless quiet.
+// The same for options as a body run in-process sees them: (name, given) pairs.
+void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
+                  const std::string& mode);
+void require_given(const std::vector<std::pair<std::string, bool>>& options,
+                   const std::string& mode);
+
+// Prints one line on stderr, `TOOL: note: ...` (callers skip it under --quiet).
 void note(const CLI::App& app, const std::string& message);
+// The same on `err`.
+void note(std::ostream& err, const std::string& tool, const std::string& message);
 
 // Validators that print the project's messages.
 CLI::Validator open_unit_interval();       // 0 < x < 1

@@ -1,41 +1,37 @@
-// Errors as values that carry their exit status. Library code throws these; the
-// tool wrapper (cli/tool.hpp) prints one line, `TOOL: error: WHAT (WHERE)`, and
-// exits with the status.
+// Errors as values that carry their kind: bad data, or a bad parameter. Library code throws
+// these; a tool maps the kind to its exit status (cli/exit_status.hpp) and prints one line,
+// `TOOL: error: WHAT (WHERE)`.
 #pragma once
 #include <stdexcept>
 #include <string>
 
 namespace dpaudit {
 
-// Exit statuses every tool documents.
-enum ExitStatus : int {
-  kExitOk = 0,
-  kExitBadData = 1,         // bad input data or a runtime failure
-  kExitUsage = 2,           // bad flags or flag values
-  kExitBudgetExceeded = 3,  // --fail-above: the privacy budget was exceeded
+enum class ErrorKind {
+  bad_data,  // bad input data or a runtime failure
+  usage,     // a bad parameter, or parameters that do not go together
 };
 
 class Error : public std::runtime_error {
  public:
-  Error(const std::string& what, const std::string& where, int exit_status)
-      : std::runtime_error(where.empty() ? what : what + " (" + where + ")"),
-        exit_status_(exit_status) {}
-  int exit_status() const { return exit_status_; }
+  Error(const std::string& what, const std::string& where, ErrorKind kind)
+      : std::runtime_error(where.empty() ? what : what + " (" + where + ")"), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
 
  private:
-  int exit_status_;
+  ErrorKind kind_;
 };
 
-// Bad data in an input file or stream: exit 1.
+// Bad data in an input file or stream.
 struct DataError : Error {
   explicit DataError(const std::string& what, const std::string& where = "")
-      : Error(what, where, kExitBadData) {}
+      : Error(what, where, ErrorKind::bad_data) {}
 };
 
-// A bad flag or flag value: exit 2.
+// A bad parameter value or combination.
 struct UsageError : Error {
   explicit UsageError(const std::string& what, const std::string& where = "")
-      : Error(what, where, kExitUsage) {}
+      : Error(what, where, ErrorKind::usage) {}
 };
 
 }  // namespace dpaudit

@@ -45,10 +45,10 @@ std::optional<double> parse_finite(std::string_view s) {
   return v;
 }
 
-CsvReader::CsvReader(const std::string& path)
+CsvReader::CsvReader(const std::string& path, std::istream& standard_input)
     : source_(path.empty() || path == "-" ? "stdin" : path) {
   if (path.empty() || path == "-") {
-    in_ = &std::cin;
+    in_ = &standard_input;
   } else {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))

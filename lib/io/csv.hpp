@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <fstream>
+#include <iostream>
 #include <istream>
 #include <optional>
 #include <string>
@@ -13,8 +14,9 @@ namespace dpaudit {
 
 class CsvReader {
  public:
-  // `path` "-" or "" reads stdin. Throws DataError for a missing file or an empty input.
-  explicit CsvReader(const std::string& path);
+  // `path` "-" or "" reads `standard_input` (named stdin in errors). Throws DataError for a
+  // missing file or an empty input.
+  explicit CsvReader(const std::string& path, std::istream& standard_input = std::cin);
 
   const std::vector<std::string>& header() const { return header_; }
   // A name that appears twice in the header is a DataError.

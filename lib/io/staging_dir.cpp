@@ -59,7 +59,7 @@ void StagingDir::write(const std::function<void()>& writes) const {
             .string();
     for (std::size_t at; (at = message.find(staging_)) != std::string::npos;)
       message.replace(at, staging_.size(), shown);
-    throw Error(message, "", e.exit_status());
+    throw Error(message, "", e.kind());
   }
 }
 

@@ -5,7 +5,7 @@
 #include "accounting/tradeoff_curve.hpp"
 #include "core/error.hpp"
 #include "fuzz_input.hpp"
-#include "stats/scores.hpp"
+#include "io/scores_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace dpaudit;

@@ -1,9 +1,8 @@
-// libFuzzer harness for a reader inside a tool's main.cpp (rdp-compose --events,
-// eps-gauss2 --batch): the tool is compiled with main renamed tool_main (CMakeLists)
-// and run with the arguments FUZZ_TOOL_ARGS (one string, split on blanks) followed by
-// the fuzzer's bytes as a file.
-// Its stdout and stderr are discarded at the stream level (a sanitizer's report still
-// reaches fd 2); any outcome but a return is a finding.
+// libFuzzer harness for a reader inside a tool's main.cpp (rdp-compose --events): the tool is
+// compiled with main renamed tool_main (CMakeLists) and run with the arguments FUZZ_TOOL_ARGS (one
+// string, split on blanks) followed by the fuzzer's bytes as a file. Its stdout and stderr are
+// discarded at the stream level (a sanitizer's report still reaches fd 2); any outcome but a return
+// is a finding.
 #include <iostream>
 #include <sstream>
 #include <string>

@@ -34,7 +34,7 @@ std::string spec_error(const std::string& text) {
   try {
     parse_canary_spec(text, "c.json");
   } catch (const DataError& e) {
-    CHECK(e.exit_status() == 1);
+    CHECK(e.kind() == ErrorKind::bad_data);
     return e.what();
   }
   return "no error";

@@ -20,7 +20,7 @@ std::string parse_error(const std::string& name) {
   try {
     parse_named(kColours, name, "colour", "--colour");
   } catch (const UsageError& e) {
-    CHECK(e.exit_status() == kExitUsage);
+    CHECK(e.kind() == ErrorKind::usage);
     return e.what();
   }
   return "no error";

@@ -93,7 +93,7 @@ TEST_CASE("score names round-trip; an unknown one is a usage error naming --scor
     FAIL("no error");
   } catch (const UsageError& e) {
     CHECK(std::string(e.what()).find("--score") != std::string::npos);
-    CHECK(e.exit_status() == kExitUsage);
+    CHECK(e.kind() == ErrorKind::usage);
   }
 }
 

@@ -1,14 +1,12 @@
 // canary-gen: prints a canary spec (JSON), or writes the canaries as an NPY matrix.
-// Canary j is a pure function of (seed, first_index + j): lib/canary/canary_spec.hpp.
+// Canary j is a pure function of (seed, first_index + j): lib/canary/canary_spec.hpp. The
+// body is tool.cpp.
 #include <cstdint>
+#include <iostream>
 #include <string>
 
-#include "canary/canary_npy.hpp"
-#include "canary/canary_set.hpp"
-#include "canary/canary_spec.hpp"
 #include "cli/tool.hpp"
-#include "io/atomic_output.hpp"
-#include "io/npy.hpp"
+#include "tool.hpp"
 
 int main(int argc, char** argv) {
   using namespace dpaudit;
@@ -26,12 +24,10 @@ int main(int argc, char** argv) {
              "unseen.json\n"
              "  canary-gen --kind sphere --count 10 --dim 784 --seed 7 --npy -o canaries.npy\n"
              "  canary-gen --kind dummy --dim 101770 --clip 1 --flip --npy -o flipped.npy\n");
-  std::string kind = "sphere", output = "-", dtype = "f8";
-  CanarySpec spec;
-  spec.count = 1;
-  bool npy = false;
-  int threads = 0;
-  app.add_option("--kind", kind, "sphere | dummy")
+  canary_gen::Options o;
+  o.spec.count = 1;
+  CanarySpec& spec = o.spec;
+  app.add_option("--kind", o.kind, "sphere | dummy")
       ->capture_default_str()
       ->check(CLI::IsMember({"sphere", "dummy"}));
   app.add_option("--count", spec.count, "number K of canaries")
@@ -53,32 +49,19 @@ int main(int argc, char** argv) {
           ->check(cli::positive());
   auto* flip_opt =
       app.add_flag("--flip", spec.flip, "dummy: negate the canary (002's flipped dummy gradient)");
-  app.add_flag("--npy", npy, "write the K x D matrix as NPY instead of the spec");
-  app.add_option("--dtype", dtype, "NPY dtype: f8 or f4")
+  app.add_flag("--npy", o.npy, "write the K x D matrix as NPY instead of the spec");
+  app.add_option("--dtype", o.dtype, "NPY dtype: f8 or f4")
       ->capture_default_str()
       ->check(CLI::IsMember({"f8", "f4"}));
-  app.add_option("--threads", threads,
+  app.add_option("--threads", o.threads,
                  "threads for --npy (0: all cores); the output does not depend on it")
       ->capture_default_str()
       ->check(dpaudit::cli::thread_count());
-  app.add_option("-o,--output", output, "output file; - = stdout")->capture_default_str();
+  app.add_option("-o,--output", o.output, "output file; - = stdout")->capture_default_str();
 
   return cli::run(app, argc, argv, [&] {
-    spec.kind = parse_canary_kind(kind);
-    if (spec.kind == CanaryKind::sphere)
-      cli::forbid_options({clip_opt, flip_opt}, "with --kind sphere");
-    if (!npy) {
-      (void)CanarySet::from_spec(spec);  // the same checks a reader of the spec makes
-      AtomicOutput out(output);
-      out.stream() << canary_spec_json(spec) << "\n";
-      out.commit();
-      return 0;
-    }
-    const CanarySet set = CanarySet::from_spec(spec);
-    AtomicOutput out(output, AtomicOutput::Holding::stream);
-    write_canaries_npy(set, spec, parse_npy_dtype(dtype), threads, out.stream(),
-                       output == "-" ? "stdout" : output);
-    out.commit();
-    return 0;
+    o.clip_given = clip_opt->count() > 0;
+    o.flip_given = flip_opt->count() > 0;
+    return canary_gen::run(o, std::cerr);
   });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ std::string rule_text(double threshold, const RunDescription& run) {
 }
 
 bool has_confidence(const RunDescription& run) {
-  return run.method == Method::clopper_pearson || run.method == Method::jeffreys;
+  return run.method_name == "clopper-pearson" || run.method_name == "jeffreys";
 }
 
 // "guarantee" and "assumes" of the printed epsilon.
@@ -128,7 +129,7 @@ Json bootstrap_json(const BootstrapResult& b, const RunDescription& run) {
           {"seed", b.seed}};
 }
 
-Json estimate_json(const Result& r, const RunDescription& run) {
+Json estimate_json(const ScoreEstimate& r, const RunDescription& run) {
   const EpsilonEstimate& e = r.estimate;
   Json j = {{"epsilon", json_number(e.epsilon)},
             {"delta", e.delta},
@@ -180,13 +181,13 @@ std::string side_text(const SideSummary& s, const RunDescription& run) {
 
 }  // namespace
 
-Json result_json(const Result& result, const RunDescription& run) {
+Json result_json(const ScoreEstimate& result, const RunDescription& run) {
   Json j = run_json(run);
   j.update(estimate_json(result, run));
   return j;
 }
 
-std::string result_report(const Result& r, const RunDescription& run) {
+std::string result_report(const ScoreEstimate& r, const RunDescription& run) {
   const EpsilonEstimate& e = r.estimate;
   std::string out;
   std::string method = run.method_name;
@@ -253,7 +254,7 @@ std::string result_report(const Result& r, const RunDescription& run) {
   return out;
 }
 
-Json per_round_json(const std::map<double, Result>& rounds, const RunDescription& run) {
+Json per_round_json(const RoundEstimates& rounds, const RunDescription& run) {
   Json j = run_json(run);
   Json list = Json::array();
   double max_epsilon = 0;
@@ -268,7 +269,7 @@ Json per_round_json(const std::map<double, Result>& rounds, const RunDescription
   return j;
 }
 
-std::string per_round_report(const std::map<double, Result>& rounds, const RunDescription& run) {
+std::string per_round_report(const RoundEstimates& rounds, const RunDescription& run) {
   std::string out = fmt::format("method {}{}; {}\n", run.method_name,
                                 run.thresholds.empty() ? "" : " (" + run.thresholds + ")",
                                 guarantee_text(run.guarantee));
@@ -283,7 +284,7 @@ std::string per_round_report(const std::map<double, Result>& rounds, const RunDe
   return out;
 }
 
-std::string per_round_csv(const std::map<double, Result>& rounds) {
+std::string per_round_csv(const RoundEstimates& rounds) {
   std::string out = "round,epsilon\n";
   for (const auto& [round, r] : rounds)
     out += format_number(round) + "," + format_number(r.estimate.epsilon) + "\n";
@@ -452,6 +453,53 @@ std::string curve_refutation(const CurveTestResult& r, const RunDescription& run
       "rule {}",
       curve_name(curve_path), format_number(run.alpha), r.fnr_bound, r.fpr_bound, r.curve_at_bound,
       tested_rule_text(r, run));
+}
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+std::string estimate_text(const Estimate& e, const RunDescription& run, cli::OutputFormat format,
+                          const std::string& curve_path) {
+  const auto number = [&] { return format_number(e.epsilon) + "\n"; };
+  return std::visit(
+      Overloaded{
+          [&](const ScoreEstimate& r) {
+            return cli::format_output(
+                format, number, [&] { return result_json(r, run); },
+                [&] { return result_report(r, run); });
+          },
+          [&](const RoundEstimates& r) {
+            return cli::format_output(
+                format, [&] { return per_round_csv(r); }, [&] { return per_round_json(r, run); },
+                [&] { return per_round_report(r, run); });
+          },
+          [&](const OneRunResult& r) {
+            return cli::format_output(
+                format, number, [&] { return one_run_json(r.estimate, r.options, run); },
+                [&] { return one_run_report(r.estimate, r.options, run); });
+          },
+          [&](const GdpAuditEstimate& r) {
+            return cli::format_output(
+                format, number, [&] { return gdp_json(r, run); },
+                [&] { return gdp_report(r, run); });
+          },
+          [&](const CanifeRounds& r) { return canife_csv(r); },
+          [&](const CurveTestResult& r) {
+            return cli::format_output(
+                format, [&] { return std::string(r.refuted ? "refuted\n" : "consistent\n"); },
+                [&] { return curve_test_json(r, run, curve_path); },
+                [&] { return curve_test_report(r, run, curve_path); });
+          },
+      },
+      e.result);
 }
 
 }  // namespace dpaudit::eps_from_scores

@@ -4,6 +4,7 @@
 // lib/accounting/analytic_epsilon.hpp) or GDP (lib/accounting/gdp.hpp).
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 #include "accounting/pld.hpp"
 #include "accounting/rdp.hpp"
 #include "accounting/tradeoff_curve.hpp"
+#include "cli/exit_status.hpp"
+#include "cli/gate.hpp"
 #include "cli/tool.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -264,6 +267,7 @@ int main(int argc, char** argv) {
       "value with --accountant pld), delta, and the inputs");
 
   return cli::run(app, argc, argv, [&]() -> int {
+    const auto budget = fail_opt->count() ? std::optional(fail_above) : std::nullopt;
     const Sampling sampling =
         sampling_name == "poisson" ? Sampling::poisson : Sampling::without_replacement;
     if (orders_opt->count()) orders = parse_orders(orders_list);
@@ -289,10 +293,7 @@ int main(int argc, char** argv) {
       empirical.cover = cover_name == "backward" ? AuditCover::backward : AuditCover::forward;
       const EmpiricalComposition e =
           compose_empirical(read_audits(empirical_path, empirical.total_rounds), empirical);
-      if (fail_opt->count() && e.epsilon > fail_above)
-        throw Error(fmt::format("eps {} exceeds the budget --fail-above {}",
-                                format_number(e.epsilon), format_number(fail_above)),
-                    "", kExitBudgetExceeded);
+      cli::check_budget(budget, e.epsilon, "eps");
       Json report{{"eps_hat", json_number(e.epsilon)},
                   {"sigma_r", e.sigma},
                   {"rounds_covered", e.covered},
@@ -305,7 +306,7 @@ int main(int argc, char** argv) {
       for (double v : e.running_eps) report["running_eps_hat"].push_back(json_number(v));
       out.stream() << (json ? json_line(report) : format_number(e.epsilon) + "\n");
       out.commit();
-      return kExitOk;
+      return cli::kExitOk;
     }
     cli::forbid_options({rounds_opt, round_delta_opt, cover_opt, floor_opt, sigma_inf_opt},
                         "without --empirical");
@@ -332,7 +333,7 @@ int main(int argc, char** argv) {
                                          {"accountant", accountant}})
                             : format_number(s) + "\n");
       out.commit();
-      return kExitOk;
+      return cli::kExitOk;
     }
     std::vector<RdpEvent> events;
     if (events_opt->count()) {
@@ -356,7 +357,7 @@ int main(int argc, char** argv) {
           tradeoff_path,
           tradeoff_curve_csv(accountant == "pld" ? pld_tradeoff_curve(events, pld_options)
                                                  : rdp_tradeoff_curve(events, orders, threads)));
-      return kExitOk;
+      return cli::kExitOk;
     }
     long long total_steps = 0;
     for (const auto& e : events) total_steps += e.steps;
@@ -395,13 +396,10 @@ int main(int argc, char** argv) {
       report["order"] = r.order;
       report["orders"] = orders.size();
     }
-    if (fail_opt->count() && printed > fail_above)
-      throw Error(fmt::format("eps {} exceeds the budget --fail-above {}", format_number(printed),
-                              format_number(fail_above)),
-                  "", kExitBudgetExceeded);
+    cli::check_budget(budget, printed, "eps");
     report["eps"] = json_number(printed);
     out.stream() << (json ? json_line(report) : format_number(printed) + "\n");
     out.commit();
-    return kExitOk;
+    return cli::kExitOk;
   });
 }

@@ -1,0 +1,217 @@
+#include "io/scores_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/csv.hpp"
+#include "io/npy.hpp"
+
+namespace dpaudit {
+namespace {
+
+// The optional `dim` column: one whole number for the whole file, equal to options.dim
+// when that is given. Returns the file's dim (0 without the column).
+class DimColumn {
+ public:
+  DimColumn(const CsvReader& csv, const ScoreReadOptions& options)
+      : col_(csv.find_column("dim")), expected_(options.dim) {}
+  void check_row(const CsvReader& csv) {
+    if (!col_) return;
+    const double d = csv.number(*col_);
+    if (!(d >= 1 && d == std::floor(d) &&
+          d <= 9007199254740992.0))  // 2^53: every whole number is exact
+      throw DataError(fmt::format("dim {} is not a whole number >= 1", format_number(d)),
+                      csv.where(*col_));
+    const auto dim = static_cast<std::size_t>(d);
+    if (expected_ > 0 && dim != expected_)
+      throw DataError(fmt::format("the scores were computed in dimension {}, not --null-dim {}",
+                                  dim, expected_),
+                      csv.where(*col_));
+    if (dim_ > 0 && dim != dim_)
+      throw DataError(fmt::format("dim {} differs from the dim {} of the rows above", dim, dim_),
+                      csv.where(*col_));
+    dim_ = dim;
+  }
+  std::size_t dim() const { return dim_; }
+
+ private:
+  std::optional<std::size_t> col_;
+  std::size_t expected_;
+  std::size_t dim_ = 0;
+};
+
+// The optional `trial` column (dp-train sgd and canife write one): each (trial, label) at
+// most once (within a round where there is a round column). Rows from shards concatenated
+// twice, or from overlapping trial ranges, would otherwise count twice and narrow the
+// bound. The keys are kept (24 bytes a row) and sorted at the end: no order is assumed.
+class TrialColumn {
+ public:
+  explicit TrialColumn(const CsvReader& csv)
+      : col_(csv.find_column("trial")), round_col_(csv.find_column("round")) {}
+  void add_row(const CsvReader& csv, int label) {
+    if (!col_) return;
+    const double t = csv.number(*col_);
+    if (!(t >= 0 && t == std::floor(t) &&
+          t <= 9007199254740992.0))  // 2^53: every whole number is exact
+      throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)),
+                      csv.where(*col_));
+    rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, static_cast<std::uint64_t>(t),
+                     label, static_cast<std::uint64_t>(csv.line())});
+  }
+  // DataError naming the pair and both rows (the first two by row of the first repeated key).
+  void check(const std::string& source) {
+    std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
+      return std::tie(a.round, a.trial, a.label, a.row) <
+             std::tie(b.round, b.trial, b.label, b.row);
+    });
+    const Row* first = nullptr;
+    const Row* second = nullptr;
+    for (std::size_t i = 1; i < rows_.size(); ++i) {
+      const Row &a = rows_[i - 1], &b = rows_[i];
+      if (a.round == b.round && a.trial == b.trial && a.label == b.label &&
+          (!second || b.row < second->row)) {
+        first = &a;
+        second = &b;
+      }
+    }
+    if (!second) return;
+    const std::string round =
+        round_col_ ? fmt::format(" in round {}", format_number(first->round)) : "";
+    throw DataError(
+        fmt::format(
+            "trial {} with label {}{} appears twice, rows {} and {} (shards concatenated twice or "
+            "with overlapping trials?)",
+            first->trial, first->label, round, first->row, second->row),
+        fmt::format("{}, row {}", source, second->row));
+  }
+
+ private:
+  struct Row {
+    double round;
+    std::uint64_t trial;
+    int label;
+    std::uint64_t row;
+  };
+  std::optional<std::size_t> col_, round_col_;
+  std::vector<Row> rows_;
+};
+
+// A score as the estimators see it: checked against the cosine range, then negated.
+double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
+  if (options.cosines && (s < -1 || s > 1))
+    throw DataError(
+        fmt::format("score {} is not a cosine in [-1,1] (--null-dim)", format_number(s)), where);
+  return options.negate ? -s : s;
+}
+
+void check_classes(const LabelledScores& c, const ScoreReadOptions& options,
+                   const std::string& where) {
+  if (c.in.empty() && c.out.empty()) throw DataError("no score rows", where);
+  if (c.in.empty()) throw DataError("no rows with label 1 (in)", where);
+  if (options.need_out && c.out.empty()) throw DataError("no rows with label 0 (out)", where);
+}
+
+// The round column of the current row: a whole number (1.5 is no round).
+double round_of(const CsvReader& csv, std::size_t col) {
+  const double r = csv.number(col);
+  if (r != std::floor(r))
+    throw DataError(fmt::format("round {} is not a whole number", format_number(r)),
+                    csv.where(col));
+  return r;
+}
+
+// All rows of a scores CSV, keyed by round (one key, 0, when by_round is false), each with
+// the file's dim (0 without a dim column).
+std::map<double, LabelledScores> read_rows(const std::string& path, const ScoreReadOptions& options,
+                                           bool by_round, std::istream& standard_input) {
+  CsvReader csv(path, standard_input);
+  const std::size_t label_col = csv.column("label");
+  const std::size_t score_col = csv.column("score");
+  const std::size_t round_col = by_round ? csv.column("round") : 0;
+  DimColumn dims(csv, options);
+  TrialColumn trials(csv);
+  std::map<double, LabelledScores> rounds;
+  LabelledScores* only = by_round ? nullptr : &rounds[0];
+  while (csv.next()) {
+    dims.check_row(csv);
+    const int label = csv.label(label_col);
+    trials.add_row(csv, label);
+    const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
+    LabelledScores& target = by_round ? rounds[round_of(csv, round_col)] : *only;
+    (label == 1 ? target.in : target.out).push_back(score);
+  }
+  if (by_round && rounds.empty()) throw DataError("no score rows", csv.source());
+  trials.check(csv.source());
+  for (const auto& [round, classes] : rounds)
+    check_classes(
+        classes, options,
+        by_round ? fmt::format("{}, round {}", csv.source(), format_number(round)) : csv.source());
+  for (auto& entry : rounds) entry.second.dim = dims.dim();
+  return rounds;
+}
+
+std::vector<double> read_npy_scores(const std::string& path, const ScoreReadOptions& options) {
+  NpyArray a = read_npy(path);
+  if (a.data.empty()) throw DataError("empty array: no scores", path);
+  for (std::size_t i = 0; i < a.data.size(); ++i)
+    a.data[i] = checked_score(a.data[i], options, fmt::format("{}, element {}", path, i));
+  return std::move(a.data);
+}
+
+}  // namespace
+
+LabelledScores read_scores_csv(const std::string& path, const ScoreReadOptions& options,
+                               std::istream& standard_input) {
+  return std::move(read_rows(path, options, false, standard_input).begin()->second);
+}
+
+std::map<double, LabelledScores> read_scores_csv_by_round(const std::string& path,
+                                                          const ScoreReadOptions& options,
+                                                          std::istream& standard_input) {
+  return read_rows(path, options, true, standard_input);
+}
+
+LabelledScores read_scores_npy(const std::string& in_path, const std::string& out_path,
+                               const ScoreReadOptions& options) {
+  LabelledScores scores;
+  scores.in = read_npy_scores(in_path, options);
+  if (!out_path.empty()) scores.out = read_npy_scores(out_path, options);
+  if (options.need_out && scores.out.empty())
+    throw DataError("no out scores: give --out FILE.npy", in_path);
+  return scores;
+}
+
+DecisionCounts read_decisions_csv(const std::string& path, std::istream& standard_input) {
+  CsvReader csv(path, standard_input);
+  const std::size_t label_col = csv.column("label");
+  const std::size_t guess_col = csv.column("guess");
+  TrialColumn trials(csv);
+  DecisionCounts counts;
+  while (csv.next()) {
+    const int label = csv.label(label_col);
+    const int guess = csv.label(guess_col);
+    trials.add_row(csv, label);
+    if (label == 1) {
+      ++counts.n_in;
+      if (guess == 0) ++counts.false_negatives;
+    } else {
+      ++counts.n_out;
+      if (guess == 1) ++counts.false_positives;
+    }
+  }
+  trials.check(csv.source());
+  if (counts.n_in + counts.n_out == 0) throw DataError("no decision rows", csv.source());
+  if (counts.n_in == 0) throw DataError("no rows with label 1 (in)", csv.source());
+  if (counts.n_out == 0) throw DataError("no rows with label 0 (out)", csv.source());
+  return counts;
+}
+
+}  // namespace dpaudit
