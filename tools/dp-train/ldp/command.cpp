@@ -55,6 +55,27 @@ struct LdpOptions {
   bool json = false;
 };
 
+// Validates, plays the trials and writes the decisions CSV and/or the JSON summary.
+int run_ldp(LdpOptions& o) {
+  LdpGameConfig& g = o.game;
+  g.crafter = parse_ldp_crafter(o.crafter);
+  g.distinguisher = parse_ldp_distinguisher(o.distinguisher);
+  validate(g);
+  cli::Progress progress("dp-train ldp", g.trials, g.quiet);
+  const LdpGameResult result =
+      run_ldp_game(g, [&progress](std::size_t done) { progress.update(done); });
+  const bool csv = !o.json || o.out != "-";
+  if (csv) {
+    AtomicOutput out(o.out);
+    out.stream() << "label,guess\n";
+    for (std::size_t k = 0; k < result.labels.size(); ++k)
+      out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
+    out.commit();
+  }
+  if (o.json) write_whole("-", json_line(result.summary(g)));
+  return 0;
+}
+
 std::function<int()> declare_ldp(CLI::App& sub) {
   auto o = std::make_shared<LdpOptions>();
   auto& g = o->game;
@@ -145,25 +166,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_flag("--json", o->json,
                "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
   sub.add_flag("--quiet,-q", g.quiet, "no progress on stderr");
-  return [o] {
-    LdpGameConfig& g = o->game;
-    g.crafter = parse_ldp_crafter(o->crafter);
-    g.distinguisher = parse_ldp_distinguisher(o->distinguisher);
-    validate(g);
-    cli::Progress progress("dp-train ldp", g.trials, g.quiet);
-    const LdpGameResult result =
-        run_ldp_game(g, [&progress](std::size_t done) { progress.update(done); });
-    const bool csv = !o->json || o->out != "-";
-    if (csv) {
-      AtomicOutput out(o->out);
-      out.stream() << "label,guess\n";
-      for (std::size_t k = 0; k < result.labels.size(); ++k)
-        out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
-      out.commit();
-    }
-    if (o->json) write_whole("-", json_line(result.summary(g)));
-    return 0;
-  };
+  return [o] { return run_ldp(*o); };
 }
 
 const Registration registration{{"ldp", declare_ldp, "the model (--model) or --dim, and --trials"}};
