@@ -2,7 +2,8 @@
 #
 # The library dpaudit_NAME from lib/NAME/*.cpp (with TORCH: dpaudit_NAME_torch from
 # lib/NAME/torch/*.cpp, linked with LibTorch), linked PUBLIC with the declared layers and
-# packages. Before it compiles, cmake/check_layer.cmake checks that its sources and headers
+# packages; a torch layer also links the torch part of each layer it declares (defined
+# above it in lib/CMakeLists.txt). Before it compiles, cmake/check_layer.cmake checks that its sources and headers
 # include nothing else (see lib/CMakeLists.txt).
 function(dpaudit_layer name)
   cmake_parse_arguments(L "TORCH" "" "DEPENDS;PACKAGES" ${ARGN})
@@ -17,10 +18,9 @@ function(dpaudit_layer name)
   file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.hpp)
   set(deps "")
   foreach(layer IN LISTS L_DEPENDS)
-    if(TARGET dpaudit_${layer})
-      list(APPEND deps dpaudit_${layer})
-    else()
-      list(APPEND deps ${layer})  # a torch layer's dependency on another torch layer
+    list(APPEND deps dpaudit_${layer})
+    if(L_TORCH AND TARGET dpaudit_${layer}_torch)
+      list(APPEND deps dpaudit_${layer}_torch)  # a torch layer uses the torch part of its deps
     endif()
   endforeach()
   if(L_TORCH)

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "canife/craft.hpp"
+#include "adversaries/torch/canife_crafter.hpp"
 #include "random/philox_stream.hpp"
 #include "sgd/dense_per_example.hpp"
 #include "sgd/per_example_model.hpp"

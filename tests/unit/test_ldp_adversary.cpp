@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "adversaries/ldp_adversary.hpp"
 #include "core/error.hpp"
-#include "games/ldp_adversary.hpp"
 #include "mechanisms/ldp_sgd.hpp"
 
 using namespace dpaudit;

@@ -38,7 +38,7 @@ void write_audits_csv(const std::string& path, const std::vector<Audit>& audits,
          "without_mean,without_sd,eps_r,eps_r_lower,eps_r_upper,eps_r_theory_delta,eps_r_theory_1n,"
          "test_accuracy\n";
   // The theoretical eps of one round without amplification (q = 1, one step), at the
-  // run's delta and at 000's 1/n.
+  // run's delta and at Maddock et al. 2023's 1/n.
   const double theory = rdp_epsilon({{sigma, 1.0, 1}}, delta).epsilon;
   const double theory_1n = rdp_epsilon({{sigma, 1.0, 1}}, 1.0 / double(n)).epsilon;
   for (const Audit& a : audits) {
@@ -73,13 +73,6 @@ CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t fir
     s.label = pool.labels[first];
   }
   return s;
-}
-
-double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v,
-                    double v_norm, double clip) {
-  double dot = 0;
-  for (std::size_t j = 0; j < v.size(); ++j) dot += noisy_sum[j] * v[j];
-  return dot / v_norm / clip;
 }
 
 void estimate_epsilon(Audit& a) {
@@ -144,10 +137,10 @@ void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConf
   };
   run["empirical_backward"] = composed(estimates, AuditCover::backward);
   run["empirical_forward"] = composed(estimates, AuditCover::forward);
-  // 000's rule sends a separated audit (eps_r = inf) to the run's own sigma. Beside it,
-  // the same composition with inf read as the largest finite eps_r the n scores can show
-  // (one error on each side, 3.88 at n = 100; 0 when n is too small for any): an
-  // estimate of what a perfect audit at least shows, comparable with 000's and 003's.
+  // Maddock et al. 2023's rule sends a separated audit (eps_r = inf) to the run's own sigma. Beside
+  // it, the same composition with inf read as the largest finite eps_r the n scores can show (one
+  // error on each side, 3.88 at n = 100; 0 when n is too small for any): an estimate of what a
+  // perfect audit at least shows, comparable with Maddock et al. 2023's and Andrew et al. 2024's.
   std::vector<AuditEpsilon> capped = estimates;
   const double n_in = double(n / 2), n_out = double(n - n / 2);
   const double cap = epsilon_from_rates(1 / n_out, 1 / n_in, 1.0 / double(n));

@@ -1,6 +1,6 @@
-// What an audit of 000 (CANIFE, Sec. 3.2-3.4) is at either level: one crafted canary,
-// the scores of n mock rounds at the frozen model (the canary in every other one,
-// starting without), and eps_r from them. The levels differ in what a client's update is
+// What an audit of Maddock et al. 2023 (CANIFE, Sec. 3.2-3.4) is at either level: one crafted
+// canary, the scores of n mock rounds at the frozen model (the canary in every other one, starting
+// without), and eps_r from them. The levels differ in what a client's update is
 // (canife/sample_level.hpp, canife/user_level.hpp); this holds what they share, and the
 // output files (scores.csv, audits.csv, canaries.npy, run.json's estimates). No LibTorch.
 #pragma once
@@ -8,8 +8,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "adversaries/canife_score.hpp"
+#include "adversaries/torch/canife_crafter.hpp"
 #include "canife/config.hpp"
-#include "canife/craft.hpp"
 #include "io/json.hpp"
 #include "random/philox_stream.hpp"
 #include "stats/canife_epsilon.hpp"
@@ -30,7 +31,7 @@ struct Audit {
 };
 
 // The first input of Alg. 1: uniform pixels in [0, 1) and a uniform class from `rng`
-// (000's code), or the design example `first` of `pool` with its label.
+// (Maddock et al. 2023's code), or the design example `first` of `pool` with its label.
 struct CanaryStart {
   std::vector<float> x;
   std::int64_t label = 0;
@@ -38,12 +39,7 @@ struct CanaryStart {
 CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t first,
                            PhiloxStream& rng);
 
-// 000 Sec. 3.2's score of one mock round: <noisy sum, v / ||v||> / C, with v the canary's
-// update direction (d values each) and ||v|| its norm.
-double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v,
-                    double v_norm, double clip);
-
-// eps_r of a's scores (000 App. C.1 at delta = 1/n, stats/canife_epsilon.hpp).
+// eps_r of a's scores (Maddock et al. 2023 App. C.1 at delta = 1/n, stats/canife_epsilon.hpp).
 void estimate_epsilon(Audit& a);
 
 // scores.csv, audits.csv and canaries.npy into the staging folder; `sigma` is the run's z.

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "canife/craft.hpp"
+#include "adversaries/torch/canife_crafter.hpp"
 #include "io/json.hpp"
 
 namespace dpaudit::dp_train {
@@ -75,9 +75,9 @@ constexpr std::uint64_t kCanifePoolStream = std::uint64_t{49} << 40;
 constexpr std::uint64_t kCanifeCraftStream = std::uint64_t{50} << 40;  // + the audit's round
 constexpr std::uint64_t kCanifeMockStream = std::uint64_t{51} << 40;   // + round * n + mock round
 // User level: each training round's participants and noise (+ round); the local
-// minibatch orders (fedavg/client.hpp adds round * clients + client) of training rounds,
-// of mock rounds (their round: audit round * n + mock round), of the design clients and
-// of the canary client (their round: the audit's).
+// minibatch orders (train/torch/fedavg_client.hpp adds round * clients + client) of training
+// rounds, of mock rounds (their round: audit round * n + mock round), of the design clients and of
+// the canary client (their round: the audit's).
 constexpr std::uint64_t kCanifeUserRoundStream = std::uint64_t{52} << 40;
 constexpr std::uint64_t kCanifeUserBatchStream = std::uint64_t{53} << 40;
 constexpr std::uint64_t kCanifeMockBatchStream = std::uint64_t{54} << 40;

@@ -5,7 +5,7 @@
 //     (sgd/trainer.hpp); the design updates are the design pool's clipped per-example
 //     gradients; the canary is one more member of the mock round's lot.
 //   user: fedavg's clients (a partition of the training set, iid or label skew), Poisson-
-//     sampled at rate q; each trains locally (fedavg/client.hpp) and its update is
+//     sampled at rate q; each trains locally (train/torch/fedavg_client.hpp) and its update is
 //     clipped to C; the design updates are those of mock clients cut from the test split
 //     the same way; the canary client holds only the crafted example.
 #pragma once

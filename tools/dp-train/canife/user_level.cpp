@@ -1,7 +1,7 @@
 // `dp-train canife --level user` (canife/levels.hpp): DP-FedAvg over fedavg's clients and
-// 000's audits with a rogue client that holds only the crafted example. Local training
-// is fedavg's (fedavg/client.hpp) for the real, the mock and the canary clients alike;
-// the server is lib's (mechanisms/fedavg_server.hpp, no momentum).
+// Maddock et al. 2023's audits with a rogue client that holds only the crafted example. Local
+// training is fedavg's (train/torch/fedavg_client.hpp) for the real, the mock and the canary
+// clients alike; the server is lib's (mechanisms/fedavg_server.hpp, no momentum).
 #include <algorithm>
 #include <cmath>
 
@@ -10,11 +10,11 @@
 #include "canife/levels.hpp"
 #include "core/error.hpp"
 #include "data/datasets.hpp"
-#include "fedavg/client.hpp"
 #include "io/staging_dir.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "sgd/trainer.hpp"
 #include "train/torch/differentiable_model.hpp"
+#include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
@@ -22,24 +22,25 @@ namespace dpaudit::dp_train {
 namespace {
 
 // The noisy sum of a round's clipped updates, u_1 + ... + u_m + N(0, (z C)^2 I)
-// (000 Sec. 3.1), with the canary's update when given; noise from `rng` after whatever
-// it drew before.
+// (Maddock et al. 2023 Sec. 3.1), with the canary's update when given; noise from `rng` after
+// whatever it drew before.
 std::vector<double> noisy_sum(std::size_t d, const std::vector<ClientUpdate>& updates,
                               const std::vector<double>* canary, double noise_std,
                               PhiloxStream& rng) {
   UpdateSum sum(d);
   for (const ClientUpdate& u : updates) sum.add(u.update.data());
   if (canary) sum.add(canary->data());
-  // release() divides by max(m, 1) (003 Alg. 3 line 9); the audit wants the sum itself.
+  // release() divides by max(m, 1) (Andrew et al. 2024 Alg. 3 line 9); the audit wants the sum
+  // itself.
   std::vector<double> r = sum.release(noise_std, rng);
   const double m = static_cast<double>(std::max<std::size_t>(sum.count(), 1));
   for (double& v : r) v *= m;
   return r;
 }
 
-// The mock clients of Alg. 1 (000 Sec. 3.3; its code draws them from the test users): the test
-// split cut into clients the way the training set is (same partition, the same mean size), M of
-// them drawn once, uniformly without replacement.
+// The mock clients of Alg. 1 (Maddock et al. 2023 Sec. 3.3; its code draws them from the test
+// users): the test split cut into clients the way the training set is (same partition, the same
+// mean size), M of them drawn once, uniformly without replacement.
 ClientIndices design_clients(const CanifeConfig& c, const TrainTest& data, PartitionKind kind) {
   const double per_client =
       static_cast<double>(data.train.size()) / static_cast<double>(c.user.clients);
@@ -78,7 +79,8 @@ class UserAuditor {
         design_(model, data.test, pool_, local_, c.threads),
         sigma_(sigma) {}
 
-  // The audit of theta (000 Sec. 3.4), and the norm of the canary client's clipped update.
+  // The audit of theta (Maddock et al. 2023 Sec. 3.4), and the norm of the canary client's clipped
+  // update.
   Audit audit(std::size_t round, const std::vector<double>& theta, double& canary_update_norm) {
     Audit a;
     a.round = round;
@@ -102,7 +104,8 @@ class UserAuditor {
     const CanaryCrafter crafter(widths_, theta_f, updates, pool_.size());
     a.canary = crafter.craft(x0.x, x0.label, o, rng);
     // The canary client: the crafted example alone, one local epoch of the clients' SGD
-    // (000's code replaces a client's data by it and forces one epoch): -lr g, clipped.
+    // (Maddock et al. 2023's code replaces a client's data by it and forces one epoch): -lr g,
+    // clipped.
     Dataset one{data_.train.example_shape, a.canary.x, {a.canary.label}, data_.train.num_classes};
     const ClientIndices holder(1, std::vector<std::size_t>{0});
     ClientTrainer canary_trainer(model_, one, holder, {1, local_.batch, local_.learning_rate}, 1);
@@ -153,6 +156,46 @@ class UserAuditor {
   double sigma_;
 };
 
+// What the user level attaches to the library round (train/torch/fedavg_round.hpp): the audit
+// of the frozen model before the rounds 0, S, 2S, ... with the test accuracy there, and
+// metrics.csv's row of every round.
+class UserLevelObserver : public FedAvgObserver {
+ public:
+  UserLevelObserver(const CanifeConfig& c, const TrainTest& data, torch::nn::Sequential& model,
+                    UserAuditor& auditor, cli::Progress& progress, LevelRun& run)
+      : c_(c), data_(data), model_(model), auditor_(auditor), progress_(progress), run_(run) {}
+
+  void starting(std::size_t t, const std::vector<double>& theta) override {
+    if (t % c_.audit_every) return;
+    double norm = 0;
+    run_.audits.push_back(auditor_.audit(t, theta, norm));
+    assign_parameters(*model_, to_float_tensor(theta));
+    run_.audits.back().test_accuracy = evaluate(model_, data_.test).accuracy;
+    if (t > 0) run_.metrics[t - 1].test_accuracy = run_.audits.back().test_accuracy;
+    update_norms.push_back(json_number(norm));
+    progress_.update(run_.audits.size());
+  }
+
+  void released(const FedAvgRelease& release) override {
+    RoundMetrics row;
+    row.round = release.round + 1;
+    row.clip = c_.clip;
+    row.train_loss = release.train_loss;
+    row.update_norm = l2_norm(release.rho_bar.data(), release.rho_bar.size());
+    run_.metrics.push_back(row);
+  }
+
+  Json update_norms = Json::array();  // the canary client's update norm at every audit
+
+ private:
+  const CanifeConfig& c_;
+  const TrainTest& data_;
+  torch::nn::Sequential& model_;
+  UserAuditor& auditor_;
+  cli::Progress& progress_;
+  LevelRun& run_;
+};
+
 }  // namespace
 
 LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma,
@@ -170,42 +213,20 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
   ClientTrainer clients(model, data.train, client_ids,
                         {c.user.local_epochs, c.user.local_batch, c.user.client_lr}, c.threads);
   UserAuditor auditor(c, data, model, clients, client_ids, kind, sigma);
-  ServerOptimizer server(d, c.user.server_lr, 0.0);
+  FedAvgRound round(clients, d, c.user.server_lr, 0.0, c.seed, kCanifeUserBatchStream);
   LevelRun run;
-  Json update_norms = Json::array();
+  UserLevelObserver observer(c, data, model, auditor, progress, run);
   std::vector<std::size_t> lot;
   for (std::size_t t = 0; t < c.total_rounds(); ++t) {
-    if (t % c.audit_every == 0) {
-      double norm = 0;
-      run.audits.push_back(auditor.audit(t, theta, norm));
-      assign_parameters(*model, to_float_tensor(theta));
-      run.audits.back().test_accuracy = evaluate(model, data.test).accuracy;
-      if (t > 0) run.metrics[t - 1].test_accuracy = run.audits.back().test_accuracy;
-      update_norms.push_back(json_number(norm));
-      progress.update(run.audits.size());
-    }
     // One round of DP-FedAvg: Poisson participants, their clipped local updates, noise on
-    // the sum, the mean applied by the server (003 Alg. 2 without momentum).
+    // the sum, the mean applied by the server (Andrew et al. 2024 Alg. 2 without momentum).
     PhiloxStream rng(c.seed, kCanifeUserRoundStream + t);
     draw_poisson_lot(client_ids.size(), c.q, rng, lot);
-    const std::vector<ClientUpdate> u =
-        clients.train(to_float_tensor(theta), c.clip, lot, t, c.seed, kCanifeUserBatchStream);
-    UpdateSum sum(d);
-    RoundMetrics row;
-    row.round = t + 1;
-    row.clip = c.clip;
-    for (const ClientUpdate& x : u) sum.add(x.update.data());
-    row.train_loss = mean_local_loss(u);
-    const std::vector<double> rho_bar = sum.release(sigma * c.clip, rng);
-    row.update_norm = l2_norm(rho_bar.data(), d);
-    run.metrics.push_back(row);
-    server.step(rho_bar, theta.data());
-    for (double v : theta)
-      if (!std::isfinite(v))
-        throw DataError("training diverged: the model is not finite after round " +
-                            std::to_string(t + 1) +
-                            " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
-                        c.out);
+    if (!round.run(t, lot, c.clip, sigma * c.clip, rng, observer, theta))
+      throw DataError("training diverged: the model is not finite after round " +
+                          std::to_string(t + 1) +
+                          " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
+                      c.out);
   }
   assign_parameters(*model, to_float_tensor(theta));
   run.parameters = d;
@@ -214,7 +235,7 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
   const PartitionSummary summary = summarize_partition(data.train, client_ids);
   run.extra["partition_summary"] = {{"empty_clients", summary.empty_clients},
                                     {"mean_classes_per_client", summary.mean_classes_per_client}};
-  run.extra["canary_update_norms"] = update_norms;
+  run.extra["canary_update_norms"] = observer.update_norms;
   return run;
 }
 

@@ -16,7 +16,6 @@
 #include "core/error.hpp"
 #include "data/datasets.hpp"
 #include "fedavg/canaries.hpp"
-#include "fedavg/client.hpp"
 #include "fedavg/output.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
@@ -24,6 +23,7 @@
 #include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "mechanisms/participation.hpp"
+#include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
@@ -54,7 +54,7 @@ void check_options(const FedAvgConfig& c) {
 
 // Participation of every round: real clients are members 0..clients-1; seen canaries are
 // members clients..clients+k-1 when they are sampled like real clients, else they follow
-// their own fixed-repeats schedule (003 Sec. 5.2).
+// their own fixed-repeats schedule (Andrew et al. 2024 Sec. 5.2).
 struct Schedules {
   RoundMembers clients;   // real client ids per round
   RoundMembers canaries;  // seen canary ids per round
@@ -88,7 +88,7 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
 // subsampled Gaussian over all rounds instead: the smaller of the PLD accountant's upper
 // bound and RDP (Mironov et al. 2019), both reported. With
 // adaptive clipping z is the round's total, count query included (adaptive_clip.hpp).
-// eps_gaussian_per_round is 003 footnote 5's one participation.
+// eps_gaussian_per_round is Andrew et al. 2024 footnote 5's one participation.
 Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::size_t seen) {
   const double inf = std::numeric_limits<double>::infinity();
   const double z = c.noise_multiplier, delta = c.effective_delta();
@@ -149,40 +149,131 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
   return j;
 }
 
-// One round's release, 003 Alg. 3 lines 3-9: the clipped updates of the participating
-// clients and the projected seen canaries, summed, plus N(0, (z S)^2 I), over m.
-struct RoundRelease {
-  std::vector<double> rho_bar;
-  std::vector<double> norms;  // every participant's update norm before clipping
-  double train_loss = 0;      // mean over the clients that have data
-  std::size_t canaries = 0;   // seen canaries inserted
+// What a dp-train fedavg run attaches to the library round (train/torch/fedavg_round.hpp):
+// the seen canaries it inserts (Andrew et al. 2024 Alg. 3 lines 3-9: projected to the clip
+// norm), and per release the adaptive clip's update (Andrew et al. 2021), every canary's
+// cosine with the aggregate (Andrew et al. 2024 Alg. 3 lines 10-12), the saved deltas and
+// metrics.csv's row.
+class RunObserver : public FedAvgObserver {
+ public:
+  RunObserver(const FedAvgConfig& c, const CanaryPanel& canaries, const Schedules& schedules,
+              AdaptiveClip& adaptive, std::size_t dim)
+      : c_(c),
+        canaries_(canaries),
+        schedules_(schedules),
+        adaptive_(adaptive),
+        dim_(dim),
+        seen_max(RoundReduce::max, canaries.seen()),
+        unseen_max(RoundReduce::max, canaries.unseen()) {}
+
+  std::size_t insert(std::size_t t, double clip, UpdateSum& sum,
+                     std::vector<double>& norms) override {
+    std::vector<double> canary(dim_);
+    for (std::size_t j : schedules_.canaries[t]) {
+      canaries_.seen_canary(j, canary.data());
+      project_to_norm(canary.data(), dim_, clip);
+      sum.add(canary.data());
+      norms.push_back(clip);
+    }
+    return schedules_.canaries[t].size();
+  }
+
+  void released(const FedAvgRelease& release) override {
+    const std::vector<double>& rho_bar = release.rho_bar;
+    RoundMetrics row;
+    row.round = release.round + 1;
+    row.clip = adaptive_.clip();
+    row.train_loss = release.train_loss;
+    row.update_norm = l2_norm(rho_bar.data(), dim_);
+    canary_insertions += release.inserted;
+    PhiloxStream count_noise_stream(c_.seed, kFedAvgClipStream + release.round);
+    adaptive_.update(release.norms, count_noise_stream);
+    canaries_.cosines(rho_bar, seen_cos_, unseen_cos_);
+    seen_max.add(seen_cos_);
+    unseen_max.add(unseen_cos_);
+    if (c_.save_deltas) deltas.insert(deltas.end(), rho_bar.begin(), rho_bar.end());
+    metrics.push_back(row);
+  }
+
+ private:
+  const FedAvgConfig& c_;
+  const CanaryPanel& canaries_;
+  const Schedules& schedules_;
+  AdaptiveClip& adaptive_;
+  std::size_t dim_;
+  std::vector<double> seen_cos_, unseen_cos_;
+
+ public:
+  RoundReduction seen_max, unseen_max;  // every canary's largest cosine over the rounds
+  std::vector<double> deltas;           // every rho_bar (--save-deltas)
+  std::vector<RoundMetrics> metrics;
+  std::size_t canary_insertions = 0;
 };
 
-RoundRelease release_round(ClientTrainer& trainer, const CanaryPanel& canaries,
-                           const Schedules& schedules, const std::vector<double>& theta,
-                           double clip, double noise_multiplier, std::size_t t,
-                           std::uint64_t seed) {
+// The rounds of the run (Andrew et al. 2024 Alg. 2): each trains the round's clients and
+// combines their clipped updates with the seen canaries through the library round, evaluating
+// the model every c.eval_every rounds and after the last. Returns the last test accuracy.
+double train_rounds(const FedAvgConfig& c, torch::nn::Sequential& model, const Dataset& test,
+                    ClientTrainer& trainer, const Schedules& schedules,
+                    double update_noise_multiplier, const AdaptiveClip& adaptive,
+                    RunObserver& observer, std::vector<double>& theta) {
+  FedAvgRound round(trainer, theta.size(), c.server_lr, c.server_momentum, c.seed,
+                    kFedAvgBatchStream);
+  double accuracy = -1;
+  cli::Progress progress("dp-train fedavg", c.rounds, c.quiet);
+  for (std::size_t t = 0; t < c.rounds; ++t) {
+    const double clip = adaptive.clip();
+    PhiloxStream noise(c.seed, kFedAvgNoiseStream + t);
+    // A diverged run (huge learning rates or noise) would write NaN scores and exit 0.
+    if (!round.run(t, schedules.clients[t], clip, update_noise_multiplier * clip, noise, observer,
+                   theta))
+      throw DataError("training diverged: the model is not finite after round " +
+                          std::to_string(t + 1) +
+                          " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
+                      c.out);
+    if ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds) {
+      assign_parameters(*model, to_float_tensor(theta));
+      observer.metrics.back().test_accuracy = accuracy = evaluate(model, test).accuracy;
+    }
+    progress.update(t + 1);
+  }
+  return accuracy;
+}
+
+// final_model.npy, delta.npy, deltas.npy (when asked), scores_final.csv, scores_all.csv and
+// metrics.csv into the staging folder.
+void write_outputs(const StagingDir& staging, const FedAvgConfig& c, const CanaryPanel& canaries,
+                   const RunObserver& observer, const std::vector<double>& theta0,
+                   const std::vector<double>& theta) {
   const std::size_t dim = theta.size();
-  const std::vector<ClientUpdate> updates = trainer.train(
-      to_float_tensor(theta), clip, schedules.clients[t], t, seed, kFedAvgBatchStream);
-  RoundRelease r;
-  UpdateSum rho(dim);
-  for (const auto& u : updates) {
-    rho.add(u.update.data());
-    r.norms.push_back(u.norm);
-  }
-  r.train_loss = mean_local_loss(updates);
-  std::vector<double> canary(dim);
-  for (std::size_t j : schedules.canaries[t]) {
-    canaries.seen_canary(j, canary.data());
-    project_to_norm(canary.data(), dim, clip);
-    rho.add(canary.data());
-    r.norms.push_back(clip);
-    ++r.canaries;
-  }
-  PhiloxStream noise(seed, kFedAvgNoiseStream + t);
-  r.rho_bar = rho.release(noise_multiplier * clip, noise);
-  return r;
+  // Alg. 2 lines 10-11: cosines with theta_T - theta_0.
+  std::vector<double> delta(dim);
+  for (std::size_t i = 0; i < dim; ++i) delta[i] = theta[i] - theta0[i];
+  std::vector<double> seen_final, unseen_final;
+  canaries.cosines(delta, seen_final, unseen_final);
+
+  staging.write([&] {
+    save_npy(staging.path("final_model.npy"), theta.data(), {dim});
+    save_npy(staging.path("delta.npy"), delta.data(), {dim});
+    if (c.save_deltas)
+      save_npy(staging.path("deltas.npy"), observer.deltas.data(), {c.rounds, dim}, NpyDtype::f4);
+    write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final), dim);
+    // Maxima over rounds are not single cosines: no dim column (the cosine null does not apply).
+    write_scores_csv(staging.path("scores_all.csv"),
+                     label_scores(observer.seen_max.result(), observer.unseen_max.result()), 0);
+    write_metrics_csv(staging.path("metrics.csv"), observer.metrics);
+  });
+}
+
+void write_timings(AtomicOutput& timings, const FedAvgConfig& c, double train_seconds,
+                   double wall_seconds) {
+  timings.stream() << Json{{"seconds_per_round", train_seconds / static_cast<double>(c.rounds)},
+                           {"wall_seconds", wall_seconds},
+                           {"peak_memory_mb", peak_memory_mb()},
+                           {"threads", c.threads}}
+                          .dump(2)
+                   << '\n';
+  timings.commit();
 }
 
 }  // namespace
@@ -199,7 +290,7 @@ Json run_fedavg(const FedAvgConfig& c) {
   const ClientIndices clients =
       partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
 
-  at::set_num_threads(1);  // parallelism is over clients (fedavg/client.hpp)
+  at::set_num_threads(1);  // parallelism is over clients (train/torch/fedavg_client.hpp)
   torch::nn::Sequential model =
       make_model({kind, data.train.example_shape, data.train.num_classes, c.hidden}, c.seed);
   const std::size_t dim = static_cast<std::size_t>(parameter_count(*model));
@@ -224,75 +315,20 @@ Json run_fedavg(const FedAvgConfig& c) {
   AdaptiveClip adaptive(c.clip, c.target_quantile, c.adaptive_clip ? c.clip_lr : 0.0, count_noise);
   const std::vector<double> theta0 = to_doubles(flatten_parameters(*model));
   std::vector<double> theta = theta0;
-  ServerOptimizer server(dim, c.server_lr, c.server_momentum);
-  RoundReduction seen_max(RoundReduce::max, canaries.seen()),
-      unseen_max(RoundReduce::max, canaries.unseen());
-  std::vector<double> seen_cos, unseen_cos, deltas;
-  std::vector<RoundMetrics> metrics;
-  std::size_t canary_insertions = 0;
-  double accuracy = -1;
-  cli::Progress progress("dp-train fedavg", c.rounds, c.quiet);
+  RunObserver observer(c, canaries, schedules, adaptive, dim);
   const auto train_start = std::chrono::steady_clock::now();
-
-  for (std::size_t t = 0; t < c.rounds; ++t) {
-    RoundMetrics row;
-    row.round = t + 1;
-    row.clip = adaptive.clip();
-    const RoundRelease release = release_round(trainer, canaries, schedules, theta, row.clip,
-                                               update_noise_multiplier, t, c.seed);
-    const std::vector<double>& rho_bar = release.rho_bar;
-    row.train_loss = release.train_loss;
-    row.update_norm = l2_norm(rho_bar.data(), dim);
-    canary_insertions += release.canaries;
-    PhiloxStream count_noise_stream(c.seed, kFedAvgClipStream + t);
-    adaptive.update(release.norms, count_noise_stream);
-    // Alg. 3 lines 10-12: every canary's cosine with this round's aggregate.
-    canaries.cosines(rho_bar, seen_cos, unseen_cos);
-    seen_max.add(seen_cos);
-    unseen_max.add(unseen_cos);
-    if (c.save_deltas) deltas.insert(deltas.end(), rho_bar.begin(), rho_bar.end());
-    server.step(rho_bar, theta.data());
-    // A diverged run (huge learning rates or noise) would write NaN scores and exit 0.
-    for (std::size_t i = 0; i < dim; ++i)
-      if (!std::isfinite(theta[i]))
-        throw DataError("training diverged: the model is not finite after round " +
-                            std::to_string(t + 1) +
-                            " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
-                        c.out);
-    if ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds) {
-      assign_parameters(*model, to_float_tensor(theta));
-      row.test_accuracy = accuracy = evaluate(model, data.test).accuracy;
-    }
-    metrics.push_back(row);
-    progress.update(t + 1);
-  }
+  const double accuracy = train_rounds(c, model, data.test, trainer, schedules,
+                                       update_noise_multiplier, adaptive, observer, theta);
   const double train_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
-
-  // Alg. 2 lines 10-11: cosines with theta_T - theta_0.
-  std::vector<double> delta(dim);
-  for (std::size_t i = 0; i < dim; ++i) delta[i] = theta[i] - theta0[i];
-  std::vector<double> seen_final, unseen_final;
-  canaries.cosines(delta, seen_final, unseen_final);
-
-  staging.write([&] {
-    save_npy(staging.path("final_model.npy"), theta.data(), {dim});
-    save_npy(staging.path("delta.npy"), delta.data(), {dim});
-    if (c.save_deltas)
-      save_npy(staging.path("deltas.npy"), deltas.data(), {c.rounds, dim}, NpyDtype::f4);
-    write_scores_csv(staging.path("scores_final.csv"), label_scores(seen_final, unseen_final), dim);
-    // Maxima over rounds are not single cosines: no dim column (the cosine null does not apply).
-    write_scores_csv(staging.path("scores_all.csv"),
-                     label_scores(seen_max.result(), unseen_max.result()), 0);
-    write_metrics_csv(staging.path("metrics.csv"), metrics);
-  });
+  write_outputs(staging, c, canaries, observer, theta0, theta);
 
   Json run;
   run["config"] = c.to_json();
   run["dim"] = dim;
   run["seen_canaries"] = canaries.seen();
   run["unseen_canaries"] = canaries.unseen();
-  run["canary_insertions"] = canary_insertions;
+  run["canary_insertions"] = observer.canary_insertions;
   run["canaries_in_memory"] = canaries.in_memory();
   const PartitionSummary partition_summary = summarize_partition(data.train, clients);
   run["partition_summary"] = {
@@ -304,18 +340,10 @@ Json run_fedavg(const FedAvgConfig& c) {
   if (c.adaptive_clip) run["clip_count_noise"] = count_noise;
   run["analytic_epsilon"] = analytic;
   run["test_accuracy"] = accuracy;
-  run["final_train_loss"] = metrics.back().train_loss;
+  run["final_train_loss"] = observer.metrics.back().train_loss;
   staging.write([&] { write_whole(staging.path("run.json"), run.dump(2) + "\n"); });
   // Timings differ from run to run: never in --out, which the same --seed makes byte-identical.
-  if (timings) {
-    timings->stream() << Json{{"seconds_per_round", train_seconds / static_cast<double>(c.rounds)},
-                              {"wall_seconds", seconds_since(start)},
-                              {"peak_memory_mb", peak_memory_mb()},
-                              {"threads", c.threads}}
-                             .dump(2)
-                      << '\n';
-    timings->commit();
-  }
+  if (timings) write_timings(*timings, c, train_seconds, seconds_since(start));
   staging.commit();
   return run;
 }

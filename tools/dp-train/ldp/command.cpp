@@ -1,14 +1,40 @@
-// `dp-train ldp`: 002's privacy test of LDP-SGD. Declares the options, runs the K trials
-// (ldp/game.hpp) and prints the decisions CSV `label,guess` or a JSON summary.
+// `dp-train ldp`: Matsumoto et al. 2022's privacy test of LDP-SGD. Declares the options, runs the K
+// trials (games/torch/ldp_sgd_game.hpp) and prints the decisions CSV `label,guess` or a JSON
+// summary.
 
 #include "command.hpp"
+#include <cmath>
+
+#include "cli/progress.hpp"
 #include "cli/tool.hpp"
+#include "core/error.hpp"
+#include "games/torch/ldp_sgd_game.hpp"
 #include "io/atomic_output.hpp"
-#include "ldp/game.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace {
+
+// UsageError for eps/L <= 0, K or n < 1, and options that the crafter does not use.
+void validate(const LdpGameConfig& g) {
+  dpaudit::validate(g.ldp);
+  if (g.trials < 1) throw UsageError("the number of trials K must be >= 1", "--trials");
+  if (g.clients < 1) throw UsageError("the number of clients n must be >= 1", "--clients");
+  if (!(g.radius >= 0) || !std::isfinite(g.radius))
+    throw UsageError("the parameter ball radius must be a finite number > 0", "--radius");
+  if (!(g.learning_rate >= 0) || !std::isfinite(g.learning_rate))
+    throw UsageError("the server learning rate must be a finite number > 0", "--lr");
+  if (g.dim != 0 && g.crafter != LdpCrafter::dummy_gradient)
+    throw UsageError(
+        "--dim only applies to the dummy-gradient crafter (others use the model's dimension)",
+        "--dim");
+  if (!(g.dummy_norm >= 0) || !std::isfinite(g.dummy_norm))
+    throw UsageError("the dummy gradient's norm must be a finite number > 0", "--dummy-norm");
+  if (g.dummy_norm != 0 && g.crafter != LdpCrafter::dummy_gradient)
+    throw UsageError("--dummy-norm only applies to the dummy-gradient crafter", "--dummy-norm");
+  if (g.malicious_label < 0)
+    throw UsageError("the malicious label must be >= 0", "--malicious-label");
+}
 
 // A whole number >= minimum (CLI11 would wrap "-3" into a huge unsigned count).
 CLI::Validator whole_number(const std::string& what, unsigned minimum) {
@@ -28,6 +54,27 @@ struct LdpOptions {
   std::string crafter, distinguisher = "white-box", out = "-";
   bool json = false;
 };
+
+// Validates, plays the trials and writes the decisions CSV and/or the JSON summary.
+int run_ldp(LdpOptions& o) {
+  LdpGameConfig& g = o.game;
+  g.crafter = parse_ldp_crafter(o.crafter);
+  g.distinguisher = parse_ldp_distinguisher(o.distinguisher);
+  validate(g);
+  cli::Progress progress("dp-train ldp", g.trials, g.quiet);
+  const LdpGameResult result =
+      run_ldp_game(g, [&progress](std::size_t done) { progress.update(done); });
+  const bool csv = !o.json || o.out != "-";
+  if (csv) {
+    AtomicOutput out(o.out);
+    out.stream() << "label,guess\n";
+    for (std::size_t k = 0; k < result.labels.size(); ++k)
+      out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
+    out.commit();
+  }
+  if (o.json) write_whole("-", json_line(result.summary(g)));
+  return 0;
+}
 
 std::function<int()> declare_ldp(CLI::App& sub) {
   auto o = std::make_shared<LdpOptions>();
@@ -119,22 +166,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_flag("--json", o->json,
                "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
   sub.add_flag("--quiet,-q", g.quiet, "no progress on stderr");
-  return [o] {
-    LdpGameConfig& g = o->game;
-    g.crafter = parse_ldp_crafter(o->crafter);
-    g.distinguisher = parse_ldp_distinguisher(o->distinguisher);
-    const LdpGameResult result = run_ldp_game(g);
-    const bool csv = !o->json || o->out != "-";
-    if (csv) {
-      AtomicOutput out(o->out);
-      out.stream() << "label,guess\n";
-      for (std::size_t k = 0; k < result.labels.size(); ++k)
-        out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
-      out.commit();
-    }
-    if (o->json) write_whole("-", json_line(result.summary(g)));
-    return 0;
-  };
+  return [o] { return run_ldp(*o); };
 }
 
 const Registration registration{{"ldp", declare_ldp, "the model (--model) or --dim, and --trials"}};

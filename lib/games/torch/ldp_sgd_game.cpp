@@ -1,4 +1,4 @@
-#include "ldp/game.hpp"
+#include "games/torch/ldp_sgd_game.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -7,35 +7,14 @@
 
 #include <ATen/Parallel.h>
 
-#include "cli/progress.hpp"
+#include "adversaries/torch/ldp_crafters.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
-#include "ldp/crafters.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
 namespace dpaudit::dp_train {
 
 using namespace ldp;
-
-void LdpGameConfig::validate() const {
-  dpaudit::validate(ldp);
-  if (trials < 1) throw UsageError("the number of trials K must be >= 1", "--trials");
-  if (clients < 1) throw UsageError("the number of clients n must be >= 1", "--clients");
-  if (!(radius >= 0) || !std::isfinite(radius))
-    throw UsageError("the parameter ball radius must be a finite number > 0", "--radius");
-  if (!(learning_rate >= 0) || !std::isfinite(learning_rate))
-    throw UsageError("the server learning rate must be a finite number > 0", "--lr");
-  if (dim != 0 && crafter != LdpCrafter::dummy_gradient)
-    throw UsageError(
-        "--dim only applies to the dummy-gradient crafter (others use the model's dimension)",
-        "--dim");
-  if (!(dummy_norm >= 0) || !std::isfinite(dummy_norm))
-    throw UsageError("the dummy gradient's norm must be a finite number > 0", "--dummy-norm");
-  if (dummy_norm != 0 && crafter != LdpCrafter::dummy_gradient)
-    throw UsageError("--dummy-norm only applies to the dummy-gradient crafter", "--dummy-norm");
-  if (malicious_label < 0)
-    throw UsageError("the malicious label must be >= 0", "--malicious-label");
-}
 
 Json LdpGameConfig::to_json() const {
   Json j = {{"crafter", to_string(crafter)},
@@ -61,7 +40,8 @@ Json LdpGameResult::summary(const LdpGameConfig& config) const {
   for (std::size_t k = 0; k < labels.size(); ++k) ++count[labels[k]][guesses[k]];
   const double negatives = static_cast<double>(count[0][0] + count[0][1]);
   const double positives = static_cast<double>(count[1][0] + count[1][1]);
-  // FP: the report came from g2 but the guess is g1; FN: from g1, guessed g2 (002 Eq. 3).
+  // FP: the report came from g2 but the guess is g1; FN: from g1, guessed g2 (Matsumoto et al. 2022
+  // Eq. 3).
   const double fpr = negatives > 0 ? count[0][1] / negatives : 0;
   const double fnr = positives > 0 ? count[1][0] / positives : 0;
   Json j = config.to_json();
@@ -109,7 +89,8 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   s.uses_model = c.crafter != LdpCrafter::dummy_gradient;
   if (s.uses_model || c.dim == 0) s.data = load_task(c.task, c.data_dir, c.seed);
   if (!s.uses_model) {
-    // No model: d from --dim or the model's size; theta_t = 0 (002 Alg. 2 line 1).
+    // No model: d from --dim or the model's size; theta_t = 0 (Matsumoto et al. 2022 Alg. 2 line
+    // 1).
     result.dim = c.dim ? c.dim
                        : static_cast<std::size_t>(parameter_count(
                              *make_model(model_config(c.model, s.data.train), c.seed)));
@@ -220,22 +201,21 @@ class TrialPlayer {
 
 }  // namespace
 
-LdpGameResult run_ldp_game(const LdpGameConfig& config) {
-  config.validate();
+LdpGameResult run_ldp_game(const LdpGameConfig& config,
+                           const std::function<void(std::size_t)>& progress) {
   at::set_num_threads(1);  // parallelism is over trials
   LdpGameResult result;
   const GameSetup setup = prepare(config, result);
   result.labels.assign(config.trials, 0);
   result.guesses.assign(config.trials, 0);
-  cli::Progress progress("dp-train ldp", config.trials, config.quiet);
   const auto start = std::chrono::steady_clock::now();
   parallel_blocks(config.trials, config.threads,
                   [&](std::size_t begin, std::size_t end, std::size_t thread) {
                     TrialPlayer player(config, setup, result);
                     for (std::size_t k = begin; k < end; ++k) {
                       player.play(k, result.labels[k], result.guesses[k]);
-                      if (thread == 0)
-                        progress.update((k - begin + 1) * config.trials / (end - begin));
+                      if (thread == 0 && progress)
+                        progress((k - begin + 1) * config.trials / (end - begin));
                     }
                   });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,14 +1,18 @@
-// `dp-train ldp`: the LDP privacy test of 002 (Alg. 3 black-box, Alg. 4 white-box) with
-// one of its six crafters, on LDP-SGD (lib/mechanisms/ldp_sgd.hpp). No LibTorch here.
+// The LDP-SGD game of Matsumoto et al. 2022 ("LDP privacy test", Alg. 3 black-box and
+// Alg. 4 white-box): K trials, each crafting a gradient pair with one of the six crafters
+// (adversaries/ldp_adversary.hpp, adversaries/torch/ldp_crafters.hpp), randomizing one of
+// the two with LDP-SGD (mechanisms/ldp_sgd.hpp) and guessing which. A training game: the
+// model theta_t is pre-trained here with LibTorch. The configuration's header is LibTorch-free.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "adversaries/ldp_adversary.hpp"
 #include "data/datasets.hpp"
-#include "games/ldp_adversary.hpp"
 #include "io/json.hpp"
 #include "mechanisms/ldp_sgd.hpp"
 
@@ -23,12 +27,13 @@ struct LdpGameConfig {
   std::string task = "fashion-mnist";
   std::string data_dir = kFashionMnistDir;  // Debian's dataset-fashion-mnist folder
   std::string model = "cnn";
-  std::size_t dim = 0;       // dummy gradient only: d (0: the model's parameter count)
-  double dummy_norm = 0;     // dummy gradient only: ||g1|| (0: L, as 002; Fig. 3 varies it)
+  std::size_t dim = 0;  // dummy gradient only: d (0: the model's parameter count)
+  double dummy_norm =
+      0;  // dummy gradient only: ||g1|| (0: L, as Matsumoto et al. 2022; Fig. 3 varies it)
   double radius = 0;         // ||C||_2 (0: ||theta_t||_2, or L when theta_t = 0)
-  double learning_rate = 0;  // the server's eta (0: 002 Alg. 2 line 5)
-  // Scale the reports by Alg. 2's constant as 002 prints it, without the factor d that
-  // makes it unbiased (ldp_sgd.hpp): the server's step shrinks by d.
+  double learning_rate = 0;  // the server's eta (0: Matsumoto et al. 2022 Alg. 2 line 5)
+  // Scale the reports by Alg. 2's constant as Matsumoto et al. 2022 prints it, without the factor d
+  // that makes it unbiased (ldp_sgd.hpp): the server's step shrinks by d.
   bool printed_constant = false;
   std::size_t pretrain_steps = 100;
   std::int64_t malicious_label = 0;  // collusion: the one label of the malicious model
@@ -40,8 +45,6 @@ struct LdpGameConfig {
   int threads = 1;
   bool quiet = false;
 
-  // UsageError for eps/L <= 0, K or n < 1, and options that the crafter does not use.
-  void validate() const;
   Json to_json() const;
   std::uint64_t trials_seed() const { return trial_seed.value_or(seed); }
 };
@@ -57,7 +60,10 @@ struct LdpGameResult {
   Json summary(const LdpGameConfig& config) const;  // counts, FPR/FNR, Eq. 3's epsilon
 };
 
-LdpGameResult run_ldp_game(const LdpGameConfig& config);
+// Plays config.trials trials (a valid configuration: dp-train ldp validates it); `progress`
+// (when set) is called from one worker with an estimate of the trials done so far.
+LdpGameResult run_ldp_game(const LdpGameConfig& config,
+                           const std::function<void(std::size_t)>& progress = {});
 
 // Philox stream ids (data.hpp uses 1-2, fedavg 1<<40 .. 4<<40): trial k draws from
 // kLdpTrialStream + k; pre-training of theta_t and of the malicious model each have one.

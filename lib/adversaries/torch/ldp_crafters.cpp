@@ -1,4 +1,4 @@
-#include "ldp/crafters.hpp"
+#include "adversaries/torch/ldp_crafters.hpp"
 
 #include <cmath>
 

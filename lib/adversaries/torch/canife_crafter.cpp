@@ -1,4 +1,4 @@
-#include "canife/craft.hpp"
+#include "adversaries/torch/canife_crafter.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -117,7 +117,8 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
   std::vector<double> x(x0.begin(), x0.end()), m1(size, 0.0), m2(size, 0.0);
   std::vector<std::size_t> order(pool_size_), batch(m);
   for (std::size_t i = 0; i < pool_size_; ++i) order[i] = i;
-  // Adam (Kingma & Ba 2015) with its default betas, as 000's code (torch.optim.Adam).
+  // Adam (Kingma & Ba 2015) with its default betas, as Maddock et al. 2023's code
+  // (torch.optim.Adam).
   constexpr double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
   double beta1_t = 1, beta2_t = 1;
   std::vector<float> xf(size);

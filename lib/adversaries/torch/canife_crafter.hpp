@@ -1,16 +1,15 @@
-// 000 Alg. 1 (CANIFE, Sec. 3.3, as its authors' code does it): craft the input of a
+// Maddock et al. 2023 Alg. 1 (CANIFE, Sec. 3.3, as its authors' code does it): craft the input of a
 // canary so that its gradient is nearly orthogonal to the other clients' updates. With
 // g(z) the gradient of the canary's loss at the frozen model, d parameters, clip C and
 // a minibatch B of m design updates u_i (clipped per-example gradients of design-pool
 // examples), Adam minimises over the input z
 //   cov:  L(z) = d (1/m) sum_{i in B} <u_i, C g / ||g||>^2 + d max(C_n - ||g||, 0)^2
 //   mean: L(z) = d <mean_B u_i, C g / ||g||>^2          + d max(C_n - ||g||, 0)^2
-// (000 App. D's Loss 2 and Loss 1, with the squared hinge that keeps ||g|| near the norm
-// constant C_n). dL/dz needs the gradient of g with respect to z, a double backward:
-// g comes from LibTorch autograd on the differentiable forward pass over dp-train's flat
-// parameters (differentiable_model.hpp: the same layers, parameters and order as
-// sgd/dense_per_example, which the tests check), and dL/dz = (dg/dz)^T v with v = dL/dg
-// computed in closed form.
+// (Maddock et al. 2023 App. D's Loss 2 and Loss 1, with the squared hinge that keeps ||g|| near the
+// norm constant C_n). dL/dz needs the gradient of g with respect to z, a double backward: g comes
+// from LibTorch autograd on the differentiable forward pass over dp-train's flat parameters
+// (differentiable_model.hpp: the same layers, parameters and order as sgd/dense_per_example, which
+// the tests check), and dL/dz = (dg/dz)^T v with v = dL/dg computed in closed form.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +26,7 @@ std::string to_string(CanaryLoss loss);
 
 struct CraftOptions {
   std::size_t steps = 2500;  // Adam steps T
-  double lr = 1;             // Adam's learning rate (000: 1)
+  double lr = 1;             // Adam's learning rate (Maddock et al. 2023: 1)
   CanaryLoss loss = CanaryLoss::cov;
   double norm_constant = 1;     // C_n; 0 drops the hinge term
   double clip = 1;              // C
@@ -39,7 +38,7 @@ struct CraftedCanary {
   std::int64_t label = 0;
   double initial_loss = 0;      // L over the whole pool at the initial input
   double final_loss = 0;        // ... and at the crafted one
-  double health = 0;            // (initial - final) / initial (000 Sec. 4.2)
+  double health = 0;            // (initial - final) / initial (Maddock et al. 2023 Sec. 4.2)
   std::vector<float> gradient;  // g at the crafted input (unclipped)
   double gradient_norm = 0;
 };

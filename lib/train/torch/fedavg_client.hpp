@@ -1,4 +1,4 @@
-// Local training of DP-FedAvg's clients (003 Alg. 2 line 5: tau_i(theta_{t-1})):
+// Local training of DP-FedAvg's clients (Andrew et al. 2024 Alg. 2 line 5: tau_i(theta_{t-1})):
 // local SGD from the global model, update = local model - global model, clipped to S.
 // Clients of a round train in parallel, each on its own model replica; every client's
 // computation is independent of the thread that runs it, so results do not depend on

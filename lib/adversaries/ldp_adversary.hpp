@@ -1,7 +1,7 @@
-// The adversaries of the LDP privacy test (002 Sec. 3.2-3.4, Table 1): six crafters
-// that produce a gradient pair (g1, g2), and the white-box and black-box
-// distinguishers that guess which of the two a randomized report came from.
-// Crafting needs a model (dp-train ldp); the decision rules here need none.
+// The adversaries of the LDP privacy test (Matsumoto et al. 2022 Sec. 3.2-3.4, Table 1): six
+// crafters that produce a gradient pair (g1, g2), and the white-box and black-box distinguishers
+// that guess which of the two a randomized report came from. Crafting needs a model
+// (adversaries/torch/ldp_crafters.hpp); the decision rules here need none.
 #pragma once
 #include <string>
 
@@ -20,7 +20,7 @@ enum class LdpCrafter {
 
 enum class LdpDistinguisher { white_box, black_box };
 
-// The black-box rule 002 pairs with each crafter (Table 1).
+// The black-box rule Matsumoto et al. 2022 pairs with each crafter (Table 1).
 enum class BlackBoxRule {
   loss_decrease,  // Eq. 4: g1 iff f(x1; theta_{t+1}) <= f(x1; theta_t)
   loss_change,    // Eq. 6: g1 iff |f(x1; t+1) - f(x1; t)| >= |f(x2; t+1) - f(x2; t)|
@@ -33,7 +33,7 @@ LdpCrafter parse_ldp_crafter(const std::string& name);  // UsageError if unknown
 std::string to_string(LdpDistinguisher distinguisher);
 LdpDistinguisher parse_ldp_distinguisher(const std::string& name);  // "white-box" | "black-box"
 
-// 002 Table 1: Eq. 6 for benign, Eq. 7 for dummy gradient, Eq. 4 for the others.
+// Matsumoto et al. 2022 Table 1: Eq. 6 for benign, Eq. 7 for dummy gradient, Eq. 4 for the others.
 BlackBoxRule black_box_rule(LdpCrafter crafter);
 
 // Eq. 5: guess g1 (true) iff cos(report, g1) >= cos(report, g2). The cosine with a
@@ -63,9 +63,9 @@ bool loss_change_guess(double loss1_before, double loss1_after, double loss2_bef
 
 // Eq. 7 in the orientation of a descent step: the server moves theta against the
 // reports, theta_{t+1} - theta_t = -eta g, so an update from the positive dummy
-// gradient g1 has mostly negative coordinates. 002 prints sgn(theta_{t+1} - theta_t),
-// which with Alg. 2's descent step would guess the wrong gradient; we count
-// sgn(theta_t^i - theta_{t+1}^i) and guess g1 iff the sum is >= 0.
+// gradient g1 has mostly negative coordinates. Matsumoto et al. 2022 prints sgn(theta_{t+1} -
+// theta_t), which with Alg. 2's descent step would guess the wrong gradient; we count sgn(theta_t^i
+// - theta_{t+1}^i) and guess g1 iff the sum is >= 0.
 bool sign_sum_guess(const Eigen::Ref<const Eigen::VectorXd>& theta_before,
                     const Eigen::Ref<const Eigen::VectorXd>& theta_after);
 

@@ -1,4 +1,4 @@
-#include "games/ldp_adversary.hpp"
+#include "adversaries/ldp_adversary.hpp"
 
 #include <cmath>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "fedavg/client.hpp"
+#include "train/torch/fedavg_client.hpp"
 
 #include <algorithm>
 

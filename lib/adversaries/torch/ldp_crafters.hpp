@@ -1,14 +1,15 @@
-// The model-based side of `dp-train ldp`: a per-thread view of the model the server
-// sent (theta_t, or the malicious theta~_t under collusion), the five crafters of 002
-// Sec. 3.4 that need it, and the losses the black-box distinguisher reads.
+// The model-based crafters of Matsumoto et al. 2022 (Sec. 3.4, Table 1: benign, input
+// perturbation, parameter retrogression, gradient flip, collusion; the dummy gradient needs
+// no model), on a per-thread view of the model the server sent (theta_t, or the malicious
+// theta~_t under collusion), and the losses the black-box distinguisher reads.
 #pragma once
 #include <cstddef>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "adversaries/ldp_adversary.hpp"
 #include "data/datasets.hpp"
-#include "games/ldp_adversary.hpp"
 #include "random/philox_stream.hpp"
 #include "train/torch/models.hpp"
 
@@ -20,8 +21,8 @@ struct CraftedPair {
   Batch x1, x2;  // x2 is undefined where the crafter uses one image only
 };
 
-// FGSM step size (002 Sec. 3.4, footnote: alpha = 1) and parameter retrogression's
-// step theta' = theta + alpha grad f(x1; theta) (also alpha = 1).
+// FGSM step size (Matsumoto et al. 2022 Sec. 3.4, footnote: alpha = 1) and parameter
+// retrogression's step theta' = theta + alpha grad f(x1; theta) (also alpha = 1).
 constexpr double kFgsmAlpha = 1.0;
 constexpr double kRetrogressionAlpha = 1.0;
 
@@ -45,14 +46,14 @@ class LdpModelView {
   const Eigen::VectorXd* loaded_ = nullptr;
 };
 
-// 002 Sec. 3.4 for every crafter but the dummy gradient: draws x1 uniformly from
+// Matsumoto et al. 2022 Sec. 3.4 for every crafter but the dummy gradient: draws x1 uniformly from
 // `x1_pool` (indices into `images`) and, for benign, x2 uniformly from the other images.
 void craft(LdpCrafter crafter, LdpModelView& view, const Dataset& images,
            const std::vector<std::size_t>& x1_pool, PhiloxStream& rng, CraftedPair& out);
 
 // The dummy gradient g1 = (lambda, ..., lambda), lambda = norm / sqrt(d), and g2 = -g1.
-// 002 Sec. 3.4 takes norm = L; Fig. 3 varies it (a norm below L is flipped by the norm
-// projection with probability 1/2 - norm/(2L)).
+// Matsumoto et al. 2022 Sec. 3.4 takes norm = L; Fig. 3 varies it (a norm below L is flipped by the
+// norm projection with probability 1/2 - norm/(2L)).
 CraftedPair dummy_gradient_pair(std::size_t dim, double norm);
 
 // Plain minibatch SGD on cross-entropy (learning rate 0.1, batches of 32 drawn with

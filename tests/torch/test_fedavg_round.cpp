@@ -1,0 +1,113 @@
+// The library round of DP-FedAvg (train/torch/fedavg_round.hpp; McMahan et al. 2018, with canary
+// clients as Andrew et al. 2024 Alg. 2-3): its two halves against what they must equal, the
+// clients' half against ClientTrainer itself, the combining half against the closed form
+// (sum of the clipped updates in order, the inserted ones after them, over m), and the
+// server step against theta + lr rho_bar.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "data/datasets.hpp"
+#include "random/philox_stream.hpp"
+#include "train/torch/fedavg_round.hpp"
+#include "train/torch/models.hpp"
+
+// LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
+#undef CHECK
+#include <doctest/doctest.h>
+
+using namespace dpaudit;
+using namespace dpaudit::dp_train;
+
+namespace {
+
+// Three clients of two 8 x 8 examples each, and an MLP with 16 hidden units.
+struct Setup {
+  torch::nn::Sequential model;
+  Dataset data;
+  ClientIndices clients;
+  std::vector<double> theta;
+};
+
+Setup setup() {
+  ModelConfig mc;
+  mc.kind = ModelKind::mlp;
+  mc.input_shape = {1, 8, 8};
+  mc.hidden = 16;
+  Setup s{make_model(mc, 7), {}, {}, {}};
+  s.data.example_shape = {1, 8, 8};
+  s.data.num_classes = 10;
+  PhiloxStream rng(11, 1);
+  for (int i = 0; i < 6 * 64; ++i) s.data.features.push_back(static_cast<float>(rng.normal()));
+  s.data.labels = {0, 1, 2, 3, 4, 5};
+  s.clients = {{0, 1}, {2, 3}, {4, 5}};
+  const torch::Tensor flat = flatten_parameters(*s.model).to(torch::kDouble).contiguous();
+  s.theta.assign(flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel());
+  return s;
+}
+
+// Inserts one update e_0 (norm 1 before clipping) and records what it was shown.
+struct Recorder : FedAvgObserver {
+  std::size_t insert(std::size_t, double, UpdateSum& sum, std::vector<double>& norms) override {
+    std::vector<double> e(sum.dim(), 0.0);
+    e[0] = 1;
+    sum.add(e.data());
+    norms.push_back(1);
+    return 1;
+  }
+  void released(const FedAvgRelease& r) override { seen = r; }
+  FedAvgRelease seen;
+};
+
+}  // namespace
+
+TEST_CASE("fedavg round: the clients' half is ClientTrainer's clipped updates, bit for bit") {
+  Setup s = setup();
+  ClientTrainer trainer(s.model, s.data, s.clients, {1, 1, 0.1}, 1);
+  FedAvgRound round(trainer, s.theta.size(), 1.0, 0.0, 3, 100);
+  const std::vector<std::size_t> ids = {2, 0};
+  const std::vector<ClientUpdate> a = round.train_clients(s.theta, 0.05, ids, 4);
+  const std::vector<ClientUpdate> b = trainer.train(to_float_tensor(s.theta), 0.05, ids, 4, 3, 100);
+  REQUIRE(a.size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    CHECK(a[k].update == b[k].update);
+    CHECK(a[k].norm == b[k].norm);
+    // Clipped to 0.05 (the local step of lr 0.1 is larger than that here).
+    CHECK(a[k].norm > 0.05);
+    double n2 = 0;
+    for (double v : a[k].update) n2 += v * v;
+    CHECK(std::sqrt(n2) == doctest::Approx(0.05).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("fedavg round: combine sums in client order, then the inserted, over m; step adds it") {
+  Setup s = setup();
+  ClientTrainer trainer(s.model, s.data, s.clients, {1, 1, 0.1}, 1);
+  const std::size_t d = s.theta.size();
+  FedAvgRound round(trainer, d, 2.0, 0.0, 3, 100);
+  std::vector<ClientUpdate> u(2);
+  u[0].update.assign(d, 0.5);
+  u[0].norm = 3;
+  u[0].loss = 1;
+  u[0].has_data = true;
+  u[1].update.assign(d, -0.25);
+  u[1].norm = 4;  // no data: its loss does not count
+  Recorder observer;
+  PhiloxStream noise(1, 2);
+  const FedAvgRelease r = round.combine(9, u, 1.0, 0.0, noise, observer);
+  CHECK(r.round == 9);
+  CHECK(r.inserted == 1);
+  CHECK(r.norms == std::vector<double>{3, 4, 1});
+  CHECK(r.train_loss == 1);
+  // (0.5 - 0.25 + [j = 0]) / 3
+  CHECK(r.rho_bar[0] == doctest::Approx(1.25 / 3).epsilon(1e-15));
+  CHECK(r.rho_bar[d - 1] == doctest::Approx(0.25 / 3).epsilon(1e-15));
+  CHECK(observer.seen.rho_bar == r.rho_bar);
+  std::vector<double> theta = s.theta;
+  REQUIRE(round.step(r, theta));
+  CHECK(theta[0] == doctest::Approx(s.theta[0] + 2 * 1.25 / 3).epsilon(1e-12));
+  // A release that is not finite makes the model not finite: step says so.
+  FedAvgRelease bad = r;
+  bad.rho_bar[1] = std::numeric_limits<double>::infinity();
+  CHECK_FALSE(round.step(bad, theta));
+}
