@@ -1,4 +1,4 @@
-// 004's gradient watermark (Crafter 4) and Distinguisher 3's per-step scores.
+// Nasr et al. 2021's gradient watermark (Crafter 4) and Distinguisher 3's per-step scores.
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -7,8 +7,8 @@
 #include <doctest/doctest.h>
 #include <boost/math/distributions/normal.hpp>
 
+#include "adversaries/watermark.hpp"
 #include "core/error.hpp"
-#include "games/watermark.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;
@@ -133,7 +133,8 @@ TEST_CASE("llr closed forms") {
   CHECK(close(llr(0.5 - tiny, 1, q), -q * tiny + q * (1 - q) * tiny * tiny / 2, 1e-14));
 }
 
-TEST_CASE("paper score is log N(d; 1, sigma^2) (004 Eq. 6 as a log density); sum is d") {
+TEST_CASE(
+    "paper score is log N(d; 1, sigma^2) (Nasr et al. 2021, Eq. 6 as a log density); sum is d") {
   for (double d : {-2.0, 0.3, 1.0, 4.5}) {
     for (double sigma : {0.1, 0.7, 3.0}) {
       const double want = std::log(boost::math::pdf(boost::math::normal(1.0, sigma), d));

@@ -13,8 +13,8 @@
 #include "fedavg/client.hpp"
 #include "io/staging_dir.hpp"
 #include "mechanisms/fedavg_server.hpp"
-#include "sgd/trainer.hpp"
 #include "train/torch/differentiable_model.hpp"
+#include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
