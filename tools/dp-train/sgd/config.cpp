@@ -33,6 +33,28 @@ constexpr Named<SgdFault> kFaults[] = {{"none", SgdFault::none},
 constexpr Named<SgdEngine> kEngines[] = {{"train", SgdEngine::train},
                                          {"simulate", SgdEngine::simulate}};
 
+// The gradient watermark's settings (Crafters 4 and 5).
+void validate_watermark(const SgdConfig& c) {
+  if (c.watermark_coords < 2 || c.watermark_coords % 2)
+    throw UsageError("the watermark needs an even number 2n >= 2 of coordinates",
+                     "--watermark-coords");
+  if (c.threat == SgdThreat::gradient_canary && c.observe_steps == 0)
+    throw UsageError(
+        "the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
+        "(with none it has no watermark and every trial scores the same)",
+        "--observe-steps");
+  if (c.threat == SgdThreat::gradient_canary && c.observe_steps >= c.steps)
+    throw UsageError(
+        "the adversary must observe fewer steps than the run has (" + std::to_string(c.steps) + ")",
+        "--observe-steps");
+  if (c.fault == SgdFault::no_clip && c.canary_norm <= 1)
+    throw UsageError(
+        "the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the "
+        "clip "
+        "norm is never clipped): give --canary-norm above 1",
+        "--fault");
+}
+
 }  // namespace
 
 SgdThreat parse_threat(const std::string& name) {
@@ -101,26 +123,7 @@ void SgdConfig::validate() const {
           "crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn",
           "--model");
   }
-  if (uses_watermark(threat)) {
-    if (watermark_coords < 2 || watermark_coords % 2)
-      throw UsageError("the watermark needs an even number 2n >= 2 of coordinates",
-                       "--watermark-coords");
-    if (threat == SgdThreat::gradient_canary && observe_steps == 0)
-      throw UsageError(
-          "the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
-          "(with none it has no watermark and every trial scores the same)",
-          "--observe-steps");
-    if (threat == SgdThreat::gradient_canary && observe_steps >= steps)
-      throw UsageError(
-          "the adversary must observe fewer steps than the run has (" + std::to_string(steps) + ")",
-          "--observe-steps");
-    if (fault == SgdFault::no_clip && canary_norm <= 1)
-      throw UsageError(
-          "the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the "
-          "clip "
-          "norm is never clipped): give --canary-norm above 1",
-          "--fault");
-  }
+  if (uses_watermark(threat)) validate_watermark(*this);
   if (fault == SgdFault::noise_ignores_clip && clip == 1)
     throw UsageError(
         "the fault noise-ignores-clip changes nothing at --clip 1 (noise sd z equals z C): give "
