@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Audit your own DP-FedAvg training loop with dpaudit's canaries, in plain PyTorch.
 
-The pattern of 003 (Andrew et al., "One-shot empirical privacy estimation for federated
+The pattern of Andrew et al. 2024 ("One-shot empirical privacy estimation for federated
 learning"), in a loop you own:
 
   1. Flatten the model: every parameter, in model.parameters() order, into one vector of

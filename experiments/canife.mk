@@ -1,12 +1,12 @@
-# 000 (CANIFE) on Fashion-MNIST at sample level (each client one example).
+# Maddock et al. 2023 (CANIFE) on Fashion-MNIST at sample level (each client one example).
 #   make -C experiments -j2 canife   -> $(OUT)/canife/summary.md and eps_r.png
-# R1, 003 Sec. 5.4: mlp 784-128-10, lots of 128 (q = 128/60000), clip 1, noise 0.2, one
+# R1, Andrew et al. 2024, Sec. 5.4: mlp 784-128-10, lots of 128 (q = 128/60000), clip 1, noise 0.2, one
 #   epoch (469 rounds), an audit every 100 rounds, n = 100 mock rounds, design pool 512,
-#   2,500 design steps; seeds CANIFE_SEEDS. Beside it, 003's one-shot random canaries on
+#   2,500 design steps; seeds CANIFE_SEEDS. Beside it, Andrew et al. 2024's one-shot random canaries on
 #   the same training (dp-train fedavg, 60,000 one-example clients, 1,000 + 1,000 sphere
 #   canaries sampled like clients).
-# R2, 000 Fig. 3a/b in spirit: 64 clients per round, the model after 150 rounds, at noise
-#   1e-3 (000's sigma = 0) and 0.423: the spread of the audit scores against sigma.
+# R2, Maddock et al. 2023, Fig. 3a/b in spirit: 64 clients per round, the model after 150 rounds, at noise
+#   1e-3 (Maddock et al. 2023's sigma = 0) and 0.423: the spread of the audit scores against sigma.
 CANIFE_SEEDS ?= 1 2 3 4 5
 CANIFE_STEPS ?= 2500
 CANIFE_OUT ?= $(OUT)/canife
@@ -28,7 +28,7 @@ $(CANIFE_OUT)/r1_%/run.json:
 $(CANIFE_OUT)/r2_%/run.json:
 	dp-train canife $(CANIFE_R2) --noise-multiplier $* --threads 1 --quiet --force --out $(CANIFE_OUT)/r2_$* >/dev/null
 
-# 003's random canaries on the same training: one-example clients, lots of 128.
+# Andrew et al. 2024's random canaries on the same training: one-example clients, lots of 128.
 $(CANIFE_OUT)/random/run.json:
 	dp-train fedavg --clients 60000 --sampling poisson --q 0.0021333333333333334 --rounds 469 --local-batch 1 \
 	  --client-lr 1 --server-lr 1 --server-momentum 0 --noise-multiplier 0.2 --num-canaries 1000 --num-unseen 1000 \
@@ -42,11 +42,11 @@ $(CANIFE_OUT)/eps_r.png: $(CANIFE_OUT)/summary.md $(CANIFE_DIR)/eps_r.gp
 	gnuplot -e "data='$(CANIFE_OUT)/eps_r.dat'; out='$@.tmp'" $(CANIFE_DIR)/eps_r.gp
 	mv $@.tmp $@
 
-# R4, 000 Fig. 1/4 at user level (`make -C experiments canife-user`, about 15 min of one
+# R4, Maddock et al. 2023, Fig. 1/4 at user level (`make -C experiments canife-user`, about 15 min of one
 # core): Fashion-MNIST cut into 3,000 clients with label skew (Dirichlet 0.5), 100 clients
 # per round (q = 1/30), 300 rounds (10 epochs), z calibrated for eps 10, 30, 50 at delta
 # 1e-5; an audit every 20 rounds with 100 mock rounds, 100 mock clients from the test
-# split, 1,000 design steps (spec A.7 item 4, one seed) -> user/summary.md, user/eps_r.png.
+# split, 1,000 design steps (not CANIFE_STEPS, to fit the time; one seed) -> user/summary.md, user/eps_r.png.
 CANIFE_USER_EPS ?= 10 30 50
 CANIFE_USER := --level user --clients 3000 --partition label-skew --alpha 0.5 --clients-per-round 100 --rounds 300 \
                --audit-every 20 --audit-rounds 100 --design-pool 100 --design-steps 1000
@@ -67,9 +67,9 @@ $(CANIFE_OUT)/user/eps_r.png: $(CANIFE_OUT)/user/summary.md $(CANIFE_DIR)/user.g
 	gnuplot -e "dir='$(CANIFE_OUT)/user'" $(CANIFE_DIR)/user.gp >$@.tmp
 	mv $@.tmp $@
 
-# R5, 000 Fig. 5b / 8a in spirit, at sample level (`make -C experiments -j2 canife-ablation`,
+# R5, Maddock et al. 2023, Fig. 5b / 8a in spirit, at sample level (`make -C experiments -j2 canife-ablation`,
 # about 3 min of CPU): R2's model after 150 rounds at noise 1e-3, crafted with Loss 2 (cov)
-# or Loss 1 (mean) for 100, 300, 1,000 design steps; the spread of the audit scores (000
+# or Loss 1 (mean) for 100, 300, 1,000 design steps; the spread of the audit scores (Maddock et al. 2023
 # Fig. 3c's "mean standard deviation") says how orthogonal the canary came out.
 CANIFE_ABLATION_STEPS ?= 100 300 1000
 CANIFE_ABLATION := $(foreach l,cov mean,$(foreach t,$(CANIFE_ABLATION_STEPS),$(CANIFE_OUT)/ablation/$(l)_$(t)/run.json))

@@ -1,4 +1,4 @@
-# CI privacy gates on DP-SGD (issues 10 and 20): the malicious-dataset audit (004's
+# CI privacy gates on DP-SGD (issues 10 and 20): the malicious-dataset audit (Nasr et al. 2021's
 # strongest threat model, the simulated 1-D game) judged two ways on the same scores:
 #   eps gate:   eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above <analytic eps>
 #   curve gate: eps-from-scores - --against-curve <curve> --fail-on-refute, the curve written by

@@ -1,6 +1,6 @@
 # Every estimator of eps-from-scores on the same scores, beside the analytic epsilon (issue 14):
 #   make -C experiments estimators [-j2]   -> $(OUT)/estimators/table.md (experiments/estimators.md)
-# Audits: the Gaussian sum query (003 Alg. 1, d = 10^6) at sigma 4.22, 1.54, 0.541 (eps 1, 3, 10
+# Audits: the Gaussian sum query (Andrew et al. 2024, Alg. 1, d = 10^6) at sigma 4.22, 1.54, 0.541 (eps 1, 3, 10
 #   at delta 1e-6), M = 2000 sphere canaries each inserted with probability 1/2 (the one-run
 #   design), seeds ESTIMATORS_SEEDS; and the final models of the fedavg noise runs (fedavg.mk:
 #   1000 seen + 1000 unseen canaries, delta 3000^-1.1; trained first if missing, ~1 min each).
@@ -14,7 +14,7 @@ ESTIMATORS_CANARIES ?= 2000
 # fedavg.mk's defaults, spelled out: the .mk files are read in any order.
 ESTIMATORS_FEDAVG_NOISES ?= 0 0.0472 0.0906 0.199
 ESTIMATORS_FEDAVG_OUT ?= $(OUT)/fedavg
-# 004's game on DP-SGD (sgd.mk's cells at eps 4: six threat models, made first if missing).
+# Nasr et al. 2021's game on DP-SGD (sgd.mk's cells at eps 4: six threat models, made first if missing).
 ESTIMATORS_SGD_CELLS ?= api_4 static-poison_4 intermediate-poison_4 adaptive-poison_4 gradient-canary_4 malicious-dataset_4
 ESTIMATORS_SGD_OUT ?= $(OUT)/sgd
 ESTIMATORS_OUT ?= $(OUT)/estimators

@@ -1,16 +1,16 @@
-# 003 Tables 3/4/6 and Figs. 1/2 on Fashion-MNIST: one-shot audits of DP-FedAvg runs.
+# Andrew et al. 2024, Tables 3/4/6 and Figs. 1/2 on Fashion-MNIST: one-shot audits of DP-FedAvg runs.
 #   make -C experiments fedavg [-j2]   -> $(OUT)/fedavg/{noise.txt,repeats.txt,anderson.txt,repeats.png,densities.png}
-# noise.txt: no noise and the noise multipliers whose analytic eps is 300, 100, 30 (as 003
+# noise.txt: no noise and the noise multipliers whose analytic eps is 300, 100, 30 (as Andrew et al. 2024
 #   Tables 3/4; `rdp-compose --accountant pld --eps E --q 1 --steps 1 --delta 3000^-1.1`),
-#   columns as 003 Table 3/4 (analytic eps, eps_lo-all, eps_est-all, eps_lo-final,
-#   eps_est-final), each eps_lo also as 003 computes it (95% on each error rate, best
+#   columns as Andrew et al. 2024, Table 3/4 (analytic eps, eps_lo-all, eps_est-all, eps_lo-final,
+#   eps_est-final), each eps_lo also as Andrew et al. 2024 compute it (95% on each error rate, best
 #   threshold, no correction: the *_max columns) + accuracy.
 # repeats.txt / repeats.png: every seen canary inserted in exactly 1, 2, 4, 8 distinct
-#   rounds (003 Sec. 5.2, Fig. 2), for each noise multiplier; densities.png: the final-model
-#   cosines of those runs against the null N(0, 1/d) (003 Fig. 1); anderson.txt: the
-#   Anderson-Darling statistic of each of those cosine sets (003 Table 6).
+#   rounds (Andrew et al. 2024, Sec. 5.2, Fig. 2), for each noise multiplier; densities.png: the final-model
+#   cosines of those runs against the null N(0, 1/d) (Andrew et al. 2024, Fig. 1); anderson.txt: the
+#   Anderson-Darling statistic of each of those cosine sets (Andrew et al. 2024, Table 6).
 #   make -C experiments fedavg-adaptive   -> $(OUT)/fedavg/adaptive.txt: the noise runs
-#   again with adaptive clipping (Andrew et al. 2021, as 003's StackOverflow runs).
+#   again with adaptive clipping (Andrew et al. 2021, as Andrew et al. 2024's StackOverflow runs).
 # Every run is the demo's configuration (scripts/demo) with its own noise and repeats;
 # each is one independent process, so -j runs them side by side (each uses
 # FEDAVG_THREADS threads). Override FEDAVG_ROUNDS etc. for a smaller study.

@@ -1,8 +1,8 @@
-# 002 Fig. 2 (and App. Fig. 6) on Fashion-MNIST: the LDP privacy test of LDP-SGD for six
+# Matsumoto et al. 2022, Fig. 2 (and App. Fig. 6) on Fashion-MNIST: the LDP privacy test of LDP-SGD for six
 # crafters x two distinguishers x eps in {0.5, 1, 2, 4}, K trials each.
 #   make -C experiments ldp [-j2]   -> $(OUT)/ldp/fig2.md (table) and fig2.png (bar chart)
 # Columns: white-box (Eq. 5); black-box (Table 1's Eq. 4/6/7) with the unbiased server
-# constant; black-box with Alg. 2's constant as 002 prints it (--printed-constant, a
+# constant; black-box with Alg. 2's constant as Matsumoto et al. 2022 print it (--printed-constant, a
 # d times smaller server step). Each cell: Eq. 3's point estimate (eps-from-scores
 # --method threshold) and the 95% Clopper-Pearson lower bound. Every run is one process
 # (-j runs them side by side); override LDP_TRIALS, LDP_EPS, ... for a smaller study.
@@ -43,7 +43,7 @@ $(LDP_OUT)/fig2.png: $(LDP_OUT)/fig2.md $(LDP_DIR)/fig2.gp
 	gnuplot -e "data='$(LDP_OUT)/fig2.dat'; out='$@.tmp'; crafters='$(LDP_CRAFTERS)'" $(LDP_DIR)/fig2.gp
 	mv $@.tmp $@
 
-# 002 Sec. 4.1 averages ten measurements: cells of Fig. 2 (crafter:column) repeated with
+# Matsumoto et al. 2022, Sec. 4.1 averages ten measurements: cells of Fig. 2 (crafter:column) repeated with
 # seeds 1..10 (each seed also re-draws theta_t), mean and sd.
 #   make -C experiments ldp-average   -> $(LDP_OUT)/average.md, fig2_average.png (mean +- sd bars)
 # The default is the cells that fit the 2-core development machine in about 12 minutes of
@@ -86,9 +86,9 @@ $(LDP_OUT)/fig2_average.png: $(LDP_OUT)/average.md $(LDP_DIR)/fig2_average.gp
 	gnuplot -e "data='$(LDP_OUT)/average.dat'; out='$@.tmp'" $(LDP_DIR)/fig2_average.gp
 	mv $@.tmp $@
 
-# 002 App. Table 3: the benign black-box test (Eq. 6) with the crafter's report averaged
-# with those of n-1 benign clients, n = 1, 2, 4, 10 (002, MNIST: 0.12, 0.07, 0.06, 0.06;
-# 002 does not give eps: ours is 4). Cells column:n, each with seeds 1 and 2 (each seed
+# Matsumoto et al. 2022, App. Table 3: the benign black-box test (Eq. 6) with the crafter's report averaged
+# with those of n-1 benign clients, n = 1, 2, 4, 10 (Matsumoto et al. 2022, MNIST: 0.12, 0.07, 0.06, 0.06;
+# Matsumoto et al. 2022 do not give eps: ours is 4). Cells column:n, each with seeds 1 and 2 (each seed
 # re-draws theta_t); run.sh adds the reversed rule's numbers. The default cells fit the
 # shared 2-core machine; all n for both server constants:
 #   make -C experiments ldp-table3 LDP_TABLE3_CELLS="$(foreach k,black black-printed,$(foreach n,1 2 4 10,$(k):$(n)))"
@@ -131,8 +131,8 @@ $(LDP_OUT)/table3.md: $(LDP_TABLE3_RUNS) $(LDP_TABLE3_HELDOUT_RUNS) $(LDP_DIR)/t
 	$(PYTHON) $(LDP_DIR)/table3.py $(LDP_TABLE3_RUNS) $(LDP_TABLE3_HELDOUT_RUNS) >$@.tmp
 	mv $@.tmp $@
 
-# 002 Fig. 3: the effect of the gradient's norm. The dummy gradient with ||g1|| = R (in
-# units of L = 1; 002 uses R = L) for the white-box and black-box tests at each eps.
+# Matsumoto et al. 2022, Fig. 3: the effect of the gradient's norm. The dummy gradient with ||g1|| = R (in
+# units of L = 1; Matsumoto et al. 2022 use R = L) for the white-box and black-box tests at each eps.
 #   make -C experiments ldp-fig3   -> $(LDP_OUT)/fig3.md and fig3.png
 LDP_FIG3_NORMS ?= 0.05 0.1 0.25 0.5 0.75 1 2
 LDP_FIG3_EPS ?= $(LDP_EPS)

@@ -1,19 +1,19 @@
-# 004 (Nasr et al. 2021) Fig. 1 / Figs. 3, 7, 8 in 004's reduced Fashion-MNIST setting:
+# Nasr et al. 2021 Fig. 1 / Figs. 3, 7, 8 in Nasr et al.'s reduced Fashion-MNIST setting:
 # central DP-SGD on the first 1,000 training images, mlp 784-32-10, Poisson lots at q 0.1,
-# 100 steps, lr 1 (004 App. A's 0.15 is for 60 epochs: at 10 epochs it reaches 55% test
+# 100 steps, lr 1 (Nasr et al. 2021, App. A's 0.15 is for 60 epochs: at 10 epochs it reaches 55% test
 # accuracy, lr 1 69%), clip 1, noise calibrated for eps in {1, 2, 4, 10} at delta 1e-5; the
-# six threat models of 004 Table I: api, gradient-canary and malicious-dataset (trained)
+# six threat models of Nasr et al. 2021, Table I: api, gradient-canary and malicious-dataset (trained)
 # with SGD_TRIALS trials per hypothesis, static-poison and intermediate-poison with
 # SGD_POISON_TRIALS, adaptive-poison with SGD_ADAPTIVE_TRIALS (fewer by default, so that
 # the whole figure fits in well under an hour on 2 cores), each in SGD_SHARDS shards (one
 # process each: -j spreads them); and the malicious-dataset game simulated with
 # SGD_SIM_TRIALS trials per hypothesis. D2 (intermediate and adaptive poison) reduces the
-# losses by their max at eps <= 2 and their mean above, the better one in 004 Sec. IV-C.
+# losses by their max at eps <= 2 and their mean above, the better one in Nasr et al. 2021, Sec. IV-C.
 #   make -C experiments -j2 sgd   -> $(OUT)/sgd/fig1.md (table) and fig1.png
 #   the full version, 1,000 trials everywhere, sharded for a cluster's job runner (its own
 #   OUT: shard files are named by threat, eps and shard, not by the number of trials):
 #   make -C experiments -j200 sgd OUT=out-full SGD_POISON_TRIALS=1000 SGD_ADAPTIVE_TRIALS=1000 SGD_SHARDS=50
-# Each cell: 004's Clopper-Pearson bound at the best threshold (eps-from-scores
+# Each cell: Nasr et al. 2021's Clopper-Pearson bound at the best threshold (eps-from-scores
 # --thresholds max) and the honest one (Bonferroni over thresholds), delta 1e-5.
 SGD_EPS ?= 1 2 4 10
 SGD_THREATS ?= api static-poison intermediate-poison adaptive-poison gradient-canary malicious-dataset

@@ -1,4 +1,4 @@
-# 003 Table 2: one-shot auditing of the Gaussian mechanism (Alg. 1).
+# Andrew et al. 2024, Table 2: one-shot auditing of the Gaussian mechanism (Alg. 1).
 #   make -C experiments table2 [-j2]    -> $(OUT)/table2/table2.txt and fig1.png
 # sigma 4.22, 1.54, 0.541 give eps 1, 3, 10 at delta 1e-6 (eps-gauss2 --gaussian-mechanism);
 # d = 10^6, k = 10^3, 50 seeded runs each. Every run is an independent process pipeline

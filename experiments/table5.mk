@@ -1,9 +1,9 @@
-# 003 Table 5 (Sec. 5.3) on Fashion-MNIST: eps_est-final from one run with 1,000 canaries
+# Andrew et al. 2024, Table 5 (Sec. 5.3) on Fashion-MNIST: eps_est-final from one run with 1,000 canaries
 # against eps_est-final from the pooled cosines of ten runs with 100 canaries each; the
 # 0.1/0.3/0.5/0.7/0.9 quantiles over TABLE5_EXPERIMENTS independent experiments, for the
-# noise multipliers of analytic eps 300 and 100 (003: 0.0496, 0.0986; ours 0.0472, 0.0906).
+# noise multipliers of analytic eps 300 and 100 (Andrew et al. 2024: 0.0496, 0.0986; ours 0.0472, 0.0906).
 #   make -C experiments table5 [-j2]   -> $(OUT)/table5/table5.txt
-# 003 repeats each experiment 50 times (1,100 trainings); TABLE5_EXPERIMENTS=50 runs that
+# Andrew et al. 2024 repeat each experiment 50 times (1,100 trainings); TABLE5_EXPERIMENTS=50 runs that
 # size. Each training is fedavg.mk's configuration with only seen canaries (the final-model
 # audit needs no unseen ones), each canary inserted in exactly one round (--canary-repeats 1,
 # so 100 and 1,000 canaries take part alike); experiment e uses seed e for its 1,000-canary

@@ -45,7 +45,7 @@ best_of3 "rdp-compose, 10000 events, 100 orders, all cores" "$BIN/rdp-compose" -
 best_of3 "rdp-compose, 10000 events, 156 default orders, 1 thread" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5 --threads 1
 best_of3 "rdp-compose, 10000 events, 156 default orders, all cores" "$BIN/rdp-compose" --events "$TMP/events.csv" --delta 1e-5
 
-# PLD (issue 13): 10,000 DP-SGD steps (sigma 1.1, 256 of 60,000 a step, as 003's and 004's
+# PLD (issue 13): 10,000 DP-SGD steps (sigma 1.1, 256 of 60,000 a step, as Andrew et al. 2024's and Nasr et al. 2021's
 # MNIST runs), 1,000 heterogeneous segments, and dp_accounting's reference rows
 "$PY" "$HERE/make_events.py" 1000 >"$TMP/events1000.csv"
 DPSGD=(--sigma 1.1 --q 0.004266666666666667 --steps 10000 --delta 1e-5)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Plain PyTorch CANIFE canary crafting (000 Alg. 1, sample level): the peer of `dp-train canife`.
+"""Plain PyTorch CANIFE canary crafting (Maddock et al. 2023, Alg. 1, sample level): the peer of `dp-train canife`.
 
-The same crafting as one audit of `dp-train canife`, written the way 000's authors' code
+The same crafting as one audit of `dp-train canife`, written the way Maddock et al. 2023's authors' code
 (facebookresearch/canife, canife/canary_designer.py) does it: a torch.nn MLP 784-H-10
 (nn.Linear's default initialisation, the same scheme dp-train uses), a design pool of M
 Fashion-MNIST test images (gzip IDX, pixels / 255) drawn without replacement, their

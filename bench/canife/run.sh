@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/canife/run.sh BIN [T_SHORT] [T_LONG] [THREADS] [SEED]: CANIFE canary crafting (000
+# bench/canife/run.sh BIN [T_SHORT] [T_LONG] [THREADS] [SEED]: CANIFE canary crafting (Maddock et al. 2023
 # Alg. 1, sample level) of `dp-train canife` against the same crafting in plain PyTorch
 # (craft_torch.py, Debian's python3-torch 1.13), mlp 784-128-10 (101,770 parameters),
 # design pool M 512 test images, minibatch m 128, Adam lr 1, clip 1, C_n 1, loss cov;

@@ -2,7 +2,7 @@
 """The peer of bench/eps_from_scores/bootstrap.cpp: scipy.stats.bootstrap(method="BCa")
 of gauss-fit's eps_est on the same scores, what a Python user would run.
 
-The statistic is dpaudit's gauss-fit (003 Alg. 3): N(mean, std) fitted to each class
+The statistic is dpaudit's gauss-fit (Andrew et al. 2024, Alg. 3): N(mean, std) fitted to each class
 (ddof 0), then the exact two-Gaussian eps at delta, here in closed form: the privacy
 loss log p/q of two Gaussians is quadratic in x, so {loss > eps} is an interval or the
 complement of one, and delta_{P||Q}(eps) = P(R) - e^eps Q(R) takes four normal CDFs;

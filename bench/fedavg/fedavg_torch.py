@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plain PyTorch DP-FedAvg with canary clients: the peer `dp-train fedavg` is measured against.
 
-The same algorithm and configuration as dp-train fedavg (003 Alg. 2-3): Fashion-MNIST,
+The same algorithm and configuration as dp-train fedavg (Andrew et al. 2024, Alg. 2-3): Fashion-MNIST,
 784-128-10 MLP, IID clients, shuffled participation (clients and seen canaries, M per
 round), local SGD, update clipping, Gaussian noise z*S on the sum, division by the number
 of participants, server SGD with momentum, and every round the cosines of all seen and

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Times dp-train ldp: the dummy-gradient white-box test at d = 10^5 (target: 10,000 trials
-# in under 10 s) and trials per second of the model-based crafters (002's CNN on
+# in under 10 s) and trials per second of the model-based crafters (Matsumoto et al. 2022's CNN on
 # Fashion-MNIST, d = 10,650).
 # usage: bench/ldp/run.sh BUILD_DIR [MODEL_TRIALS]
 set -eu

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""004 Crafter 3's double-backprop step in plain PyTorch: the peer of `dp-train sgd
+"""Nasr et al. 2021, Crafter 3's double-backprop step in plain PyTorch: the peer of `dp-train sgd
 --threat adaptive-poison`.
 
 One crafting step, as dp-train's C3 does it: with theta the parameters of an MLP
@@ -30,7 +30,7 @@ def main():
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--poisons", type=int, default=100)
-    ap.add_argument("--eta", type=float, default=0.01)  # lr / L: 1 / 100 in 004's reduced setting
+    ap.add_argument("--eta", type=float, default=0.01)  # lr / L: 1 / 100 in Nasr et al. 2021's reduced setting
     ap.add_argument("--clip", type=float, default=1.0)
     ap.add_argument("--step-size", type=float, default=1.0)
     ap.add_argument("--api", choices=["functorch", "autograd"], default="functorch")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench/sgd/poison.sh BIN [TRIALS] [POISONS]: the cost of each of 004's six threat models
-# in `dp-train sgd` (004's reduced setting as experiments/sgd.mk: N 1000, q 0.1, mlp
+# bench/sgd/poison.sh BIN [TRIALS] [POISONS]: the cost of each of Nasr et al. 2021's six threat models
+# in `dp-train sgd` (Nasr et al. 2021's reduced setting as experiments/sgd.mk: N 1000, q 0.1, mlp
 # 784-32-10, 100 steps, lr 1, eps 4, one thread), and Crafter 3's double-backprop step
 # against the same step in plain PyTorch (craft_functorch.py: functorch, and autograd
 # with create_graph), one thread each.

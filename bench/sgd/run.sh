@@ -5,7 +5,7 @@
 # python3-torch 1.13), same model, data, lot size, noise, learning rate and thread count.
 #
 # SETTING (default small):
-#   small  004's reduced setting: N 1000, q 0.1 (lot 100), mlp 784-32-10, T 100, lr 0.15
+#   small  Nasr et al. 2021's reduced setting: N 1000, q 0.1 (lot 100), mlp 784-32-10, T 100, lr 0.15
 #   full   N 60000, q 256/60000 (lot 256), mlp 784-128-10, T 1000 (4.3 epochs), lr 1
 # z = rdp-compose --eps 4 --q Q --steps T --delta 1e-5 for both implementations.
 # Environment: STEPS overrides T (speed-only runs), TRIALS dp-train's trials per run

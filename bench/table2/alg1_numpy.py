@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""003 Alg. 1 (one-shot audit of the Gaussian mechanism) in NumPy: the peer that
+"""Andrew et al. 2024, Alg. 1 (one-shot audit of the Gaussian mechanism) in NumPy: the peer that
 dpaudit's pipeline is measured against (bench/table2.md).
 
 Same work as the pipeline: k unit canaries are generated once to insert and once to
 score (a k x d matrix would need 8 GB at d = 1e6, k = 1e3), each from its own Philox
 stream (numpy's Philox4x64 bit generator and its 256-layer ziggurat), noise N(0, sigma^2 I),
-cosines, mean and std, and eps(N(0,1/d) || N(mu, sd^2); delta) of 003 Sec. 3.2 by numerical
+cosines, mean and std, and eps(N(0,1/d) || N(mu, sd^2); delta) of Andrew et al. 2024, Sec. 3.2 by numerical
 integration. Prints one line: eps mu sd, then the seconds of lines 1-9 (canaries,
 release, cosines) and of line 10 (the eps integral).
 Usage: alg1_numpy.py [--dim D] [--canaries K] [--sigma S] [--seed N] [--delta X]"""
@@ -30,7 +30,7 @@ def delta_of(p, q, eps):
 
 
 def two_gaussian_eps(p, q, delta):
-    """Smallest eps with delta(eps) <= delta in both directions (003 Sec. 3.2)."""
+    """Smallest eps with delta(eps) <= delta in both directions (Andrew et al. 2024, Sec. 3.2)."""
     def eps_one(a, b):
         if delta_of(a, b, 0) <= delta:
             return 0.0

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One run of 003 Table 2 (d = 1e6, k = 1e3, sigma = 0.541, delta = 1e-6): the dpaudit
+# One run of Andrew et al. 2024, Table 2 (d = 1e6, k = 1e3, sigma = 0.541, delta = 1e-6): the dpaudit
 # pipeline stage by stage, the same pipeline as one pipe, and the NumPy Alg. 1 of
 # alg1_numpy.py, with wall time, CPU time (user + sys) and peak memory of each process.
 # Usage: BIN=build/bin bench/table2/one_run.sh [DIM] [CANARIES] [THREADS]

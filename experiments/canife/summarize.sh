@@ -2,7 +2,7 @@
 # experiments/canife.mk's summary: OUT "SEEDS" -> summary.md on stdout, OUT/eps_r.dat.
 set -euo pipefail
 out=$1 seeds=$2
-# 003's random canaries on the same training: eps_est (Gaussian fit against the cosine
+# Andrew et al. 2024's random canaries on the same training: eps_est (Gaussian fit against the cosine
 # null, delta 1e-5) on the final model, and on every round's aggregate the Jeffreys bound
 # (the max-over-rounds cosines of canaries that take part about once are far from
 # Gaussian: a Gaussian fit to them extrapolates to 179, above the analytic 78.5).
@@ -19,13 +19,13 @@ def ms(values):
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     return f"{statistics.mean(values):.3f} +- {sd:.3f}"
 a = runs[0]["analytic"]
-print(f"## R1: 003 Sec. 5.4 (mlp 784-128-10, lots of 128, clip 1, noise 0.2, one epoch), {len(runs)} seeds\n")
-print("| quantity | ours (mean +- sd) | 003 |")
+print(f"## R1: Andrew et al. 2024, Sec. 5.4 (mlp 784-128-10, lots of 128, clip 1, noise 0.2, one epoch), {len(runs)} seeds\n")
+print("| quantity | ours (mean +- sd) | Andrew et al. 2024 |")
 print("|---|---|---|")
 print(f"| analytic eps, one round without amplification (RDP / exact Gaussian) | "
       f"{num(a['eps_one_round_rdp']):.2f} / {num(a['eps_one_round_gaussian']):.2f} | 34.5 |")
 print(f"| analytic eps of the run (RDP, Poisson q = 128/60000, 469 rounds) | {num(a['eps_rdp_run']):.2f} | - |")
-print(f"| CANIFE eps_hat, 000's rule (inf eps_r -> the run's sigma) | {ms([r['eps_hat'] for r in runs])} | 0.879 +- 0.124 |")
+print(f"| CANIFE eps_hat, Maddock et al. 2023's rule (inf eps_r -> the run's sigma) | {ms([r['eps_hat'] for r in runs])} | 0.879 +- 0.124 |")
 print(f"| CANIFE eps_hat, inf eps_r read as 3.88 | {ms([r['eps_hat_inf_capped'] for r in runs])} | |")
 print(f"| CANIFE eps_hat, forward covering | {ms([r['empirical_forward']['eps_hat'] for r in runs])} | |")
 eps_r = [num(x["eps_r"]) for r in runs for x in r["audits"]]
@@ -35,7 +35,7 @@ print(f"| test accuracy after one epoch | {ms([r['test_accuracy'] for r in runs]
 print(f"| random canaries (seed 1): eps_est on the final model / Jeffreys 95% bound over every round | "
       f"{final:.2f} / {all_:.2f} | 6.76 +- 1.06 |")
 print()
-print("## R2: the spread of the audit scores (000 Fig. 3a/b), 64 clients per round, after 150 rounds\n")
+print("## R2: the spread of the audit scores (Maddock et al. 2023, Fig. 3a/b), 64 clients per round, after 150 rounds\n")
 print("| noise z | sd with canary | sd without | mean with | mean without | eps_r |")
 print("|---|---|---|---|---|---|")
 for z in ("0.001", "0.423"):

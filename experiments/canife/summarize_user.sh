@@ -13,10 +13,10 @@ def fmt(v, digits=2):
     return "inf" if v == inf else f"{v:.{digits}f}"
 def gap(theory, measured):  # "-" where the audits separate or show nothing
     return f"{theory / measured:.1f}x" if 0 < measured < inf else "-"
-print("## R4: 000 Fig. 1/4 at user level (Fashion-MNIST, 3,000 label-skewed clients, 100 per round, "
+print("## R4: Maddock et al. 2023, Fig. 1/4 at user level (Fashion-MNIST, 3,000 label-skewed clients, 100 per round, "
       "300 rounds)\n")
 print("| target eps | z | eps_r per audit: median (min - max) | separated audits | theoretical eps_r, "
-      "delta 1e-5 / 1/n | gap: theory / median eps_r, 1e-5 / 1/n | eps_hat, 000's rule | eps_hat, inf as 3.88 | eps_hat, forward | "
+      "delta 1e-5 / 1/n | gap: theory / median eps_r, 1e-5 / 1/n | eps_hat, Maddock et al. 2023's rule | eps_hat, inf as 3.88 | eps_hat, forward | "
       "health | test accuracy |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for e in eps_list:
@@ -33,7 +33,7 @@ for e in eps_list:
           f"{fmt(num(run['eps_hat_inf_capped']))} | {fmt(num(run['empirical_forward']['eps_hat']))} | "
           f"{health:.4f} | {run['test_accuracy']:.3f} |")
     # eps_<E>.dat: per audit round: eps_r, its 95% interval ("?" when inf), the theory at
-    # delta and at 1/n, the running eps_hat of 000's rule and of inf read as the cap.
+    # delta and at 1/n, the running eps_hat of Maddock et al. 2023's rule and of inf read as the cap.
     capped = [num(v) for v in run["empirical_backward"]["running_eps_hat"]]
     with open(f"{out}/eps_{e}.dat", "w") as dat:
         dat.write("# round eps_r lower upper theory_delta theory_1n running_eps_hat\n")

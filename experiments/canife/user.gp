@@ -1,7 +1,7 @@
-# 000 Fig. 4 and Fig. 1 at user level (experiments/canife.mk, R4): left, eps_r per audit
+# Maddock et al. 2023, Fig. 4 and Fig. 1 at user level (experiments/canife.mk, R4): left, eps_r per audit
 # with its 95% Clopper-Pearson interval against the theoretical eps of one round (delta
 # 1e-5 solid, 1/n dashed) for each target eps; right, the running eps_hat of Alg. 2
-# (000's rule) against the target eps. Reads dir/eps_{10,30,50}.dat; PNG on stdout.
+# (Maddock et al. 2023's rule) against the target eps. Reads dir/eps_{10,30,50}.dat; PNG on stdout.
 # gnuplot -e "dir='out/canife/user'" user.gp > eps_r.png
 set terminal pngcairo size 1200,480 font ",10" noenhanced
 set datafile missing "?"

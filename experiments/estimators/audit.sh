@@ -5,7 +5,7 @@
 # Seen against unseen canaries: threshold, clopper-pearson, jeffreys (Bonferroni over the
 # distinct scores), gauss-fit (Andrew et al. 2024, Alg. 3) with its 95% bootstrap interval, one-run,
 # one-run-fdp (Gaussian curve), gdp, and the attack metrics; against the exact cosine null
-# (in cosines only): jeffreys (003's eps_lo-final, Bonferroni) and gauss-fit (003 Alg. 2,
+# (in cosines only): jeffreys (Andrew et al. 2024's eps_lo-final, Bonferroni) and gauss-fit (Andrew et al. Alg. 2,
 # eps_est) with its interval. 95% everywhere; B = 1000, seed 1, 2 threads; wall seconds each.
 set -euo pipefail
 scores=$1 delta=$2 analytic=$3 name=$4
@@ -27,7 +27,7 @@ run gauss_fit -m gauss-fit --delta "$delta" "${boot[@]}"
 run one_run -m one-run --delta "$delta"
 run one_run_fdp -m one-run-fdp --delta "$delta"
 run gdp -m gdp --delta "$delta"
-# Against the cosine null only where the scores are cosines (a dim column); 004's game
+# Against the cosine null only where the scores are cosines (a dim column); Nasr et al. 2021's game
 # scores (losses, watermark statistics) have no null.
 if head -1 "$scores" | tr ',' '\n' | grep -qx dim; then
   run null_jeffreys --null exact -m jeffreys --delta "$delta"

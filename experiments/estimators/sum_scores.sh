@@ -1,5 +1,5 @@
 #!/bin/bash
-# Scores of one Gaussian sum query release (003 Alg. 1) designed for every estimator:
+# Scores of one Gaussian sum query release (Andrew et al. 2024, Alg. 1) designed for every estimator:
 # M sphere canaries, each inserted independently with probability 1/2 (the one-run
 # design of Steinke, Nasr & Jagielski 2023): the canaries are i.i.d., so drawing the
 # count K ~ Binomial(M, 1/2) (numpy, seeded) and inserting the first K is that design.

@@ -24,7 +24,7 @@ rows = [json.load(open(p)) for p in sys.argv[1:]]
 print("Seen against unseen canaries unless marked \"null\" (the in cosines against the exact cosine")
 print("null). Bounds at 95%, Bonferroni over the distinct scores (one-run: its grid of guess counts);")
 print("gauss-fit with its 95% bootstrap interval (fit region, B = 1000). delta: 1e-6 for the sum query,")
-print("3000^-1.1 for fedavg, 1e-5 for DP-SGD (004's game: one trial = one model on D and one on D';")
+print("3000^-1.1 for fedavg, 1e-5 for DP-SGD (Nasr et al. 2021's game: one trial = one model on D and one on D';")
 print("no cosine null there, \"-\").")
 print()
 print("| audit | analytic | threshold | Clopper-Pearson | Jeffreys | Jeffreys, null | gauss-fit [95%] "

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# audit.sh RUN_DIR: the one-shot audit of a `dp-train fedavg` run (003 Alg. 2-3).
+# audit.sh RUN_DIR: the one-shot audit of a `dp-train fedavg` run (Andrew et al. 2024, Alg. 2-3).
 # Prints one JSON object: the run's analytic epsilon (eps_run: the whole run), eps_est/eps_lo on the final
-# model (seen canaries vs the exact cosine null of 003 Thm 3.1) and on all iterates
+# model (seen canaries vs the exact cosine null of Andrew et al. 2024, Thm 3.1) and on all iterates
 # (max-over-rounds cosines of seen vs unseen canaries), test accuracy, dim and delta.
-# eps_est: Gaussian fit (003 Sec. 3.2); eps_lo: Jeffreys 95% bound, Bonferroni over
-# thresholds (eps-from-scores defaults), at the run's delta; eps_lo_*_max: 003's eps_lo, a
+# eps_est: Gaussian fit (Andrew et al. 2024, Sec. 3.2); eps_lo: Jeffreys 95% bound, Bonferroni over
+# thresholds (eps-from-scores defaults), at the run's delta; eps_lo_*_max: Andrew et al. 2024's eps_lo, a
 # 95% Jeffreys bound on each estimated error rate at the best threshold without a
 # correction for choosing it (--thresholds uncorrected).
-# anderson_final: the Anderson-Darling statistic of the final-model seen cosines (003 App. B).
+# anderson_final: the Anderson-Darling statistic of the final-model seen cosines (Andrew et al. 2024, App. B).
 set -euo pipefail
 RUN=$1
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -24,7 +24,7 @@ if [ "$(field "['unseen_canaries']")" -gt 0 ]; then
   lo_all=$(eps-from-scores "${all[@]}" --method jeffreys)
   lo_all_max=$(eps-from-scores "${all[@]}" --method jeffreys --thresholds uncorrected)
 else
-  est_all=nan lo_all=nan lo_all_max=nan  # no unseen canaries: no all-iterates audit (003 Alg. 3)
+  est_all=nan lo_all=nan lo_all_max=nan  # no unseen canaries: no all-iterates audit (Andrew et al. 2024, Alg. 3)
 fi
 "$PYTHON" - "$RUN/run.json" "$RUN/fit_final.json" "$lo_final" "$lo_final_max" "$est_all" "$lo_all" "$lo_all_max" <<'PY'
 import json, sys

@@ -1,4 +1,4 @@
-# 003 Fig. 1 style: densities of the final-model canary cosines for each number of
+# Andrew et al. 2024, Fig. 1 style: densities of the final-model canary cosines for each number of
 # repetitions, one panel per noise multiplier, with the null N(0, 1/d) in black.
 # Inputs: dir, out, noises, repeats (-e).
 set terminal pngcairo size 1400,400 font ",10" noenhanced

@@ -1,4 +1,4 @@
-# 003 Fig. 2 style: eps_est-final (bars) and eps_lo-final (ticks) against canary
+# Andrew et al. 2024, Fig. 2 style: eps_est-final (bars) and eps_lo-final (ticks) against canary
 # repetitions, one panel per noise multiplier. Inputs: table, out, noises (-e).
 set terminal pngcairo size 1400,400 font ",10" noenhanced
 set output out

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Tables of fedavg audits (audit.json of experiments/fedavg/audit.sh).
 
-summarize.py noise AUDIT...     003 Table 3/4 columns, one row per noise multiplier
-summarize.py repeats AUDIT...   003 Fig. 2 as a table: noise, repeats, eps_est/eps_lo (final, all)
-summarize.py anderson AUDIT...  003 Table 6: Anderson-Darling statistic of each set of
+summarize.py noise AUDIT...     Andrew et al. 2024, Table 3/4 columns, one row per noise multiplier
+summarize.py repeats AUDIT...   Andrew et al. 2024, Fig. 2 as a table: noise, repeats, eps_est/eps_lo (final, all)
+summarize.py anderson AUDIT...  Andrew et al. 2024, Table 6: Anderson-Darling statistic of each set of
                                 final-model seen cosines, noise x repeats, with the critical values
 summarize.py adaptive AUDIT...  the noise table of runs with adaptive clipping, with the final clip
 noise/repeats/adaptive print an aligned text table whose first line is a '#' comment with
-the columns, so gnuplot reads the rows directly. eps_lo_*_max: 003's eps_lo (a 95% Jeffreys
+the columns, so gnuplot reads the rows directly. eps_lo_*_max: Andrew et al. 2024's eps_lo (a 95% Jeffreys
 bound on each error rate at the best threshold, without a correction for choosing it).
 """
 import json
@@ -29,8 +29,8 @@ def number(x):
 
 
 def anderson(audits):
-    """Rows noise, columns repeats, as 003 Table 6. Critical values for estimated mean
-    and variance (Stephens 1974): 0.656 (10%) and 1.092 (1%) as 003 quotes them; scipy
+    """Rows noise, columns repeats, as Andrew et al. 2024, Table 6. Critical values for estimated mean
+    and variance (Stephens 1974): 0.656 (10%) and 1.092 (1%) as Andrew et al. 2024 quote them; scipy
     scales them by 1/(1 + 4/n - 25/n^2), which lib/stats/anderson_darling.hpp follows."""
     noises, repeats, cell, sizes = [], [], {}, set()
     for a in audits:
@@ -39,7 +39,7 @@ def anderson(audits):
         repeats += [r] if r not in repeats else []
         cell[(z, r)] = a["anderson_final"]
         sizes.add(a["seen"])
-    print("# 003 Table 6: Anderson-Darling statistic of the final-model seen cosines (n = "
+    print("# Andrew et al. 2024, Table 6: Anderson-Darling statistic of the final-model seen cosines (n = "
           + "/".join(str(n) for n in sorted(sizes)) + ")")
     print("# " + f"{'noise':>8}  " + "  ".join(f"{f'{r} reps':>8}" for r in repeats))
     for z in noises:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mean of repeated measurements (002 Sec. 4.1): average.py [--dat FILE] RUN.json... > average.md.
+"""Mean of repeated measurements (Matsumoto et al. 2022, Sec. 4.1): average.py [--dat FILE] RUN.json... > average.md.
 
 One row per (crafter, distinguisher column, eps): the number of measurements, the mean,
 sample sd, min and max of Eq. 3's point estimate (an infinite estimate counts as missing

@@ -1,4 +1,4 @@
-# 002 Fig. 2: one panel per crafter, bars of eps_empirical (Eq. 3) per eps for the
+# Matsumoto et al. 2022, Fig. 2: one panel per crafter, bars of eps_empirical (Eq. 3) per eps for the
 # white-box and the two black-box columns; the dashed line is the bound eps itself. An
 # infinite estimate (no error of one kind) runs off the top.
 # gnuplot -e "data='fig2.dat'; out='fig2.png'; crafters='benign ...'" fig2.gp
@@ -12,7 +12,7 @@ set yrange [0:5]
 set ylabel "measured eps (Eq. 3)"
 set xlabel "eps of LDP-SGD"
 set key top left font ",8"
-set multiplot layout 2,3 title "LDP-SGD privacy test on Fashion-MNIST (002 Fig. 2)"
+set multiplot layout 2,3 title "LDP-SGD privacy test on Fashion-MNIST (Matsumoto et al. 2022, Fig. 2)"
 do for [i=1:words(crafters)] {
   set title word(crafters, i)
   plot data index (i-1) using 2:xtic(1) title "white-box" lc rgb "#1f77b4", \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""002 Fig. 3 as a table: fig3.py DATFILE RUN.json... > fig3.md.
+"""Matsumoto et al. 2022, Fig. 3 as a table: fig3.py DATFILE RUN.json... > fig3.md.
 
 One row per (distinguisher, norm R of the dummy gradient); per eps the point estimate of
 Eq. 3 and, in parentheses, the closed form: white-box P(right) = 1/2 + r tanh(eps/2)/2

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# One run of 002's LDP test: run.sh PREFIX DP-TRAIN-LDP-OPTIONS...
+# One run of Matsumoto et al. 2022's LDP test: run.sh PREFIX DP-TRAIN-LDP-OPTIONS...
 # writes PREFIX.csv (decisions) and PREFIX.json (dp-train's summary plus eps_eq3, the
-# point estimate of 002 Eq. 3, and eps_cp95, the 95% Clopper-Pearson lower bound, both
+# point estimate of Matsumoto et al. 2022, Eq. 3, and eps_cp95, the 95% Clopper-Pearson lower bound, both
 # from eps-from-scores --decisions; eps_eq3_reversed and eps_cp95_reversed: the same for
 # the opposite rule, every guess negated, i.e. the complement rejection region that
-# 002 Thm. 1 also quantifies over).
+# Matsumoto et al. 2022, Thm. 1 also quantifies over).
 set -euo pipefail
 prefix=$1
 shift

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""002 Fig. 2 as a table: table.py DATFILE RUN.json... > fig2.md.
+"""Matsumoto et al. 2022, Fig. 2 as a table: table.py DATFILE RUN.json... > fig2.md.
 
-One row per (crafter, eps); per distinguisher column the point estimate of 002 Eq. 3 and,
+One row per (crafter, eps); per distinguisher column the point estimate of Matsumoto et al. 2022, Eq. 3 and,
 in parentheses, the 95% Clopper-Pearson lower bound. DATFILE gets one gnuplot block per
 crafter (eps, white, black, black-printed; Eq. 3 values, inf as 99 so that its bar runs
 off the top of the plot, a missing run as '?')."""

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""002 App. Table 3: table3.py RUN.json... > table3.md (benign crafter, black-box Eq. 6).
+"""Matsumoto et al. 2022, App. Table 3: table3.py RUN.json... > table3.md (benign crafter, black-box Eq. 6).
 
 One row per (server constant, clients n, eps, seed): FPR, FNR, Eq. 3 as printed (with its
 95% Clopper-Pearson bound), and Eq. 3 of the reversed rule (every guess negated: g1 iff
-|delta(x1)| < |delta(x2)|), beside 002's MNIST column. Runs whose trial seed differs from
+|delta(x1)| < |delta(x2)|), beside Matsumoto et al. 2022's MNIST column. Runs whose trial seed differs from
 their seed (dp-train ldp --trial-seed) are held-out trials of that seed's theta_t: their
 FPR + FNR and the reversed rule's Eq. 3 (CP 95%) go beside the row of the same cell and
 seed (several trial seeds: separated by " / "; none: "-")."""
 import json
 import sys
 
-PAPER = {1: 0.12, 2: 0.07, 4: 0.06, 10: 0.06}  # 002 App. Table 3 (MNIST; eps not given)
+PAPER = {1: 0.12, 2: 0.07, 4: 0.06, 10: 0.06}  # Matsumoto et al. 2022, App. Table 3 (MNIST; eps not given)
 
 
 def cell(r):
@@ -33,7 +33,7 @@ def main():
             held_out.setdefault(cell(r), []).append(r)
     print("| server constant | clients n | eps | seed | FPR | FNR | FPR + FNR | Eq. 3 (CP 95%) | "
           "reversed rule: Eq. 3 (CP 95%) | held-out trials: trial seed | FPR + FNR | "
-          "reversed rule: Eq. 3 (CP 95%) | 002 (MNIST) |")
+          "reversed rule: Eq. 3 (CP 95%) | Matsumoto et al. 2022 (MNIST) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in runs:
         if trial_seed(r) != r["seed"]:

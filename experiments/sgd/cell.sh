@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One cell of experiments/sgd.mk: THREAT EPS SCORES.CSV "RUN_JSON_COMMAND" -> one JSON
 # line with the run's analytic eps and noise (from a --json run of a few trials), the
-# number of trials, 004's Clopper-Pearson bound at the best threshold, the
+# number of trials, Nasr et al. 2021's Clopper-Pearson bound at the best threshold, the
 # Bonferroni-corrected one, the point estimate and the AUROC (which does not depend on
 # the number of trials the way the bounds do).
 set -euo pipefail

@@ -1,7 +1,7 @@
 """experiments/sgd.mk's table: one row per eps, one column per threat model.
 
 usage: table.py FIG1.DAT "EPS..." CELL.json... > fig1.md
-Each cell prints 004's Clopper-Pearson bound at the best threshold and, in brackets, the
+Each cell prints Nasr et al. 2021's Clopper-Pearson bound at the best threshold and, in brackets, the
 Bonferroni-corrected one; a second table gives each cell's AUROC; FIG1.DAT gets the
 best-threshold bounds for the bar chart.
 """

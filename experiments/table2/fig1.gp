@@ -1,5 +1,5 @@
 # Densities of the canary cosines of one run per sigma against the null N(0, 1/d), in
-# the style of 003 Fig. 1. Call: gnuplot -e "dim=...; k=...; out='...png'; files='a.csv b.csv';
+# the style of Andrew et al. 2024, Fig. 1. Call: gnuplot -e "dim=...; k=...; out='...png'; files='a.csv b.csv';
 # titles='sigma=4.22 ...'" fig1.gp  (CSV id,label,score from score-dump, k canaries each)
 set terminal pngcairo size 900,560 noenhanced
 set output out
@@ -7,7 +7,7 @@ set datafile separator ","
 set key top left
 set xlabel "cosine(canary, release)"
 set ylabel "density"
-set title sprintf("One-shot audit of the Gaussian mechanism (003 Alg. 1), d = %d", dim)
+set title sprintf("One-shot audit of the Gaussian mechanism (Andrew et al. 2024, Alg. 1), d = %d", dim)
 null(x) = sqrt(dim / (2 * pi)) * exp(-dim * x * x / 2)
 set samples 400
 scale = 1.0 / sqrt(dim)

@@ -1,11 +1,11 @@
 #!/bin/bash
-# One run of 003 Alg. 1 for Table 2, as independent processes in one pipeline:
+# One run of Andrew et al. 2024, Alg. 1 for Table 2, as independent processes in one pipeline:
 #   canary-gen > spec;  dp-train sum | score-dump | eps-from-scores
 # Usage: run.sh SIGMA SEED DIM CANARIES THREADS OUT.eps [SCORES.csv]
 # Writes OUT.eps: one line "eps_est eps_mean_only mu_hat sd_hat", where eps_est is the
 # gauss-fit estimate of Alg. 1 line 10 (fitted mean and std against the cosine null) and
 # eps_mean_only compares N(0,1/d) with N(mu_hat,1/d) (the std fixed at its limit 1/sqrt(d),
-# 003 Thm 3.3). SCORES.csv, if given, keeps the cosines (for the figure).
+# Andrew et al. 2024, Thm 3.3). SCORES.csv, if given, keeps the cosines (for the figure).
 set -euo pipefail
 sigma=$1 seed=$2 dim=$3 count=$4 threads=$5 out=$6 keep=${7:-}
 tmp=$(mktemp -d "$(dirname "$out")/.run-$seed.XXXXXX")

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Table 2 of 003 from the runs: sigma, analytic eps, mean +- std of eps_est over the
+"""Table 2 of Andrew et al. 2024 from the runs: sigma, analytic eps, mean +- std of eps_est over the
 runs, the paper's column, and the mean-only variant (see run.sh).
 Usage: summarize.py OUT_DIR DIM CANARIES SIGMA...   (reads OUT_DIR/sigma-S/run-*.eps)"""
 import glob
@@ -7,7 +7,7 @@ import math
 import subprocess
 import sys
 
-# 003 Table 2 (d = 1e6, k = 1e3, delta = 1e-6, 50 simulations): sigma -> (eps, mean, std)
+# Andrew et al. 2024, Table 2 (d = 1e6, k = 1e3, delta = 1e-6, 50 simulations): sigma -> (eps, mean, std)
 PAPER = {"4.22": (1.0, 0.972, 0.148), "1.54": (3.0, 3.04, 0.137), "0.541": (10.0, 9.98, 0.190)}
 
 
@@ -19,7 +19,7 @@ def mean_std(xs):
 
 def main():
     out, dim, canaries, sigmas = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    print(f"003 Table 2: Gaussian mechanism, d = {dim}, k = {canaries}, delta = 1e-6")
+    print(f"Andrew et al. 2024, Table 2: Gaussian mechanism, d = {dim}, k = {canaries}, delta = 1e-6")
     print(f"{'sigma':>6} {'analytic eps':>12} {'runs':>4} {'eps_est (gauss-fit)':>20} "
           f"{'paper eps_est':>14} {'eps_est (mean only)':>20}")
     for sigma in sigmas:

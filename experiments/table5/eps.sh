@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# eps.sh OUT.eps SCORES_FINAL.csv...: eps_est-final (003 Alg. 2: Gaussian fit of the seen
+# eps.sh OUT.eps SCORES_FINAL.csv...: eps_est-final (Andrew et al. 2024, Alg. 2: Gaussian fit of the seen
 # cosines against the exact null, at the runs' delta) of the pooled cosines of one or more
 # `dp-train fedavg` runs; every run must have the same dim and delta (run.json beside).
 set -euo pipefail

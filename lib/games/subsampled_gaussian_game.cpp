@@ -41,10 +41,9 @@ struct Scratch {
   std::vector<unsigned char> included;
 };
 
-// A uniform integer in [0, n), exactly (random/philox_stream.hpp's uniform_below rounds a
-// double): the next 64-bit word x >= 2^64 mod n, taken mod n (the
+// A uniform integer in [0, n): the next 64-bit word x >= 2^64 mod n, taken mod n (the
 // accepted range holds a whole number of copies of [0, n)).
-std::uint64_t uniform_u64_below(PhiloxStream& stream, std::uint64_t n) {
+std::uint64_t uniform_below_exact(PhiloxStream& stream, std::uint64_t n) {
   const std::uint64_t reject_below = (0 - n) % n;  // 2^64 mod n
   for (;;) {
     const std::uint64_t x = stream.next_u64();
@@ -75,7 +74,7 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
     } else if (label) {
       for (std::size_t i = 0; i < len; ++i) {
         const std::uint64_t t = begin + i;
-        if (t % g.epoch_steps == 0) canary_step = t + uniform_u64_below(slots, g.epoch_steps);
+        if (t % g.epoch_steps == 0) canary_step = t + uniform_below_exact(slots, g.epoch_steps);
         s.included[i] = t == canary_step;
       }
     }

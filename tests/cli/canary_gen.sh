@@ -31,10 +31,10 @@ assert (last2 == six[4:]).all(), "canary j depends on the count or first index"
 f4 = np.load(f"{d}/three-f4.npy")
 assert f4.dtype == np.float32 and (f4 == six[:3].astype(np.float32)).all(), "f4 is not the rounded f8"
 assert not np.allclose(np.load(f"{d}/other-seed.npy"), six), "seed ignored"
-# uniform on the sphere: entries of sqrt(D) c have mean 0 and variance 1 (003 Sec. 3)
+# uniform on the sphere: entries of sqrt(D) c have mean 0 and variance 1 (Andrew et al. 2024, Sec. 3)
 z = six.ravel() * np.sqrt(5000)
 assert abs(z.mean()) < 4 / np.sqrt(z.size) and abs(z.var() - 1) < 4 * np.sqrt(2 / z.size), (z.mean(), z.var())
-# 002's dummy gradient: every entry L/sqrt(D) = 2/4; flip negates it
+# Matsumoto et al. 2022's dummy gradient: every entry L/sqrt(D) = 2/4; flip negates it
 assert (np.load(f"{d}/dummy.npy") == 0.5).all() and np.load(f"{d}/dummy.npy").shape == (2, 16)
 assert (np.load(f"{d}/flip.npy") == -0.5).all()
 PY

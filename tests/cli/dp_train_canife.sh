@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train canife (000 at sample level): bad input, the output folder, same bytes whatever
-# --threads, the audit scores as 000 models them (means near 0 and 1), and eps_hat
+# dp-train canife (Maddock et al. 2023 at sample level): bad input, the output folder, same bytes whatever
+# --threads, the audit scores as Maddock et al. 2023 model them (means near 0 and 1), and eps_hat
 # against composing the audits' eps_r again.
 source "$SRC/tests/cli/lib.bash"
 cd "$TMP"
@@ -55,10 +55,10 @@ expect_eq "$(wc -l <t1/scores.csv)" 301 "3 audits x 100 mock rounds"
 "$PYTHON" "$SRC/tests/cli/canife_metrics.py" t1 60 sample || fail "metrics.csv of the sample-level run"
 CHECKS=$((CHECKS + 1))
 
-# 000 Sec. 3.2: a well-crafted canary's scores are N(0, z^2) without it and N(1, z^2) with
+# Maddock et al. 2023, Sec. 3.2: a well-crafted canary's scores are N(0, z^2) without it and N(1, z^2) with
 # it. Over the 3 x 50 rounds of each kind: mean difference 1 and sd z = 1, each within
 # about 4 standard errors (0.16 for the difference, 0.06 for the sd); health near 1.
-"$PYTHON" - t1/scores.csv t1/audits.csv <<'PY' || fail "audit scores are not the two Gaussians of 000 Sec. 3.2"
+"$PYTHON" - t1/scores.csv t1/audits.csv <<'PY' || fail "audit scores are not the two Gaussians of Maddock et al. 2023, Sec. 3.2"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 w = [float(r["score"]) for r in rows if r["label"] == "1"]
@@ -89,7 +89,7 @@ PY
 expect_near "$eps_hat" "$(rdp-compose --events events.csv --delta 1e-5)" 1e-6r "eps_hat against rdp-compose"
 
 # eps-from-scores reads the scores per audit round; --method canife gives audits.csv's
-# eps_r and interval (000's rule, delta 1/n) from scores.csv alone.
+# eps_r and interval (Maddock et al. 2023's rule, delta 1/n) from scores.csv alone.
 expect_status 0 eps-from-scores t1/scores.csv --per round --method threshold
 expect_eq "$(wc -l <"$TMP/out")" 4 "one eps per audit round (and a header)"
 expect_status 0 eps-from-scores t1/scores.csv --per round --method canife

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train canife --level user (000 at user level: fedavg's clients, a rogue client holding
+# dp-train canife --level user (Maddock et al. 2023 at user level: fedavg's clients, a rogue client holding
 # the crafted example): bad input, same bytes whatever --threads, the scores of a crafted
 # canary at (almost) no noise against an uncrafted one, label skew, and eps_hat through
 # the pipe eps-from-scores | rdp-compose --empirical.
@@ -27,7 +27,7 @@ expect_error 2 "at least one local epoch.*--local-epochs" "${USER[@]}" --noise-m
 expect_error 2 "unknown partition" "${USER[@]}" --noise-multiplier 1 --partition dirichlet --out bad
 [ -e bad ] && fail "bad/ written on error"
 
-# --- same bytes with 1 and 2 threads (noise 1e-6: 000 Fig. 3a's sigma = 0)
+# --- same bytes with 1 and 2 threads (noise 1e-6: Maddock et al. 2023, Fig. 3a's sigma = 0)
 expect_status 0 "${USER[@]}" --design-steps 300 --noise-multiplier 1e-6 --threads 1 --out t1
 expect_status 0 "${USER[@]}" --design-steps 300 --noise-multiplier 1e-6 --threads 2 --out t2
 expect_eq "$(diff -r t1 t2 && echo same)" same "--out with --threads 1 and 2"
@@ -38,7 +38,7 @@ for norm in $(jq '.canary_update_norms[]' t1/run.json); do
   expect_near "$norm" 1 1e-12 "the canary client's update is clipped to C = 1"
 done
 
-# 000 Sec. 3.2 and Fig. 3a: at sigma ~ 0 a crafted canary's scores are two narrow bumps,
+# Maddock et al. 2023, Sec. 3.2 and Fig. 3a: at sigma ~ 0 a crafted canary's scores are two narrow bumps,
 # at 0 without it (its update is orthogonal to the other clients') and at ||u_c|| / C = 1
 # with it. The same run with one design step (an uncrafted random input) scores the
 # other clients' updates at 0.26 rms around 0 (seed 1), the crafted one at 0.025: the
@@ -64,7 +64,7 @@ PY
 CHECKS=$((CHECKS + 1))
 
 # --- label skew (Dirichlet 0.1): fewer classes per client than iid; a full run at noise 1,
-# and eps_hat through the pipe (sigma_if_inf: the run's z, as 000's rule).
+# and eps_hat through the pipe (sigma_if_inf: the run's z, as Maddock et al. 2023's rule).
 expect_status 0 "${USER[@]}" --design-steps 100 --partition label-skew --alpha 0.1 --noise-multiplier 1 --out skew
 eps_hat=$(cat "$TMP/out")
 "$PYTHON" - skew/run.json t1/run.json <<'PY' || fail "label skew does not reduce the classes per client"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train fedavg (003 Alg. 2-3) on the synthetic task with logistic regression
+# dp-train fedavg (Andrew et al. 2024, Alg. 2-3) on the synthetic task with logistic regression
 # (D = 8*8*10 + 10 = 650 parameters): fast runs that check the audit's known answers.
 source "$SRC/tests/cli/lib.bash"
 cd "$TMP"
@@ -20,7 +20,7 @@ PY
 }
 
 # --- clipping only (z = 0): all iterates separate seen from unseen canaries; the final
-# model leaks far less (003 Table 3/4, first row: eps_est-all >> eps_est-final).
+# model leaks far less (Andrew et al. 2024, Table 3/4, first row: eps_est-all >> eps_est-final).
 expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 100 --num-unseen 100 --noise-multiplier 0 --out z0 --save-deltas --threads 1
 for f in final_model.npy delta.npy deltas.npy scores_final.csv scores_all.csv metrics.csv run.json canaries.json unseen.json; do
   [ -s "z0/$f" ] || fail "z0/$f missing"
@@ -59,7 +59,7 @@ expect_eq "$("$PYTHON" -c "import json,sys; t = json.load(open(sys.argv[1])); pr
   z0t2.timings.json)" "['peak_memory_mb', 'seconds_per_round', 'threads', 'wall_seconds'] True" "--timings FILE"
 
 # --- large noise (z = 100): every canary's final cosine follows the null N(0, 1/D) of
-# 003 Thm 3.1: mean 0 and sd 1/sqrt(650) = 0.03922; the seen ones as well.
+# Andrew et al. 2024, Thm 3.1: mean 0 and sd 1/sqrt(650) = 0.03922; the seen ones as well.
 expect_status 0 dp-train fedavg "${SYN[@]}" --num-canaries 500 --num-unseen 500 --noise-multiplier 100 --out z100
 read -r mean sd <<<"$(score_stats z100/scores_final.csv 1)"
 expect_near "$mean" 0 0.0053 "seen final cosine mean (3 standard errors: 3 * 0.03922 / sqrt(500))"
@@ -72,14 +72,14 @@ expect_near "$sd" 0.03922 0.1r "unseen final cosine sd"
 eps_all=$(eps-from-scores z100/scores_all.csv --method gauss-fit --delta 1e-5)
 expect_near "$eps_all" 0.9 1.1 "eps_est-all with z = 100"
 
-# --- analytic epsilon in run.json: 003 Table 2, sigma 0.541 <-> eps 10 at delta 1e-6
+# --- analytic epsilon in run.json: Andrew et al. 2024, Table 2, sigma 0.541 <-> eps 10 at delta 1e-6
 # (0.541 is rounded there, hence 2%); Poisson sampling adds RDP = rdp-compose's answer.
 expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --rounds 3 --sampling poisson --q 0.2 \
   --noise-multiplier 0.541 --delta 1e-6 --out poisson --quiet
-expect_near "$(json_field poisson/run.json "['analytic_epsilon']['eps_gaussian_per_round']")" 10 0.02r "003 Table 2"
+expect_near "$(json_field poisson/run.json "['analytic_epsilon']['eps_gaussian_per_round']")" 10 0.02r "Andrew et al. 2024, Table 2"
 expect_near "$(json_field poisson/run.json "['analytic_epsilon']['eps_rdp_poisson']")" \
   "$(rdp-compose --sigma 0.541 --q 0.2 --steps 3 --delta 1e-6)" 1e-12 "RDP bound = rdp-compose"
-# delta defaults to clients^-1.1 (003 Sec. 5.1): 100^-1.1 = 0.0063096
+# delta defaults to clients^-1.1 (Andrew et al. 2024, Sec. 5.1): 100^-1.1 = 0.0063096
 expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 100 --rounds 1 --out d --quiet
 expect_near "$(json_field d/run.json "['delta']")" 0.0063095734448 1e-12 "default delta"
 
@@ -95,7 +95,7 @@ expect_eq "$(json_field rep/run.json "['canary_insertions']")" 30 "fixed canary 
 
 # --- the whole run's analytic epsilon (issue 9 item 8): k participations at known rounds
 # compose to one Gaussian mechanism at z / sqrt(k). Everyone in each of 4 rounds at
-# z = 1.082 is one release at 0.541: 003 Table 2's eps 10 (the per-round bound of the
+# z = 1.082 is one release at 0.541: Andrew et al. 2024, Table 2's eps 10 (the per-round bound of the
 # Poisson run above, at the same delta).
 expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 30 --clients-per-round 40 --rounds 4 \
   --num-canaries 10 --noise-multiplier 1.082 --delta 1e-6 --out every4 --quiet
@@ -167,8 +167,8 @@ expect_status 0 dp-train fedavg --task synthetic --model logreg --clients 200 --
   --clients-per-round 50 --rounds 2 --out skew --quiet
 expect_true "label skew: fewer labels per client" "$(json_field skew/run.json "['partition_summary']['mean_classes_per_client']") < 3"
 
-# --- parameter counts on 28x28 images: mlp 784-128-10 = 101,770 (003 Sec. 5.4, DESIGN);
-# cnn of 002 Table 2 = 16*64+16 + 32*16*16+32 + 32*32+32 + 32*10+10 = 10,650.
+# --- parameter counts on 28x28 images: mlp 784-128-10 = 101,770 (Andrew et al. 2024, Sec. 5.4; its width, 128, is ours);
+# cnn of Matsumoto et al. 2022, Table 2 = 16*64+16 + 32*16*16+32 + 32*32+32 + 32*10+10 = 10,650.
 expect_status 0 dp-train fedavg --model mlp --clients 600 --clients-per-round 10 --rounds 1 --out mlp --quiet
 expect_eq "$(json_field mlp/run.json "['dim']")" 101770 "mlp parameters"
 expect_status 0 dp-train fedavg --model cnn --clients 600 --clients-per-round 10 --rounds 1 --out cnn --quiet

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train ldp (002 Alg. 1-4): bad input, output format, thread-independence, the
+# dp-train ldp (Matsumoto et al. 2022, Alg. 1-4): bad input, output format, thread-independence, the
 # closed-form success rates of the dummy-gradient adversary, and a small Fig. 2 on the
 # synthetic task (mlp, 8x8 inputs).
 source "$SRC/tests/cli/lib.bash"
@@ -84,7 +84,7 @@ expect_status 0 "${DUMMY[@]}" --eps 2 --trials 500 --seed 5 --trial-seed 1 -o du
 cmp -s t1.csv dummy_t1.csv || fail "dummy gradient: --seed 5 --trial-seed 1 differs from --seed 1"
 CHECKS=$((CHECKS + 1))
 
-# --- white-box + dummy gradient reaches eps (002 Prop. 1): the guess is right exactly when
+# --- white-box + dummy gradient reaches eps (Matsumoto et al. 2022, Prop. 1): the guess is right exactly when
 # the response coin keeps the hemisphere, P = e^eps/(1+e^eps); Eq. 3 then gives eps.
 for eps in 1 4; do
   expect_status 0 "${DUMMY[@]}" --eps $eps --trials 10000 --threads 2 -o wb$eps.csv --json
@@ -96,7 +96,7 @@ for eps in 1 4; do
   expect_near "$(eps-from-scores --decisions wb$eps.csv --method threshold)" $eps 0.3 "Eq. 3 at eps $eps"
 done
 
-# --- a dummy gradient of norm R < L (002 Fig. 3): the norm projection keeps its sign with
+# --- a dummy gradient of norm R < L (Matsumoto et al. 2022, Fig. 3): the norm projection keeps its sign with
 # probability 1/2 + R/(2L), so the white-box guess is right with probability
 # 1/2 + (R/L) tanh(eps/2)/2 (0.7410 at R = 0.5, eps = 4); a norm above L is clipped to L.
 expect_status 0 "${DUMMY[@]}" --eps 4 --trials 10000 --threads 2 --dummy-norm 0.5 --json
@@ -114,7 +114,7 @@ expect_status 0 "${DUMMY[@]}" --eps 4 --trials 10000 --threads 2 --distinguisher
 want=$("$PYTHON" -c "import math; p=1/(1+math.exp(-4)); q=0.5+math.asin(math.sqrt(2/math.pi))/math.pi; print(p*q+(1-p)*(1-q))")
 expect_near "$("$PYTHON" -c "print($(json_field correct <"$TMP/out")/10000)")" "$want" 0.021 "black-box dummy accuracy"
 bb1=$(json_field eps_empirical <"$TMP/out")
-# More clients dilute the crafter's report in the average (002 App. Table 3).
+# More clients dilute the crafter's report in the average (Matsumoto et al. 2022, App. Table 3).
 expect_status 0 "${DUMMY[@]}" --eps 4 --trials 10000 --threads 2 --distinguisher black-box --clients 10 --json
 bb10=$(json_field eps_empirical <"$TMP/out")
 expect_true "black-box eps falls with clients ($bb1 -> $bb10)" "$bb10 < $bb1 - 0.5"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train sgd (004's game on DP-SGD): bad input, the CSV, shards and threads giving the
+# dp-train sgd (Nasr et al. 2021's game on DP-SGD): bad input, the CSV, shards and threads giving the
 # same bytes, the noise calibration against rdp-compose, the malicious-dataset game's
 # simulation against real training, and the CI gate catching a broken trainer.
 source "$SRC/tests/cli/lib.bash"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train sgd's input-crafting adversaries (004 Crafters 2 and 3): bad input, the same
+# dp-train sgd's input-crafting adversaries (Nasr et al. 2021, Crafters 2 and 3): bad input, the same
 # bytes whatever --threads and however the trials are sharded (shadow models and crafted
 # inputs included), and what --json reports about the crafting.
 source "$SRC/tests/cli/lib.bash"

@@ -21,7 +21,7 @@ with open(f"{d}/negated.csv", "w") as f:
 np.save(f"{d}/in.npy", np.array([[2 + i / 1000 for i in range(500)], [2.5 + i / 1000 for i in range(500)]]))
 np.save(f"{d}/out.npy", np.array([i / 1000 for i in range(1000)], dtype=np.float32))
 np.save(f"{d}/nan.npy", np.array([0.1, np.nan, 0.3]))
-# 002 Sec. 3's example: FP rate 0.1, FN rate 0.2 over 100 + 100 trials.
+# Matsumoto et al. 2022, Sec. 3's example: FP rate 0.1, FN rate 0.2 over 100 + 100 trials.
 with open(f"{d}/decisions.csv", "w") as f:
     f.write("label,guess\n")
     f.writelines(f"1,{0 if i < 20 else 1}\n" for i in range(100))
@@ -38,12 +38,12 @@ printf 'label,score\n1,0.1\n1,0.3\n0,0.05\n' >"$TMP/cosines.csv"
 expect_status 0 $T "$TMP/separated.csv" --method threshold
 expect_eq "$(cat "$TMP/out")" "inf" "threshold on separated scores"
 
-# 004 Sec. III-C: 1000 successful trials allow at most 5.60 with Clopper-Pearson at 95%,
+# Nasr et al. 2021, Sec. III-C: 1000 successful trials allow at most 5.60 with Clopper-Pearson at 95%,
 # each rate bounded at alpha/2: log((1-u)/u), u = 1 - 0.025^(1/1000) = 5.6005875...
 expect_status 0 $T "$TMP/separated.csv" --thresholds max
-expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "004's 5.60 (max)"
+expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "Nasr et al. 2021's 5.60 (max)"
 expect_status 0 $T "$TMP/separated.csv" --threshold 1.5
-expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "004's 5.60 (fixed threshold)"
+expect_near "$(cat "$TMP/out")" 5.600587531298923 1e-9 "Nasr et al. 2021's 5.60 (fixed threshold)"
 expect_status 0 $T "$TMP/negated.csv" --negate --thresholds max --json
 expect_eq "$("$PYTHON" -c 'import json,sys; j=json.load(sys.stdin); print(j["decision_rule"], j["fpr"], j["fnr"], round(j["epsilon"], 9))' <"$TMP/out")" \
   "score <= -2 0.0 0.0 5.600587531" "--negate: rule in input units"
@@ -61,7 +61,7 @@ expect_status 0 $T "$TMP/hand1.csv" -m threshold --delta 0.1
 expect_near "$(cat "$TMP/out")" 0.5306282510621704 1e-12 "hand example, delta 0.1: log 1.7"
 
 expect_status 0 $T --decisions "$TMP/decisions.csv" -m threshold
-expect_near "$(cat "$TMP/out")" 2.0794415416798357 1e-12 "002's example: log 8"
+expect_near "$(cat "$TMP/out")" 2.0794415416798357 1e-12 "Matsumoto et al. 2022's example: log 8"
 # Clopper-Pearson on the same decisions: FPR <= beta.ppf(.975, 11, 90), FNR <= beta.ppf(.975, 21, 80)
 expect_status 0 $T --decisions "$TMP/decisions.csv"
 expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'import math; from scipy.stats import beta; f=beta.ppf(.975,11,90); n=beta.ppf(.975,21,80); print(max(math.log((1-f)/n), math.log((1-n)/f)))')" 1e-9 "decisions, clopper-pearson"
@@ -220,12 +220,12 @@ expect_error 1 "label 'yes' is not 0 or 1 \(.*bad_guess.csv, row 3, column 'gues
 printf 'label,score\n1,1\n1,1\n0,0\n0,2\n' >"$TMP/flat.csv"
 expect_error 1 'all in scores are equal' $T "$TMP/flat.csv" -m gauss-fit --delta 1e-5
 
-# ---- 003's eps_lo as 003 computes it (--thresholds uncorrected; issue 15) -------------
+# ---- Andrew et al. 2024's eps_lo as Andrew et al. compute it (--thresholds uncorrected; issue 15) -------------
 # 1000 seen above 1000 unseen: Jeffreys at alpha = 0.05 on EACH rate, no correction for the
-# threshold: log((1 - u) / u), u = Beta(1/2, 1000.5)'s 0.95 quantile = 6.2544, 003's ceiling
+# threshold: log((1 - u) / u), u = Beta(1/2, 1000.5)'s 0.95 quantile = 6.2544, Andrew et al. 2024's ceiling
 # 6.25 (Table 4) / 6.240 (Table 3); our valid bound on the same scores is 4.65.
 expect_status 0 $T "$TMP/separated.csv" -m jeffreys --thresholds uncorrected
-expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'from scipy.stats import beta; import math; u = beta.ppf(0.95, 0.5, 1000.5); print(math.log((1 - u) / u))')" 1e-9 "003's eps_lo ceiling"
+expect_near "$(cat "$TMP/out")" "$("$PYTHON" -c 'from scipy.stats import beta; import math; u = beta.ppf(0.95, 0.5, 1000.5); print(math.log((1 - u) / u))')" 1e-9 "Andrew et al. 2024's eps_lo ceiling"
 expect_status 0 $T "$TMP/separated.csv" -m jeffreys
 expect_near "$(cat "$TMP/out")" 4.65 0.01 "the valid Jeffreys bound on the same scores"
 

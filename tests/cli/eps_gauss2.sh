@@ -1,9 +1,9 @@
 #!/bin/bash
-# eps-gauss2: published values (003 Table 2), golden numbers from tests/golden/accounting.py
+# eps-gauss2: published values (Andrew et al. 2024, Table 2), golden numbers from tests/golden/accounting.py
 # (mpmath quadrature of the hockey-stick divergence), closed forms, batch, JSON, bad input.
 source "$SRC/tests/cli/lib.bash"
 
-# --- 003 Table 2: sigma 4.22, 1.54, 0.541 for eps 1, 3, 10 at delta 1e-6 ---------------
+# --- Andrew et al. 2024, Table 2: sigma 4.22, 1.54, 0.541 for eps 1, 3, 10 at delta 1e-6 ---------------
 for pair in "1 4.22 4.224678889326838" "3 1.54 1.5438614177756411" "10 0.541 0.5410868318183661"; do
   set -- $pair
   expect_status 0 eps-gauss2 --gaussian-mechanism --eps "$1" --delta 1e-6
@@ -37,7 +37,7 @@ expect_eq "$("$PYTHON" -c "import json,sys; j=json.load(open('$TMP/out')); print
 # Gaussian null N(0,1/d) against N(1/(sigma sqrt d), 1/d), sigma = 1.5438614177756411,
 # d = 1e6 (mu = 1/(sigma 1000) by python3): the mechanism's eps, 3
 expect_status 0 eps-gauss2 --null-dim 1000000 --null gaussian --mu 0.00064772653068873 --sigma 0.001 --delta 1e-6
-expect_near "$(cat "$TMP/out")" 3 1e-9r "gaussian null, 003 Table 2 setting"
+expect_near "$(cat "$TMP/out")" 3 1e-9r "gaussian null, Andrew et al. 2024, Table 2 setting"
 gauss=$(cat "$TMP/out")
 expect_status 0 eps-gauss2 --null-dim 1000000 --mu 0.00064772653068873 --sigma 0.001 --delta 1e-6
 expect_near "$(cat "$TMP/out")" "$gauss" 1e-4r "exact null agrees with N(0,1/d) at d = 1e6"

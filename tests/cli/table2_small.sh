@@ -1,6 +1,6 @@
 #!/bin/bash
 # needs: dp-train
-# 003 Table 2, small: make -C experiments table2 with d = 1e5, k = 200, 4 seeded runs at
+# Andrew et al. 2024, Table 2, small: make -C experiments table2 with d = 1e5, k = 200, 4 seeded runs at
 # sigma = 1.54 (analytic eps 3.0084 at delta 1e-6), through the real process pipeline
 # canary-gen | dp-train sum | score-dump | eps-from-scores.
 source "$SRC/tests/cli/lib.bash"
@@ -13,7 +13,7 @@ runs=$(ls "$TMP"/exp/table2/sigma-1.54/run-*.eps | wc -l)
 expect_eq "$runs" 4 "number of runs"
 read -r fit mean_only < <(cat "$TMP"/exp/table2/sigma-1.54/run-*.eps |
   awk '{f += $1; m += $2} END {printf "%.6f %.6f\n", f / NR, m / NR}')
-# Mean-only estimate (mean fitted, std at its limit 1/sqrt(d), 003 Thm 3.3): per run the
+# Mean-only estimate (mean fitted, std at its limit 1/sqrt(d), Andrew et al. 2024, Thm 3.3): per run the
 # relative sd of mu_hat is sigma/sqrt(k) = 0.109, i.e. about 0.33 in eps; the mean of 4
 # runs has sd 0.16, so 0.5 is 3 sd.
 expect_near "$mean_only" "$analytic" 0.5 "mean eps_est (mean only)"

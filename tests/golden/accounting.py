@@ -94,7 +94,7 @@ def null_delta(d, m, s, eps):
     qp = hockey(q, p, eps, -inner, inner, cuts) + mp.ncdf((-1 - m) / s) + mp.ncdf((m - 1) / s)
     return max(pq, qp)
 
-table2_eps3 = 1.5438614177756411  # sigma of 003 Table 2 for eps 3, from above
+table2_eps3 = 1.5438614177756411  # sigma of Andrew et al. 2024, Table 2 for eps 3, from above
 for d, m, s, eps in [(50, 0.3, 0.15, 1.0), (50, 0.3, 0.15, 3.0), (10, 0.5, 0.4, 0.5), (2000, 0.05, 0.03, 2.0),
                      (1000, 1 / (table2_eps3 * mp.sqrt(1000)), 1 / mp.sqrt(1000), 3.0)]:
     print((d, m, s, eps), mp.nstr(null_delta(d, mp.mpf(m), mp.mpf(s), mp.mpf(eps)), 17))

@@ -1,6 +1,6 @@
-// dp-train canife's crafting (000 Alg. 1): the differentiable path's gradient against
-// the one-pass per-example gradients, dL/dx by double backward against finite
-// differences, and crafting that lowers the loss.
+// dp-train canife's crafting (Maddock et al. 2023, Alg. 1): the differentiable path's gradient
+// against the one-pass per-example gradients, dL/dx by double backward against finite differences,
+// and crafting that lowers the loss.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -109,8 +109,9 @@ TEST_CASE("dL/dx by double backward matches central differences of L, for both l
   }
 }
 
-// 000 Sec. 4.2 reports health 0.97-0.99 after crafting; on this 6-update pool 300 steps
-// reach 0.9995 (measured), so 0.9 and a tenfold drop leave room for other platforms' rounding.
+// Maddock et al. 2023, Sec. 4.2 reports health 0.97-0.99 after crafting; on this 6-update pool 300
+// steps reach 0.9995 (measured), so 0.9 and a tenfold drop leave room for other platforms'
+// rounding.
 TEST_CASE("crafting lowers the loss: health close to 1 on a small pool") {
   const Setup s;
   const CanaryCrafter& crafter = s.crafter;

@@ -1,9 +1,9 @@
 // dp-train canife --level user: the canary client trains like any of fedavg's clients
 // (fedavg/client.hpp) on the crafted example alone. With one local epoch that is one SGD
-// step, so its update is -lr g with g the gradient Alg. 1 crafted (000 Sec. 3.3; spec
-// A.3 item 5): the direction the audit scores on is the one the crafter made orthogonal
-// to the other clients'. Checked here across the two code paths (fedavg's Dense layers
-// and the crafter's differentiable forward pass), unclipped and clipped.
+// step, so its update is -lr g with g the gradient Alg. 1 crafted (Maddock et al. 2023, Sec. 3.3;
+// their code replaces the client's data by the canary): the direction the audit scores on is the
+// one the crafter made orthogonal to the other clients'. Checked here across the two code paths
+// (fedavg's Dense layers and the crafter's differentiable forward pass), unclipped and clipped.
 #include <cmath>
 #include <limits>
 #include <vector>

@@ -10,7 +10,7 @@
 
 using namespace dpaudit;
 
-TEST_CASE("003 Table 2: sigma 4.22, 1.54, 0.541 for eps 1, 3, 10 at delta 1e-6") {
+TEST_CASE("Andrew et al. 2024, Table 2: sigma 4.22, 1.54, 0.541 for eps 1, 3, 10 at delta 1e-6") {
   // published to three significant digits
   CHECK(std::round(gaussian_mechanism_sigma(1, 1e-6) * 100) / 100 == 4.22);
   CHECK(std::round(gaussian_mechanism_sigma(3, 1e-6) * 100) / 100 == 1.54);
@@ -56,8 +56,8 @@ TEST_CASE("invalid arguments") {
 
 TEST_CASE(
     "k Gaussian releases compose to one at sigma / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3)") {
-  // Four releases at 2 x 0.541 are one at 0.541: eps 10 at delta 1e-6 (003 Table 2, 2% as
-  // 0.541 is rounded there); nothing released, nothing spent.
+  // Four releases at 2 x 0.541 are one at 0.541: eps 10 at delta 1e-6 (Andrew et al. 2024, Table 2,
+  // 2% as 0.541 is rounded there); nothing released, nothing spent.
   CHECK(gaussian_composition_epsilon(1.082, 4, 1e-6) == gaussian_mechanism_epsilon(0.541, 1e-6));
   CHECK(gaussian_composition_epsilon(1.082, 4, 1e-6) == doctest::Approx(10).epsilon(0.02));
   CHECK(gaussian_composition_epsilon(1.082, 0, 1e-6) == 0);

@@ -28,7 +28,8 @@ TEST_CASE("A^2 is invariant under shift and scale") {
 
 TEST_CASE("critical values: Stephens' table scaled for n (scipy rounds to 3 digits)") {
   // scipy.stats.anderson(np.arange(1000.), 'norm').critical_values = [0.574 0.653 0.784
-  // 0.914 1.088]; unscaled, the table is 0.656 at 10% and 1.092 at 1%, as quoted under 003 Table 6.
+  // 0.914 1.088]; unscaled, the table is 0.656 at 10% and 1.092 at 1%, as quoted under Andrew et
+  // al. 2024, Table 6.
   CHECK(anderson_darling_critical_value(1000, 10) == doctest::Approx(0.653).epsilon(1e-3));
   CHECK(anderson_darling_critical_value(1000, 1) == doctest::Approx(1.088).epsilon(1e-3));
   CHECK(anderson_darling_critical_value(12, 5) ==

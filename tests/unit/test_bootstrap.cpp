@@ -286,7 +286,7 @@ TEST_CASE("the BCa level formula, and its pole") {
   CHECK_FALSE(e.at_extreme);
 }
 
-TEST_CASE("gauss-fit's eps_est bootstrapped (003 Alg. 3)") {
+TEST_CASE("gauss-fit's eps_est bootstrapped (Andrew et al. 2024, Alg. 3)") {
   // 1000 in scores ~ N(1,1), 1000 out ~ N(0,1): the Gaussian mechanism with
   // sensitivity/sigma 1, whose eps at delta 1e-5 is two_gaussian_epsilon = 4.377.
   const ScoreSet s(normals(1000, 1, 1, 21, 1), normals(1000, 0, 1, 21, 2));

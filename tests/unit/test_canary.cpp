@@ -41,7 +41,7 @@ std::string spec_error(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("spec JSON: the DESIGN.md example reads and writes back") {
+TEST_CASE("spec JSON: the docs/formats.md example reads and writes back") {
   const std::string text =
       R"({"kind":"sphere","seed":7,"count":1000,"dim":101770,"first_index":0})";
   const CanarySpec s = parse_canary_spec(text, "c.json");
@@ -268,7 +268,8 @@ TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the 
 }
 
 TEST_CASE(
-    "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (003 Thm 3.1)") {
+    "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (Andrew et al. "
+    "2024, Thm 3.1)") {
   const std::size_t k = 4000, d = 500;
   const CanarySet set = CanarySet::from_spec(sphere(2, k, d));
   std::vector<double> v(d, 0.0);

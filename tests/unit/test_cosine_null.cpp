@@ -50,7 +50,7 @@ TEST_CASE("exact null: incomplete beta values, deep tails in log space") {
   CHECK(close(cosine_null_log_sf(1000000, 0.05, NullKind::exact), -1256.3952173851705, 1e-12));
 }
 
-TEST_CASE("Gaussian null N(0, 1/d) (003 Thm 3.2)") {
+TEST_CASE("Gaussian null N(0, 1/d) (Andrew et al. 2024, Thm 3.2)") {
   // P(T >= 2/sqrt(d)) = Phi(-2) = 0.022750131948179195 [scipy.stats.norm.sf(2)]
   CHECK(close(std::exp(cosine_null_log_sf(10000, 0.02, NullKind::gaussian)), 0.022750131948179195,
               1e-13));
@@ -98,7 +98,7 @@ TEST_CASE("the Gaussian null reduces to two_gaussian") {
         two_gaussian_epsilon(null, alt, 1e-6));
 }
 
-TEST_CASE("003 Table 2 setting: eps with the exact and the Gaussian null") {
+TEST_CASE("Andrew et al. 2024, Table 2 setting: eps with the exact and the Gaussian null") {
   // Alternative N(1/(sigma sqrt d), 1/d) with sigma = 1.5438614177756411 (eps 3 at
   // delta 1e-6). The Gaussian null gives the mechanism's eps exactly; the exact null's
   // lighter tail gives a larger eps, within 1e-3 relative only for large d.

@@ -10,7 +10,8 @@ using namespace dpaudit;
 
 namespace {
 
-// 003 Sec. 5.4's run: q = 128/60000, one epoch of 469 rounds, audits every 100 rounds.
+// Andrew et al. 2024, Sec. 5.4's run: q = 128/60000, one epoch of 469 rounds, audits every 100
+// rounds.
 EmpiricalCompositionOptions run_options(AuditCover cover) {
   EmpiricalCompositionOptions o;
   o.q = 128.0 / 60000;
@@ -37,11 +38,11 @@ TEST_CASE("each audit stands for its rounds; both coverings cover the run once")
   CHECK(back.epsilon == doctest::Approx(fwd.epsilon).epsilon(1e-12));
 }
 
-TEST_CASE("GetNoise and GetPrivacy: the spec's values computed with rdp-compose") {
-  // ../shared/specs/canife-and-adversary-instantiation.md A.4 (rdp-compose --eps E --q 1
-  // --steps 1 --delta 0.01): eps_r 3 -> sigma 0.936; 0.15 (the floor) -> 9.20; and A.6
-  // (q 128/60000, 469 rounds, delta 1e-5): a constant eps_r of 3 -> eps_hat 0.92,
-  // 3.88 -> 1.52, 2 -> 0.44.
+TEST_CASE("GetNoise and GetPrivacy: values computed with rdp-compose") {
+  // GetNoise of Maddock et al. 2023, Alg. 2 (rdp-compose --eps E --q 1 --steps 1 --delta
+  // 0.01, one Gaussian step at delta 1/n, n = 100): eps_r 3 -> sigma 0.936; 0.15 (the floor)
+  // -> 9.20; and GetPrivacy over the run of Andrew et al. 2024, Sec. 5.4 (q 128/60000, 469
+  // rounds, delta 1e-5): a constant eps_r of 3 -> eps_hat 0.92, 3.88 -> 1.52, 2 -> 0.44.
   const auto three = compose_empirical(constant(3), run_options(AuditCover::backward));
   CHECK(three.sigma[0] == doctest::Approx(0.936).epsilon(1e-3));
   CHECK(three.epsilon == doctest::Approx(0.92).epsilon(0.01));

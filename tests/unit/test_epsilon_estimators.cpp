@@ -48,10 +48,11 @@ EstimatorOptions with(Method method, ThresholdChoice thresholds = ThresholdChoic
 }  // namespace
 
 TEST_CASE(
-    "perfectly separated: threshold gives inf, Clopper-Pearson the most 1000 trials allow (004's "
+    "perfectly separated: threshold gives inf, Clopper-Pearson the most 1000 trials allow (Nasr et "
+    "al. 2021's "
     "5.60)") {
   CHECK(estimate_epsilon(separated(), with(Method::threshold)).epsilon == INFINITY);
-  // 004 Sec. III-C, after Eq. 5: with 1000 trials, all won, the Clopper-Pearson bound
+  // Nasr et al. 2021, Sec. III-C, after Eq. 5: with 1000 trials, all won, the Clopper-Pearson bound
   // cannot exceed eps = 5.60.
   // Each rate bounded at alpha/2 = 0.025: u = 1 - 0.025^(1/1000), eps = log((1-u)/u).
   const double u = 1 - std::pow(0.025, 1e-3);
@@ -204,8 +205,8 @@ TEST_CASE("split: the same seed gives the same estimate; bounds rest on the held
         estimate_epsilon(s, with(Method::clopper_pearson, ThresholdChoice::max)).epsilon);
 }
 
-TEST_CASE("decisions of a game: 002's example and its bounds") {
-  // 002 Sec. 3: FP 0.1, FN 0.2 gives eps_empirical = log 8 (~2.0 there).
+TEST_CASE("decisions of a game: Matsumoto et al. 2022's example and its bounds") {
+  // Matsumoto et al. 2022, Sec. 3: FP 0.1, FN 0.2 gives eps_empirical = log 8 (~2.0 there).
   const DecisionCounts d{100, 100, 20, 10};
   const EpsilonEstimate e = estimate_epsilon(d, with(Method::threshold));
   CHECK(e.epsilon == doctest::Approx(std::log(8.0)));

@@ -7,12 +7,14 @@
 
 using namespace dpaudit;
 
-TEST_CASE("002 Sec. 3's example: FP 0.1, FN 0.2 gives eps = log 8 (002 writes ~2.0)") {
+TEST_CASE(
+    "Matsumoto et al. 2022, Sec. 3's example: FP 0.1, FN 0.2 gives eps = log 8 (Matsumoto et al. "
+    "write ~2.0)") {
   // max(log(0.9/0.2), log(0.8/0.1)) = log 8 = 2.0794...
   CHECK(epsilon_from_rates(0.1, 0.2, 0) == doctest::Approx(std::log(8.0)));
 }
 
-TEST_CASE("delta is subtracted in both numerators (003 Eq. 1)") {
+TEST_CASE("delta is subtracted in both numerators (Andrew et al. 2024, Eq. 1)") {
   // max(log((1-0.05-0.1)/0.2), log((1-0.05-0.2)/0.1)) = log 7.5
   CHECK(epsilon_from_rates(0.1, 0.2, 0.05) == doctest::Approx(std::log(7.5)));
 }

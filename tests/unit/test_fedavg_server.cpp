@@ -15,7 +15,7 @@ TEST_CASE("l2 norm without overflow or underflow") {
   CHECK(l2_norm(tiny.data(), 2) == doctest::Approx(5e-200));
 }
 
-TEST_CASE("Clip and Proj of 003 Alg. 2") {
+TEST_CASE("Clip and Proj of Andrew et al. 2024, Alg. 2") {
   std::vector<double> x{3, 4};
   CHECK(clip_to_norm(x.data(), 2, 1.0) == doctest::Approx(5));
   CHECK(x[0] == doctest::Approx(0.6));

@@ -7,7 +7,7 @@
 
 using namespace dpaudit;
 
-TEST_CASE("mean and std with ddof 0 (003 Alg. 1) and ddof 1") {
+TEST_CASE("mean and std with ddof 0 (Andrew et al. 2024, Alg. 1) and ddof 1") {
   // {1,2,3,4}: mean 2.5, squared deviations sum to 5: std sqrt(5/4), or sqrt(5/3) with ddof 1.
   const Gaussian g = fit_gaussian({1, 2, 3, 4});
   CHECK(g.mean == 2.5);

@@ -1,4 +1,5 @@
-// Crafter/distinguisher names, 002 Table 1's pairing and the decision rules (Eq. 4-7).
+// Crafter/distinguisher names, Matsumoto et al. 2022, Table 1's pairing and the decision rules (Eq.
+// 4-7).
 #include <cmath>
 
 #include <doctest/doctest.h>
@@ -39,7 +40,7 @@ TEST_CASE("crafter and distinguisher names round-trip; unknown names are usage e
   CHECK_THROWS_AS(parse_ldp_distinguisher("grey-box"), UsageError);
 }
 
-TEST_CASE("black-box rules follow 002 Table 1") {
+TEST_CASE("black-box rules follow Matsumoto et al. 2022, Table 1") {
   CHECK(black_box_rule(LdpCrafter::benign) == BlackBoxRule::loss_change);
   CHECK(black_box_rule(LdpCrafter::input_perturbation) == BlackBoxRule::loss_decrease);
   CHECK(black_box_rule(LdpCrafter::parameter_retrogression) == BlackBoxRule::loss_decrease);
@@ -83,7 +84,9 @@ TEST_CASE("WhiteBoxDistinguisher scores reports of one pair like Eq. 5") {
   CHECK_FALSE(WhiteBoxDistinguisher(zero, g2).guess(Eigen::Vector2d(1, 0)));
 }
 
-TEST_CASE("white-box with a flipped gradient of norm >= L reaches e^eps/(1+e^eps) (002 Prop. 1)") {
+TEST_CASE(
+    "white-box with a flipped gradient of norm >= L reaches e^eps/(1+e^eps) (Matsumoto et al. "
+    "2022, Prop. 1)") {
   const int trials = 20000;
   const Eigen::VectorXd dummy = Eigen::VectorXd::Constant(64, 1 / std::sqrt(64.0));  // L/sqrt(d)
   for (double eps : {0.5, 2.0, 4.0}) {
@@ -93,7 +96,8 @@ TEST_CASE("white-box with a flipped gradient of norm >= L reaches e^eps/(1+e^eps
 }
 
 TEST_CASE("a flipped gradient of norm a L is guessed with probability 1/2 + a (p - 1/2)") {
-  // The norm projection flips z with probability (1 - a)/2 (002 Sec. 2.2, first fact).
+  // The norm projection flips z with probability (1 - a)/2 (Matsumoto et al. 2022, Sec. 2.2, first
+  // fact).
   const int trials = 20000;
   const Eigen::VectorXd short_gradient = Eigen::VectorXd::Constant(16, 0.25 * 0.4);  // a = 0.4
   const double p = ldp_sgd_keep_probability(4), want = 0.5 + 0.4 * (p - 0.5);

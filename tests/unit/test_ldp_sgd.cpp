@@ -1,4 +1,4 @@
-// LDP-SGD client and server (002 Alg. 1-2).
+// LDP-SGD client and server (Matsumoto et al. 2022, Alg. 1-2).
 #include <cmath>
 
 #include <doctest/doctest.h>
@@ -120,7 +120,8 @@ TEST_CASE("the scaled mean of many reports approaches x (unbiasedness)") {
   // error is constant / sqrt(d n) (about 0.0066 here); allow 5 standard errors.
   const double tolerance = 5 * constant / std::sqrt(double(d) * n);
   for (int i = 0; i < d; ++i) CHECK(std::abs(estimate(i) - x(i)) <= tolerance);
-  // The constant as printed in 002 Alg. 2 (without the factor d) would give x / d.
+  // The constant as printed in Matsumoto et al. 2022, Alg. 2 (without the factor d) would give x /
+  // d.
   CHECK((estimate / d - x).norm() > 0.3);
 }
 

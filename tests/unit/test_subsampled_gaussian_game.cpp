@@ -1,4 +1,4 @@
-// 004's malicious-dataset game reduced to one dimension (Sec. IV-F/G): determinism,
+// Nasr et al. 2021's malicious-dataset game reduced to one dimension (Sec. IV-F/G): determinism,
 // the documented stream layout, and its distributions against closed forms. Statistical
 // checks use 200,000 trials and a tolerance of 4.5 standard errors (a false failure
 // about once in 150,000 runs per check).

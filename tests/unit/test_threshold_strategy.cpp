@@ -43,10 +43,12 @@ EstimatorOptions with(Method method, ThresholdChoice choice) {
 
 }  // namespace
 
-TEST_CASE("uncorrected: 003's eps_lo, whose ceiling at 1,000 + 1,000 separated canaries is 6.25") {
-  // 003 Tables 3-4 print eps_lo = 6.240 / 6.25 where the classes separate: Jeffreys upper
-  // bounds at alpha = 0.05 on each rate, u = the 0.95 quantile of Beta(1/2, 1000 + 1/2)
-  // (0 errors of 1000), and eps = log((1 - u) / u) = 6.2544 at the best threshold.
+TEST_CASE(
+    "uncorrected: Andrew et al. 2024's eps_lo, whose ceiling at 1,000 + 1,000 separated canaries "
+    "is 6.25") {
+  // Andrew et al. 2024, Tables 3-4 print eps_lo = 6.240 / 6.25 where the classes separate: Jeffreys
+  // upper bounds at alpha = 0.05 on each rate, u = the 0.95 quantile of Beta(1/2, 1000 + 1/2) (0
+  // errors of 1000), and eps = log((1 - u) / u) = 6.2544 at the best threshold.
   const double u = boost::math::quantile(boost::math::beta_distribution<double>(0.5, 1000.5), 0.95);
   const EpsilonEstimate e =
       estimate_epsilon(separated(1000), with(Method::jeffreys, ThresholdChoice::uncorrected));
@@ -140,7 +142,7 @@ TEST_CASE("level_per_rule: alpha split over the rates, then over the family for 
   CHECK(level_per_rule(ThresholdChoice::bonferroni, 0.05, 2, 10) == 0.05 / 2 / 10);
   CHECK(level_per_rule(ThresholdChoice::max, 0.05, 2, 10) == 0.025);
   CHECK(level_per_rule(ThresholdChoice::uncorrected, 0.05, 2, 10) ==
-        0.05);  // 003: alpha on each rate
+        0.05);  // Andrew et al. 2024: alpha on each rate
   CHECK(level_per_rule(ThresholdChoice::bonferroni, 0.05, 1, 16) == 0.05 / 16);
   CHECK_THROWS_AS(level_per_rule(ThresholdChoice::split, 0.05, 2, 10), UsageError);
 }

@@ -151,7 +151,7 @@ TEST_CASE("the PLD's curve of the Gaussian mechanism: under G_mu, within 4e-5 ma
 }
 
 TEST_CASE("DP-SGD's curve: PLD's is at or above RDP's, both carry their accountant's eps") {
-  // 004's CI-gate run: sigma 2.248, q 0.1, 100 steps (Poisson).
+  // Nasr et al. 2021's CI-gate run: sigma 2.248, q 0.1, 100 steps (Poisson).
   const std::vector<AccountingEvent> run{{2.248, 0.1, 100}};
   const TradeoffCurve pld = pld_tradeoff_curve(run);
   const TradeoffCurve rdp = rdp_tradeoff_curve(run, default_rdp_orders());

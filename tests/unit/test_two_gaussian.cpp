@@ -29,7 +29,8 @@ TEST_CASE("equal variances reduce to the analytic Gaussian mechanism (Balle & Wa
     CHECK(close(two_gaussian_epsilon({0, s}, {1, s}, 1e-5), gaussian_mechanism_epsilon(s, 1e-5),
                 1e-9));
   }
-  // Scaling both by c leaves eps unchanged (003 Sec. 3.1): N(0, 1e-6) vs N(1e-3/4.22, 1e-6).
+  // Scaling both by c leaves eps unchanged (Andrew et al. 2024, Sec. 3.1): N(0, 1e-6) vs
+  // N(1e-3/4.22, 1e-6).
   const double s = 1e-3, mu = 1e-3 / 4.224678889326838;
   CHECK(close(two_gaussian_epsilon({0, s}, {mu, s}, 1e-6), 1.0, 1e-9));
 }
