@@ -1,5 +1,5 @@
 // bench/sgd/simd_cost.cpp: what baseline x86-64 (SSE2) costs dp-train sgd's per-example
-// clipping. Times DensePerExample::add_clipped_sum (tools/dp-train/sgd/dense_per_example.cpp,
+// clipping. Times DensePerExample::add_clipped_sum (lib/train/dense_per_example.cpp,
 // compiled in as it is) on one lot; bench/sgd/simd_cost.sh builds it twice, with dp-train's
 // flags (-O3, baseline x86-64) and with -march=x86-64-v3 (AVX2, FMA), and runs both.
 //   simd_cost HIDDEN LOT REPS
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "sgd/dense_per_example.hpp"
+#include "train/dense_per_example.hpp"
 
 int main(int argc, char** argv) {
   const long hidden = argc > 1 ? std::atol(argv[1]) : 128,

@@ -8,8 +8,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 for flags in "" "-march=x86-64-v3"; do
-  g++ -std=c++17 -O3 -DNDEBUG $flags -I/usr/include/eigen3 -I"$ROOT/tools/dp-train" \
-    "$HERE/simd_cost.cpp" "$ROOT/tools/dp-train/sgd/dense_per_example.cpp" -o "$OUT/simd_cost"
+  g++ -std=c++17 -O3 -DNDEBUG $flags -I/usr/include/eigen3 -I"$ROOT/lib" \
+    "$HERE/simd_cost.cpp" "$ROOT/lib/train/dense_per_example.cpp" -o "$OUT/simd_cost"
   printf '%-18s ' "${flags:-baseline (SSE2)}"
   "$OUT/simd_cost" "${1:-128}" "${2:-256}" "${3:-200}"
 done

@@ -1,6 +1,6 @@
-// 004's malicious-dataset game (Crafter 5 and Distinguisher 3, Sec. IV-F) reduced to one
-// dimension, simulated exactly. With learning rate 0 and a dataset whose gradients
-// vanish on the watermark's coordinates, D3's normalised statistic of step t is
+// Nasr et al. 2021's malicious-dataset game (Crafter 5 and Distinguisher 3, Sec. IV-F) reduced to
+// one dimension, simulated exactly. With learning rate 0 and a dataset whose gradients vanish on
+// the watermark's coordinates, D3's normalised statistic of step t is
 //   d_t = included_t * signal + noise_scale z N_t,   N_t ~ N(0, 1) independent,
 // where included_t says whether the canary (the watermark gradient, norm C) is in step
 // t's lot: never under D (label 0); under D' (label 1) with probability q each step
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "games/watermark.hpp"
+#include "adversaries/watermark.hpp"
 
 namespace dpaudit {
 

@@ -7,9 +7,9 @@
 
 #include "adversaries/torch/canife_crafter.hpp"
 #include "random/philox_stream.hpp"
-#include "sgd/dense_per_example.hpp"
-#include "sgd/per_example_model.hpp"
+#include "train/dense_per_example.hpp"
 #include "train/torch/models.hpp"
+#include "train/torch/per_example_model.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK

@@ -1,4 +1,4 @@
-// dp-train sgd's per-example gradients: the one-pass path (sgd/dense_per_example) against
+// DP-SGD's per-example gradients: the one-pass path (train/dense_per_example) against
 // plain LibTorch, one backward per example (models.hpp), and the DP-SGD step built on it.
 #include <algorithm>
 #include <cmath>
@@ -7,10 +7,10 @@
 
 #include "data/datasets.hpp"
 #include "random/philox_stream.hpp"
-#include "sgd/per_example_model.hpp"
-#include "sgd/trainer.hpp"
 #include "small_model.hpp"
+#include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
+#include "train/torch/per_example_model.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK
@@ -99,7 +99,7 @@ TEST_CASE("DP-SGD step: q = 1 without noise moves theta by lr * (clipped sum) / 
   train.num_classes = 10;
   train.features.assign(data.train.features.begin(), data.train.features.begin() + 20 * 64);
   train.labels.assign(data.train.labels.begin(), data.train.labels.begin() + 20);
-  SgdConfig c;
+  DpSgdConfig c;
   c.train_size = 20;
   c.q = 1;
   c.steps = 1;
@@ -124,7 +124,7 @@ TEST_CASE("DP-SGD noise: each coordinate of the update has sd z C / L") {
   Dataset empty;  // no example: every lot is empty and the update is the noise / L
   empty.example_shape = {1, 8, 8};
   empty.num_classes = 10;
-  SgdConfig c;
+  DpSgdConfig c;
   c.train_size = 50;
   c.q = 0.2;  // L = 10
   c.steps = 4;

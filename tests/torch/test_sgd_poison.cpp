@@ -1,6 +1,6 @@
-// dp-train sgd's input-crafting adversaries (Nasr et al. 2021, Crafters 2 and 3, sgd/poison): the
+// Nasr et al. 2021's input-crafting adversaries (Crafters 2 and 3, adversaries/torch): the
 // differentiable path (differentiable_model) against the one-pass per-example gradients
-// (sgd/dense_per_example) for logreg and mlp, C3's closed-form dJ/dx against LibTorch's
+// (train/dense_per_example) for logreg and mlp, C3's closed-form dJ/dx against LibTorch's
 // double backward and against finite differences, and what crafting achieves on a fixed
 // seed.
 #include <algorithm>
@@ -11,13 +11,15 @@
 
 #include <torch/autograd.h>
 
+#include "adversaries/dense_input_gradient.hpp"
+#include "adversaries/torch/adaptive_poison.hpp"
+#include "adversaries/torch/shadow_poison.hpp"
 #include "random/philox_stream.hpp"
-#include "sgd/dense_per_example.hpp"
-#include "sgd/per_example_model.hpp"
-#include "sgd/poison.hpp"
 #include "small_model.hpp"
+#include "train/dense_per_example.hpp"
 #include "train/torch/differentiable_model.hpp"
 #include "train/torch/models.hpp"
+#include "train/torch/per_example_model.hpp"
 
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK

@@ -7,8 +7,8 @@
 #include <doctest/doctest.h>
 #include <boost/math/distributions/normal.hpp>
 
+#include "adversaries/watermark.hpp"
 #include "core/error.hpp"
-#include "games/watermark.hpp"
 #include "relative_close.hpp"
 
 using namespace dpaudit;

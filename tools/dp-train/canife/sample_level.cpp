@@ -8,8 +8,8 @@
 #include "core/parallel.hpp"
 #include "data/datasets.hpp"
 #include "io/staging_dir.hpp"
-#include "sgd/trainer.hpp"
 #include "train/torch/differentiable_model.hpp"
+#include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
@@ -113,13 +113,12 @@ LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double s
   const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   std::vector<float> theta;
   const auto model = PerExampleModel::make(mc, c.seed, theta);
-  SgdConfig training;
+  DpSgdConfig training;
   training.train_size = data.train.size();
   training.q = c.q;
   training.steps = c.total_rounds();
   training.lr = c.lr;
   training.clip = c.clip;
-  training.seed = c.seed;
 
   // Train, auditing the frozen model before the rounds 0, S, 2S, ...
   const SampleAuditor auditor(c, data, *model, dense_widths(mc), sigma);

@@ -12,8 +12,8 @@
 #include "data/datasets.hpp"
 #include "io/staging_dir.hpp"
 #include "mechanisms/fedavg_server.hpp"
-#include "sgd/trainer.hpp"
 #include "train/torch/differentiable_model.hpp"
+#include "train/torch/dp_sgd.hpp"
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 

@@ -1,14 +1,15 @@
-// `dp-train sgd`: 004's distinguishing game on central DP-SGD, many trials. Its options
-// are sgd/options.hpp; here it calibrates the noise (sgd/accounting.hpp), plays the
-// trials (sgd/game.hpp) and writes the scores CSV `trial,label,score`, or a JSON summary.
+// `dp-train sgd`: Nasr et al. 2021's distinguishing game on central DP-SGD, many trials.
+// Its options are sgd/options.hpp; here it calibrates the noise (sgd/accounting.hpp),
+// plays the trials (lib/games/torch/sgd_game.hpp) and writes the scores CSV
+// `trial,label,score`, or a JSON summary.
 #include <memory>
 
 #include "cli/progress.hpp"
 #include "command.hpp"
 #include "core/format.hpp"
+#include "games/torch/sgd_game.hpp"
 #include "io/atomic_output.hpp"
 #include "sgd/accounting.hpp"
-#include "sgd/game.hpp"
 #include "sgd/options.hpp"
 #include "stats/epsilon_estimators.hpp"
 
@@ -53,6 +54,7 @@ int run_sgd(const SgdOptions& o) {
   const SgdGameResult result =
       play_sgd_game(c, accounting.noise_multiplier, o.json ? o.evaluate : 0,
                     [&](std::size_t done) { progress.update(done); });
+  c.check_scores(accounting.noise_multiplier, result.scores);
   if (csv) {
     csv->stream() << "trial,label,score\n";
     for (std::size_t k = 0; k < result.scores.size(); ++k)

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::size_t kMaxSteps = std::size_t{1} << 50;  // the simulated game's limit
 constexpr std::size_t kMaxTrials =
-    std::size_t{1} << 39;  // 2 i + label stays below kSgdTargetStream - kSgdTrialStream
+    std::size_t{1} << 39;  // 2 i + label stays below streams::kSgdTarget - streams::kSgdTrial
 
 constexpr Named<SgdThreat> kThreats[] = {{"api", SgdThreat::api},
                                          {"static-poison", SgdThreat::static_poison},
@@ -32,6 +32,28 @@ constexpr Named<SgdFault> kFaults[] = {{"none", SgdFault::none},
                                        {"shuffle-as-poisson", SgdFault::shuffle_as_poisson}};
 constexpr Named<SgdEngine> kEngines[] = {{"train", SgdEngine::train},
                                          {"simulate", SgdEngine::simulate}};
+
+// The gradient watermark's settings (Crafters 4 and 5).
+void validate_watermark(const SgdConfig& c) {
+  if (c.watermark_coords < 2 || c.watermark_coords % 2)
+    throw UsageError("the watermark needs an even number 2n >= 2 of coordinates",
+                     "--watermark-coords");
+  if (c.threat == SgdThreat::gradient_canary && c.observe_steps == 0)
+    throw UsageError(
+        "the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
+        "(with none it has no watermark and every trial scores the same)",
+        "--observe-steps");
+  if (c.threat == SgdThreat::gradient_canary && c.observe_steps >= c.steps)
+    throw UsageError(
+        "the adversary must observe fewer steps than the run has (" + std::to_string(c.steps) + ")",
+        "--observe-steps");
+  if (c.fault == SgdFault::no_clip && c.canary_norm <= 1)
+    throw UsageError(
+        "the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the "
+        "clip "
+        "norm is never clipped): give --canary-norm above 1",
+        "--fault");
+}
 
 }  // namespace
 
@@ -58,19 +80,6 @@ std::string to_string(SgdThreat t) {
 }
 std::string to_string(SgdFault f) {
   return name_of(kFaults, f);
-}
-
-bool crafts_input(SgdThreat t) {
-  return t == SgdThreat::static_poison || t == SgdThreat::intermediate_poison ||
-         t == SgdThreat::adaptive_poison;
-}
-
-bool reads_intermediate_losses(SgdThreat t) {
-  return t == SgdThreat::intermediate_poison || t == SgdThreat::adaptive_poison;
-}
-
-bool uses_watermark(SgdThreat t) {
-  return t == SgdThreat::gradient_canary || t == SgdThreat::malicious_dataset;
 }
 
 void SgdConfig::validate() const {
@@ -114,26 +123,7 @@ void SgdConfig::validate() const {
           "crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn",
           "--model");
   }
-  if (uses_watermark(threat)) {
-    if (watermark_coords < 2 || watermark_coords % 2)
-      throw UsageError("the watermark needs an even number 2n >= 2 of coordinates",
-                       "--watermark-coords");
-    if (threat == SgdThreat::gradient_canary && observe_steps == 0)
-      throw UsageError(
-          "the gradient canary chooses its coordinates from the steps it observes: give at least 1 "
-          "(with none it has no watermark and every trial scores the same)",
-          "--observe-steps");
-    if (threat == SgdThreat::gradient_canary && observe_steps >= steps)
-      throw UsageError(
-          "the adversary must observe fewer steps than the run has (" + std::to_string(steps) + ")",
-          "--observe-steps");
-    if (fault == SgdFault::no_clip && canary_norm <= 1)
-      throw UsageError(
-          "the fault no-clip changes nothing D3 sees at --canary-norm <= 1 (a watermark within the "
-          "clip "
-          "norm is never clipped): give --canary-norm above 1",
-          "--fault");
-  }
+  if (uses_watermark(threat)) validate_watermark(*this);
   if (fault == SgdFault::noise_ignores_clip && clip == 1)
     throw UsageError(
         "the fault noise-ignores-clip changes nothing at --clip 1 (noise sd z equals z C): give "
@@ -152,7 +142,7 @@ void SgdConfig::validate() const {
 }
 
 void SgdConfig::check_arithmetic(double sigma) const {
-  // D3's llr and paper scores divide by z^2 each step (games/watermark.hpp).
+  // D3's llr and paper scores divide by z^2 each step (adversaries/watermark.hpp).
   if (uses_watermark(threat) && score != WatermarkScore::sum &&
       !(static_cast<double>(steps) / (sigma * sigma) < 1e300))
     throw DataError("at noise multiplier z = " + format_number(sigma) + " D3's " +
@@ -174,30 +164,32 @@ void SgdConfig::check_arithmetic(double sigma) const {
                     lot_option());
 }
 
+void SgdConfig::check_scores(double sigma, const std::vector<double>& scores) const {
+  const auto bad =
+      std::find_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
+  if (bad == scores.end()) return;
+  const std::string what =
+      "the distinguisher's score is " + format_number(*bad) + " in trial " +
+      std::to_string(first_trial + static_cast<std::size_t>(bad - scores.begin()) / 2);
+  if (engine == SgdEngine::train && lr > 0)
+    // The lr scales every update, noise included: a step so large that the logits overflow.
+    throw DataError(what + ": training diverged, each step adding noise of sd lr z C / (q N) = " +
+                        format_number(lr * sigma * clip / expected_lot()) +
+                        " to every parameter; lower --lr, " +
+                        (eps > 0 ? "raise --eps" : "lower --noise-multiplier") + " or raise " +
+                        lot_option(),
+                    "--lr");
+  throw DataError(
+      what + ": D3's per-step statistic overflows a double at z = " + format_number(sigma) +
+          ", --clip " + format_number(clip) + " and --canary-norm " + format_number(canary_norm),
+      noise_option());
+}
+
 std::string SgdConfig::lot_option() const {
   return sampling == LotSampling::shuffle ? "--batch" : "--q";
 }
 std::string SgdConfig::noise_option() const {
   return eps > 0 ? "--eps" : "--noise-multiplier";
-}
-
-double SgdConfig::expected_lot() const {
-  return sampling == LotSampling::shuffle ? static_cast<double>(batch)
-                                          : q * static_cast<double>(train_size);
-}
-
-double SgdConfig::sampling_rate() const {
-  return sampling == LotSampling::shuffle
-             ? static_cast<double>(batch) / static_cast<double>(train_size)
-             : q;
-}
-
-std::size_t SgdConfig::epoch_steps() const {
-  std::size_t lot = batch;
-  if (sampling == LotSampling::poisson)  // the lot size a shuffling fault uses in Poisson's place
-    lot = std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::llround(q * static_cast<double>(train_size))));
-  return (train_size + lot - 1) / lot;
 }
 
 Json SgdConfig::to_json() const {

@@ -1,11 +1,11 @@
-#include "sgd/per_example_model.hpp"
+#include "train/torch/per_example_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <torch/nn/functional/loss.h>
 
-#include "sgd/dense_per_example.hpp"
+#include "train/dense_per_example.hpp"
 #include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {

@@ -1,4 +1,4 @@
-#include "games/watermark.hpp"
+#include "adversaries/watermark.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,6 @@
-// 004's gradient watermark (Crafter 4, Sec. IV-E; reused by Crafter 5, Sec. IV-F) and
-// the per-step statistics of its detector (Distinguisher 3, Eq. 6).
+// Nasr et al. 2021's gradient watermark, Crafter 4 (gradient canary, Sec. IV-E; reused
+// by Crafter 5, the malicious dataset, Sec. IV-F), and the per-step statistics of its
+// detector, Distinguisher 3 (Eq. 6).
 //
 // C4 watches the first t_o steps, M = sum_t |theta_{t+1} - theta_t|, picks the 2n
 // coordinates with the smallest M and writes +-C/sqrt(2n) on them with alternating

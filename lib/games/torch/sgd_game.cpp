@@ -1,4 +1,4 @@
-#include "sgd/game.hpp"
+#include "games/torch/sgd_game.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,12 +10,15 @@
 
 #include <ATen/Parallel.h>
 
+#include "adversaries/torch/adaptive_poison.hpp"
+#include "adversaries/torch/malicious_dataset.hpp"
+#include "adversaries/torch/shadow_poison.hpp"
 #include "core/error.hpp"
-#include "core/format.hpp"
 #include "core/parallel.hpp"
-#include "sgd/poison.hpp"
-#include "sgd/trainer.hpp"
+#include "games/subsampled_gaussian_game.hpp"
+#include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
+#include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
 
 namespace dpaudit::dp_train {
@@ -45,26 +48,10 @@ struct GameSetup {
   CraftedInput crafted;              // C2's objective, for --json
 };
 
-// C5 knows D and theta_0, so it needs no observation: the watermark goes on the 2n
-// coordinates where the examples' gradients at theta_0, summed in absolute value, are
-// smallest (exactly zero on a ReLU unit no crafted input activates).
-Watermark craft_watermark(const SgdConfig& c, const Dataset& train, PerExampleModel& model,
-                          const std::vector<float>& theta0) {
-  const std::size_t d = theta0.size();
-  std::vector<float> total(d, 0.0f), grad(d);
-  for (std::size_t i = 0; i < train.size(); ++i) {
-    std::fill(grad.begin(), grad.end(), 0.0f);
-    model.add_clipped_sum(theta0.data(), train.example(i), &train.labels[i], 1, c.clip,
-                          grad.data());
-    for (std::size_t j = 0; j < d; ++j) total[j] += std::fabs(grad[j]);
-  }
-  return select_watermark(total.data(), d, c.watermark_coords / 2);
-}
-
-// C2 (004 Sec. IV-B): shadow models on D_shadow, the N training examples after D, then
-// ascent from one of them drawn at random.
-void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfig& mc, double sigma,
-                  GameSetup& s) {
+// C2 (Nasr et al. 2021, Sec. IV-B): shadow models on D_shadow, the N training examples after D,
+// then ascent from one of them drawn at random.
+void craft_static(const SgdGameConfig& c, const Dataset& all_train, const ModelConfig& mc,
+                  double sigma, GameSetup& s) {
   const std::size_t n = c.train_size, width = all_train.example_size();
   if (2 * n > all_train.size())
     throw UsageError("the crafter's shadow data are the " + std::to_string(n) +
@@ -79,8 +66,9 @@ void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfi
                        all_train.labels.begin() + static_cast<std::ptrdiff_t>(2 * n));
   s.widths = dense_widths(mc);
   s.box = input_box(shadow);
-  const std::vector<std::vector<float>> shadows = train_shadow_models(c, mc, shadow, sigma);
-  PhiloxStream rng(c.seed, kSgdTargetStream);
+  const std::vector<std::vector<float>> shadows =
+      train_shadow_models(c, {c.shadow_models, c.seed, c.threads}, mc, shadow, sigma);
+  PhiloxStream rng(c.seed, streams::kSgdTarget);
   const std::size_t i = uniform_below(rng, n);
   s.crafted = ascend_shadow_loss(s.widths, shadows,
                                  std::vector<float>(shadow.example(i), shadow.example(i) + width),
@@ -89,7 +77,7 @@ void craft_static(const SgdConfig& c, const Dataset& all_train, const ModelConfi
   s.target_y = s.crafted.y;
 }
 
-GameSetup prepare(const SgdConfig& c, double sigma) {
+GameSetup prepare(const SgdGameConfig& c, double sigma) {
   TrainTest data = load_task(c.task, c.data_dir, c.seed);
   if (c.train_size > data.train.size())
     throw UsageError("the train size " + std::to_string(c.train_size) + " exceeds the " +
@@ -108,13 +96,9 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
   s.train.num_classes = data.train.num_classes;
   const std::size_t width = data.train.example_size();
   if (c.threat == SgdThreat::malicious_dataset) {
-    // C5: N inputs with uniform [0, 1) pixels, labelled by the initial model.
-    s.train.features.resize(c.train_size * width);
-    PhiloxStream rng(c.seed, kSgdCraftStream);
-    for (float& v : s.train.features) v = static_cast<float>(rng.uniform());
-    s.train.labels.resize(c.train_size);
-    s.model->predict(s.theta0.data(), s.train.features.data(), c.train_size, s.train.labels.data());
-    s.crafted_mark = craft_watermark(c, s.train, *s.model, s.theta0);
+    craft_malicious_dataset(c.train_size, c.seed, *s.model, s.theta0, s.train);
+    s.crafted_mark =
+        craft_malicious_watermark(s.train, *s.model, s.theta0, c.clip, c.watermark_coords);
   } else {
     s.train.features.assign(
         data.train.features.begin(),
@@ -125,7 +109,7 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
   if (crafts_input(c.threat)) craft_static(c, data.train, mc, sigma, s);
   if (c.threat == SgdThreat::api) {
     // C1: one test example, drawn once for the whole run.
-    PhiloxStream rng(c.seed, kSgdTargetStream);
+    PhiloxStream rng(c.seed, streams::kSgdTarget);
     const std::size_t i = uniform_below(rng, s.test.size());
     s.target_x.assign(s.test.example(i), s.test.example(i) + width);
     s.target_y = s.test.labels[i];
@@ -136,7 +120,7 @@ GameSetup prepare(const SgdConfig& c, double sigma) {
 // One thread's player: its own copy of the model (scratch space) and trainer.
 class TrialPlayer {
  public:
-  TrialPlayer(const SgdConfig& c, const GameSetup& s, double sigma)
+  TrialPlayer(const SgdGameConfig& c, const GameSetup& s, double sigma)
       : c_(c),
         s_(s),
         sigma_(sigma),
@@ -149,7 +133,7 @@ class TrialPlayer {
   }
 
   double play(std::size_t trial, int label) {
-    PhiloxStream rng(c_.seed, kSgdTrialStream + 2 * trial + static_cast<std::uint64_t>(label));
+    PhiloxStream rng(c_.seed, streams::kSgdTrial + 2 * trial + static_cast<std::uint64_t>(label));
     theta_ = s_.theta0;
     Insertion insertion;
     Insertion* inserted = label ? &insertion : nullptr;
@@ -176,8 +160,8 @@ class TrialPlayer {
   double craft_seconds() const { return craft_seconds_; }
 
  private:
-  // D1 (004 Sec. IV-A): the final model's loss on the target; D2 (Sec. IV-C): its max or
-  // mean over the intermediate models theta_1 .. theta_T. "D'" when the loss is small.
+  // D1 (Nasr et al. 2021, Sec. IV-A): the final model's loss on the target; D2 (Sec.
+  // IV-C): its max or mean over the intermediate models theta_1 .. theta_T.
   double play_input(PhiloxStream& rng, Insertion* insertion) {
     auto target_loss = [&] {
       double loss = 0;
@@ -186,20 +170,15 @@ class TrialPlayer {
     };
     if (!reads_intermediate_losses(c_.threat)) {
       trainer_.train(theta_, rng, insertion);
-      return -target_loss();
+      return final_loss_score(target_loss());
     }
-    double total = 0, largest = -std::numeric_limits<double>::infinity();
-    auto add = [&](double loss) {
-      total += loss;
-      if (std::isnan(loss) || loss > largest)
-        largest = loss;  // a NaN stays NaN (std::max would drop it)
-    };
+    IntermediateLossScore d2;
     // The observer of step t sees theta_t (before the step): t >= 1 are the intermediate models.
     trainer_.train(theta_, rng, insertion, [&](std::size_t t, const float*) {
-      if (t > 0) add(target_loss());
+      if (t > 0) d2.add(target_loss());
     });
-    add(target_loss());  // theta_T
-    return -(c_.reduce == LossReduce::max ? largest : total / static_cast<double>(c_.steps));
+    d2.add(target_loss());  // theta_T
+    return d2.score(c_.reduce);
   }
 
   // C4 (C5) and D3: the first t_o updates choose the watermark's coordinates (least
@@ -233,7 +212,7 @@ class TrialPlayer {
     return score;
   }
 
-  const SgdConfig& c_;
+  const SgdGameConfig& c_;
   const GameSetup& s_;
   double sigma_;
   std::unique_ptr<PerExampleModel> model_;
@@ -244,10 +223,10 @@ class TrialPlayer {
   double craft_seconds_ = 0;
 };
 
-// The malicious-dataset game reduced to one dimension (004 Sec. IV-G): every step, the
-// watermark's normalised signal (C, or its raw norm when a fault skips clipping), the
-// noise (z C, or z when a fault forgets C) and the lots' sampling.
-SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
+// The malicious-dataset game reduced to one dimension (Nasr et al. 2021, Sec. IV-G): every step,
+// the watermark's normalised signal (C, or its raw norm when a fault skips clipping), the noise (z
+// C, or z when a fault forgets C) and the lots' sampling.
+SubsampledGaussianGame reduced_game(const SgdGameConfig& c, double sigma) {
   SubsampledGaussianGame g;
   g.noise_multiplier = sigma;
   g.q = c.sampling_rate();
@@ -255,41 +234,16 @@ SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
   g.signal =
       c.fault == SgdFault::no_clip ? c.canary_norm : std::min(c.canary_norm, 1.0);  // clipped to C
   g.noise_scale = c.fault == SgdFault::noise_ignores_clip ? 1.0 / c.clip : 1.0;
-  const bool shuffled =
-      c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
-  g.sampling = shuffled ? GameSampling::shuffle : GameSampling::poisson;
+  g.sampling = c.shuffled() ? GameSampling::shuffle : GameSampling::poisson;
   g.epoch_steps = c.epoch_steps();
   g.score = c.score;
   g.seed = c.seed;
   return g;
 }
 
-// Every score must be finite (eps-from-scores refuses NaN and inf, and so do the
-// estimates of --json): a score that is not says why, with the option to change.
-void require_finite_scores(const SgdConfig& c, double sigma, const std::vector<double>& scores) {
-  const auto bad =
-      std::find_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
-  if (bad == scores.end()) return;
-  const std::string what =
-      "the distinguisher's score is " + format_number(*bad) + " in trial " +
-      std::to_string(c.first_trial + static_cast<std::size_t>(bad - scores.begin()) / 2);
-  if (c.engine == SgdEngine::train && c.lr > 0)
-    // The lr scales every update, noise included: a step so large that the logits overflow.
-    throw DataError(what + ": training diverged, each step adding noise of sd lr z C / (q N) = " +
-                        format_number(c.lr * sigma * c.clip / c.expected_lot()) +
-                        " to every parameter; lower --lr, " +
-                        (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier") + " or raise " +
-                        c.lot_option(),
-                    "--lr");
-  throw DataError(what + ": D3's per-step statistic overflows a double at z = " +
-                      format_number(sigma) + ", --clip " + format_number(c.clip) +
-                      " and --canary-norm " + format_number(c.canary_norm),
-                  c.noise_option());
-}
-
 }  // namespace
 
-SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evaluate,
+SgdGameResult play_sgd_game(const SgdGameConfig& c, double sigma, std::size_t evaluate,
                             const std::function<void(std::size_t)>& progress) {
   SgdGameResult result;
   const std::size_t trials = c.last_trial - c.first_trial;
@@ -330,7 +284,6 @@ SgdGameResult play_sgd_game(const SgdConfig& c, double sigma, std::size_t evalua
       result.test_accuracy = total / static_cast<double>(evaluate);
     }
   }
-  require_finite_scores(c, sigma, result.scores);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -1,4 +1,4 @@
-#include "sgd/dense_per_example.hpp"
+#include "train/dense_per_example.hpp"
 
 #include <cmath>
 #include <limits>

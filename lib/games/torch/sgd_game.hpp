@@ -1,27 +1,28 @@
-// 004's distinguishing game on DP-SGD (Nasr et al. 2021, Sec. III), played many times:
+// Nasr et al. 2021's distinguishing game on DP-SGD (Sec. III), played many times:
 // trial i trains one model on D (label 0) and one on D' = D plus the adversary's
-// member (label 1), each from its own Philox stream (kSgdTrialStream + 2 i + label), and
+// member (label 1), each from its own Philox stream (streams::kSgdTrial + 2 i + label), and
 // the distinguisher scores each, higher meaning "trained on D'". A trial is a pure
-// function of (--seed, i, the configuration): shards concatenate to the whole run.
+// function of (the seed, i, the configuration): shards concatenate to the whole run. The
+// adversaries (Crafters C1-C5, Distinguishers D1-D3) are in lib/adversaries.
 //   api                C1/D1: a test example; score = -loss of the final model on it
-//   static-poison      C2/D1: an input crafted on shadow models (sgd/poison.hpp); the same
+//   static-poison      C2/D1: an input crafted on shadow models; the same
 //   intermediate-poison C2/D2: the same input; score = -(max or mean) of its loss over
 //                      the intermediate models theta_1 .. theta_T
 //   adaptive-poison    C3/D2: a poison re-crafted against theta_t whenever it is drawn;
 //                      D2 on C2's input as the query, which is never inserted
 //   gradient-canary    C4/D3: after watching the first t_o steps, a watermark on the 2n
 //                      coordinates that moved least; score = sum_t watermark_step_score
-//                      of the update's normalised projection (games/watermark.hpp)
+//                      of the update's normalised projection (adversaries/watermark.hpp)
 //   malicious-dataset  C5/D3: D = N uniform random inputs labelled by the initial model's
 //                      predictions, learning rate 0, then C4/D3; or, with the simulate
-//                      engine, the 1-D game it reduces to (004 Sec. IV-G)
+//                      engine, the 1-D game it reduces to (Sec. IV-G)
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
-#include "sgd/config.hpp"
+#include "games/sgd_game_config.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -40,14 +41,9 @@ struct SgdGameResult {
 
 // Plays trials [first_trial, last_trial) at noise multiplier `sigma`; `evaluate`
 // models (the first trials' models on D) are also scored on the test set. `progress`
-// gets the number of trials done, from the calling thread.
-SgdGameResult play_sgd_game(const SgdConfig& config, double sigma, std::size_t evaluate,
+// gets the number of trials done, from the calling thread. A score may come out NaN or
+// infinite (training diverged, or D3's statistic overflowed): the caller checks.
+SgdGameResult play_sgd_game(const SgdGameConfig& config, double sigma, std::size_t evaluate,
                             const std::function<void(std::size_t)>& progress = {});
-
-// Philox stream ids (data.hpp 1-2, fedavg 1<<40.., ldp 16<<40..).
-constexpr std::uint64_t kSgdTrialStream = std::uint64_t{32} << 40;
-constexpr std::uint64_t kSgdTargetStream = std::uint64_t{33} << 40;
-constexpr std::uint64_t kSgdCraftStream = std::uint64_t{34} << 40;
-constexpr std::uint64_t kSgdShadowStream = std::uint64_t{35} << 40;  // + shadow model i (C2)
 
 }  // namespace dpaudit::dp_train

@@ -1,0 +1,37 @@
+// The configuration of central DP-SGD (Abadi et al. 2016) as lib/train/torch/dp_sgd.hpp
+// runs it: the data set's size, how lots are drawn, the steps and the update. No tensors.
+#pragma once
+#include <cstddef>
+
+namespace dpaudit::dp_train {
+
+enum class LotSampling { poisson, shuffle };
+// Realistic implementation bugs a CI privacy gate must catch (none by default).
+enum class SgdFault {
+  none,
+  no_clip,             // per-example gradients are never clipped
+  noise_ignores_clip,  // the noise has sd z, not z C (the same when C = 1)
+  shuffle_as_poisson,  // lots are shuffled fixed-size batches; the accountant assumes Poisson
+};
+
+struct DpSgdConfig {
+  std::size_t train_size = 1000;  // N; Nasr et al. 2021's reduced setting trains on 1,000
+  LotSampling sampling = LotSampling::poisson;
+  double q = 0.1;         // Poisson rate; shuffle: batch / train_size
+  std::size_t batch = 0;  // shuffle: lot size B
+  std::size_t steps = 100;
+  double lr = 0.15;  // Nasr et al. 2021, App. A (MNIST, CIFAR-10)
+  double clip = 1.0;
+  SgdFault fault = SgdFault::none;
+
+  // The lot size the update is divided by: q N (Poisson) or B (shuffle).
+  double expected_lot() const;
+  // The rate the accountant assumes per step: q (Poisson) or B / N (shuffle).
+  double sampling_rate() const;
+  // Steps per epoch of shuffled lots: ceil(N / B) (a shuffling fault: B = round(q N)).
+  std::size_t epoch_steps() const;
+  // Whether the lots are shuffled fixed-size batches (shuffle, or the fault).
+  bool shuffled() const;
+};
+
+}  // namespace dpaudit::dp_train
