@@ -257,7 +257,7 @@ SubsampledGaussianGame reduced_game(const SgdConfig& c, double sigma) {
   g.noise_scale = c.fault == SgdFault::noise_ignores_clip ? 1.0 / c.clip : 1.0;
   const bool shuffled =
       c.sampling == LotSampling::shuffle || c.fault == SgdFault::shuffle_as_poisson;
-  g.sampling = shuffled ? GameSampling::shuffle : GameSampling::poisson;
+  g.sampling = shuffled ? Sampling::shuffle : Sampling::poisson;
   g.epoch_steps = c.epoch_steps();
   g.score = c.score;
   g.seed = c.seed;
