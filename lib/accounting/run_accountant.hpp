@@ -62,8 +62,8 @@ struct AccountantOptions {
 };
 
 struct RunEpsilon {
-  double epsilon = 0;              // the headline
-  Accountant accountant;           // the accountant that gave it (pld's headline may be rdp's)
+  double epsilon = 0;                       // the headline
+  Accountant accountant = Accountant::pld;  // the one that gave it (pld's may be rdp's)
   std::string label;               // accountant and model, e.g. "pld-poisson", "gaussian-epochs"
   std::string assumes;             // what the bound assumes, one sentence
   std::optional<PldInterval> pld;  // pld: absent where the PLD is out of reach (pld_note)
