@@ -13,6 +13,10 @@ void check_event(const AccountingEvent& e) {
     throw UsageError(fmt::format("sigma must be positive and finite, got {}", e.sigma));
   if (!(e.q > 0 && e.q <= 1)) throw UsageError(fmt::format("q must be in (0,1], got {}", e.q));
   if (e.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", e.steps));
+  if (e.sampling == Sampling::shuffle)
+    throw UsageError(
+        "a segment is Poisson or without replacement: shuffled epochs are accounted by their "
+        "participations");
 }
 
 double noise_over_sensitivity(const AccountingEvent& e) {

@@ -3,14 +3,13 @@
 // standard deviation over the L2 sensitivity), each on a batch drawn with rate `q`
 // (q = 1: the whole data set, the plain Gaussian mechanism).
 #pragma once
+#include "core/sampling.hpp"
 
 namespace dpaudit {
 
-// How each step's batch is drawn: Poisson sampling with rate q (add/remove-one
-// neighbours), or a fixed batch of q*N records drawn without replacement (replace-one
-// neighbours).
-enum class Sampling { poisson, without_replacement };
-
+// `sampling`: how each step's batch is drawn, Poisson with rate q or a fixed batch of q*N
+// records without replacement (lib/core/sampling.hpp). Shuffled epochs are not a
+// segment: they are accounted by their participations (run_accountant.hpp).
 struct AccountingEvent {
   double sigma;
   double q;
@@ -18,7 +17,8 @@ struct AccountingEvent {
   Sampling sampling = Sampling::poisson;
 };
 
-// Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, NaN or Inf.
+// Throws UsageError for sigma <= 0, q outside (0,1], steps < 1, NaN or Inf, or shuffled
+// sampling.
 void check_event(const AccountingEvent& e);
 
 // The noise standard deviation of one step over its L2 sensitivity: the sigma at which

@@ -30,7 +30,9 @@ void validate(const SubsampledGaussianGame& g) {
   if (!(g.noise_scale > 0) || !std::isfinite(g.noise_scale))
     fail("the noise scale must be positive and finite");
   if (g.steps > kMaxSteps) fail("at most 2^50 steps");
-  if (g.sampling == GameSampling::shuffle && g.epoch_steps == 0)
+  if (g.sampling == Sampling::without_replacement)
+    fail("the canary's steps are Poisson-sampled or shuffled, not without replacement");
+  if (g.sampling == Sampling::shuffle && g.epoch_steps == 0)
     fail("an epoch needs at least one step");
 }
 
@@ -59,7 +61,7 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
   const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(steps, kChunk));
   s.noise.resize(chunk);
   s.included.assign(chunk, 0);
-  if (label && g.sampling == GameSampling::poisson) s.words.resize(2 * chunk);
+  if (label && g.sampling == Sampling::poisson) s.words.resize(2 * chunk);
   PhiloxStream noise(key, stream_id, 0);
   PhiloxStream slots(key, stream_id, steps);  // shuffle: the epochs' slots
   std::uint64_t canary_step = steps;          // shuffle: the current epoch's canary step
@@ -67,7 +69,7 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
   for (std::uint64_t begin = 0; begin < steps; begin += chunk) {
     const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, steps - begin));
     noise.fill_normal(s.noise.data(), len);
-    if (label && g.sampling == GameSampling::poisson) {
+    if (label && g.sampling == Sampling::poisson) {
       philox_words(key, stream_id, steps + 2 * begin, 2 * len, s.words.data());
       for (std::size_t i = 0; i < len; ++i)
         s.included[i] = uniform_from_words(s.words[2 * i], s.words[2 * i + 1]) < g.q;

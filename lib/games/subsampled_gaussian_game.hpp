@@ -13,10 +13,9 @@
 #include <vector>
 
 #include "adversaries/watermark.hpp"
+#include "core/sampling.hpp"
 
 namespace dpaudit {
-
-enum class GameSampling { poisson, shuffle };
 
 struct SubsampledGaussianGame {
   double noise_multiplier = 1;  // z > 0: each step's normalised statistic has noise N(0, z^2)
@@ -34,8 +33,8 @@ struct SubsampledGaussianGame {
   // slots, so when steps is not a multiple of epoch_steps the partial last epoch of
   // len steps holds the canary with probability len / epoch_steps (the trainer's
   // epoch is cut by the end of training).
-  GameSampling sampling = GameSampling::poisson;
-  std::uint64_t epoch_steps = 100;  // >= 1, for shuffle
+  Sampling sampling = Sampling::poisson;  // poisson or shuffle
+  std::uint64_t epoch_steps = 100;        // >= 1, for shuffle
   // The distinguisher's per-step statistic (watermark_step_score), summed over the
   // steps; it uses q and z as the Poisson model says, whatever the sampling.
   WatermarkScore score = WatermarkScore::llr;

@@ -10,9 +10,9 @@
 
 namespace dpaudit {
 
-SamplingKind parse_sampling(const std::string& name) {
-  static constexpr Named<SamplingKind> kSamplings[] = {{"poisson", SamplingKind::poisson},
-                                                       {"shuffle", SamplingKind::shuffle}};
+Sampling parse_sampling(const std::string& name) {
+  static constexpr Named<Sampling> kSamplings[] = {{"poisson", Sampling::poisson},
+                                                   {"shuffle", Sampling::shuffle}};
   return parse_named(kSamplings, name, "sampling", "--sampling");
 }
 
@@ -53,7 +53,9 @@ RoundMembers shuffle_schedule(const ParticipationConfig& c) {
 
 RoundMembers participation_schedule(const ParticipationConfig& c) {
   if (c.population == 0) throw UsageError("empty population: no clients to sample", "--clients");
-  if (c.sampling == SamplingKind::poisson) {
+  if (c.sampling == Sampling::without_replacement)
+    throw UsageError("a participation schedule is Poisson or shuffled, not without replacement");
+  if (c.sampling == Sampling::poisson) {
     if (!(c.q > 0 && c.q <= 1)) throw UsageError("q must be in (0, 1]", "--q");
     return poisson_schedule(c);
   }

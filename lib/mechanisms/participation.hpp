@@ -8,16 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "core/sampling.hpp"
+
 namespace dpaudit {
 
 using RoundMembers = std::vector<std::vector<std::size_t>>;  // [round] -> sorted member ids
 
-enum class SamplingKind { poisson, shuffle };
-SamplingKind parse_sampling(
-    const std::string& name);  // "poisson" | "shuffle"; UsageError otherwise
+// "poisson" | "shuffle" (the schedules drawn here); UsageError otherwise.
+Sampling parse_sampling(const std::string& name);
 
 struct ParticipationConfig {
-  SamplingKind sampling = SamplingKind::shuffle;
+  Sampling sampling = Sampling::shuffle;  // poisson or shuffle
   std::size_t population = 0;
   std::size_t rounds = 0;
   double q = 0;  // poisson: each member joins each round independently w.p. q, 0 < q <= 1
@@ -31,7 +32,7 @@ struct ParticipationConfig {
 // PhiloxStream(seed, stream + e), cut into ceil(population / per_round) rounds of
 // per_round members (the last round of an epoch takes the remainder), so every member
 // takes part exactly once per epoch. UsageError for q outside (0, 1], per_round 0 or
-// above the population, or an empty population.
+// above the population, an empty population, or sampling without replacement.
 RoundMembers participation_schedule(const ParticipationConfig& config);
 
 // 003 Sec. 5.2's fixed repetitions: the run is cut into `repeats` periods of equal

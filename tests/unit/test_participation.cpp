@@ -12,7 +12,7 @@ namespace {
 ParticipationConfig shuffle_config(std::size_t population, std::size_t per_round,
                                    std::size_t rounds) {
   ParticipationConfig c;
-  c.sampling = SamplingKind::shuffle;
+  c.sampling = Sampling::shuffle;
   c.population = population;
   c.per_round = per_round;
   c.rounds = rounds;
@@ -36,7 +36,7 @@ TEST_CASE("shuffle: every member exactly once per epoch, remainder in the epoch'
 
 TEST_CASE("poisson: participation count matches q * population * rounds") {
   ParticipationConfig c;
-  c.sampling = SamplingKind::poisson;
+  c.sampling = Sampling::poisson;
   c.population = 1000;
   c.q = 0.1;
   c.rounds = 200;
@@ -68,7 +68,7 @@ TEST_CASE("fixed repeats: exactly R distinct rounds, one in each period") {
 
 TEST_CASE("participation schedule errors") {
   ParticipationConfig c;
-  c.sampling = SamplingKind::poisson;
+  c.sampling = Sampling::poisson;
   c.population = 10;
   c.rounds = 2;
   c.q = 0;
@@ -82,6 +82,13 @@ TEST_CASE("participation schedule errors") {
   CHECK_THROWS_AS(participation_schedule(shuffle_config(10, 0, 2)), UsageError);
   CHECK_THROWS_AS(fixed_repeats_schedule(5, 11, 10, 1, 0), UsageError);
   CHECK_THROWS_AS(fixed_repeats_schedule(5, 0, 10, 1, 0), UsageError);
-  CHECK(parse_sampling("poisson") == SamplingKind::poisson);
+  CHECK(parse_sampling("poisson") == Sampling::poisson);
+  CHECK(parse_sampling("shuffle") == Sampling::shuffle);
+  CHECK_THROWS_WITH_AS(parse_sampling("without-replacement"),
+                       "unknown sampling 'without-replacement' (poisson or shuffle) (--sampling)",
+                       UsageError);
   CHECK_THROWS_AS(parse_sampling("uniform"), UsageError);
+  ParticipationConfig w = shuffle_config(10, 2, 2);
+  w.sampling = Sampling::without_replacement;  // a schedule is Poisson or shuffled
+  CHECK_THROWS_AS(participation_schedule(w), UsageError);
 }

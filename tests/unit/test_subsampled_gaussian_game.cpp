@@ -84,7 +84,7 @@ TEST_CASE("a trial is a pure function of (game, trial, label), whatever the thre
   CHECK(one[0] != one[1]);  // the labels draw from different streams
   g.seed = 2022;
   CHECK(play_subsampled_gaussian_trial(g, 100, 0) != one[0]);
-  g.sampling = GameSampling::shuffle;
+  g.sampling = Sampling::shuffle;
   g.epoch_steps = 10;
   const std::vector<double> shuffled = play_subsampled_gaussian_game(g, 0, 200, 1);
   const std::vector<double> shuffled2 = play_subsampled_gaussian_game(g, 0, 200, 2);
@@ -95,7 +95,7 @@ TEST_CASE("the scores follow the stream layout the header documents") {
   // Score `sum` adds d_t = included_t * signal + noise_scale z N_t; recompute it from the
   // streams, with T = 5000 also across the game's batches of 4096 steps.
   const std::uint64_t trial = 12345;
-  for (GameSampling sampling : {GameSampling::poisson, GameSampling::shuffle}) {
+  for (Sampling sampling : {Sampling::poisson, Sampling::shuffle}) {
     for (std::uint64_t steps : {50u, 5000u}) {
       SubsampledGaussianGame g = game(0.7, 0.3, steps, 2.5);
       g.score = WatermarkScore::sum;
@@ -115,7 +115,7 @@ TEST_CASE("the scores follow the stream layout the header documents") {
         std::uint64_t sampled = 0;
         for (std::uint64_t t = 0; t < steps; ++t) {
           bool included = false;
-          if (label == 1 && sampling == GameSampling::poisson) {
+          if (label == 1 && sampling == Sampling::poisson) {
             included = uniform_from_words(words[2 * t], words[2 * t + 1]) < g.q;
           } else if (label == 1) {
             if (t % 7 == 0) {
@@ -210,7 +210,7 @@ TEST_CASE("shuffle: one canary step per epoch; a partial last epoch holds it w.p
   // one full epoch and half of one: K = 2 with probability 1/2. T = 30 of an epoch of
   // 100: K = 1 with probability 0.3.
   SubsampledGaussianGame g = game(1, 0.01, 100, 1e3);
-  g.sampling = GameSampling::shuffle;
+  g.sampling = Sampling::shuffle;
   g.epoch_steps = 100;
   std::vector<double> in = of_label(play_subsampled_gaussian_game(g, 0, kTrials, 0), 1);
   CHECK(fraction_above(in, 500) == 1.0);
@@ -233,7 +233,7 @@ TEST_CASE("shuffle: the canary's slot is uniform within the epoch") {
   // (T = 3) hold it with probability 3/7. With score `sum` and z tiny, the score is
   // the signal when the canary is in.
   SubsampledGaussianGame g = game(1e-3, 1.0 / 7, 1, 1);
-  g.sampling = GameSampling::shuffle;
+  g.sampling = Sampling::shuffle;
   g.epoch_steps = 7;
   g.score = WatermarkScore::sum;
   for (std::uint64_t steps : {1u, 3u}) {
@@ -258,8 +258,11 @@ TEST_CASE("games outside their ranges are refused") {
   g.signal = INFINITY;
   CHECK_THROWS_AS(play_subsampled_gaussian_trial(g, 0, 0), std::invalid_argument);
   g = ok;
-  g.sampling = GameSampling::shuffle;
+  g.sampling = Sampling::shuffle;
   g.epoch_steps = 0;
+  CHECK_THROWS_AS(play_subsampled_gaussian_trial(g, 0, 1), std::invalid_argument);
+  g = ok;
+  g.sampling = Sampling::without_replacement;  // the canary's steps are Poisson or shuffled
   CHECK_THROWS_AS(play_subsampled_gaussian_trial(g, 0, 1), std::invalid_argument);
   CHECK_THROWS_AS(play_subsampled_gaussian_trial(ok, 0, 2), std::invalid_argument);
   CHECK_THROWS_AS(play_subsampled_gaussian_trial(ok, std::uint64_t{1} << 63, 0),

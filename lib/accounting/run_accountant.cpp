@@ -1,0 +1,187 @@
+#include "accounting/run_accountant.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "accounting/analytic_epsilon.hpp"
+#include "accounting/analytic_gaussian.hpp"
+#include "accounting/log_space.hpp"
+#include "core/error.hpp"
+#include "core/names.hpp"
+
+namespace dpaudit {
+
+namespace {
+
+constexpr Named<Accountant> kAccountantNames[] = {{"pld", Accountant::pld},
+                                                  {"rdp", Accountant::rdp},
+                                                  {"gdp", Accountant::gdp},
+                                                  {"gaussian", Accountant::gaussian}};
+
+// What a bound over subsampled steps assumes, by sampling (the text dp-train's run.json
+// prints as accountant_assumes).
+std::string sampled_assumes(Sampling sampling) {
+  return sampling == Sampling::poisson
+             ? "Poisson lots at rate q, add/remove-one adjacency (the worse), every step's "
+               "update released"
+             : "fixed-size lots drawn without replacement at rate q, replace-one adjacency, "
+               "every step's update released";
+}
+
+std::string shuffled_assumes(long long participations) {
+  return "shuffled lots: one participation per epoch, " + std::to_string(participations) +
+         " epochs composed exactly, no amplification by shuffling claimed";
+}
+
+// The segments' sampling name and assumptions ("mixed" and both where they differ).
+void describe_segments(const std::vector<AccountingEvent>& segments, Accountant headline,
+                       RunEpsilon& r) {
+  bool poisson = false, without = false;
+  for (const AccountingEvent& e : segments)
+    (e.sampling == Sampling::poisson ? poisson : without) = true;
+  const std::string model = poisson && without ? "mixed" : sampling_name(segments.front().sampling);
+  r.label = accountant_name(headline) + "-" + model;
+  r.assumes = poisson && without ? sampled_assumes(Sampling::poisson) + "; " +
+                                       sampled_assumes(Sampling::without_replacement)
+                                 : sampled_assumes(segments.front().sampling);
+  if (r.gdp && !r.gdp->exact)
+    r.assumes += "; GDP's central limit theorem, an approximation, not a bound";
+}
+
+// The accountant asked for, or the tightest; refused where the sampling has not it.
+Accountant chosen(Sampling sampling, const AccountantOptions& options) {
+  const Accountant a = options.accountant.value_or(tightest_accountant(sampling));
+  if (sampling == Sampling::shuffle && a != Accountant::gaussian)
+    throw UsageError("shuffled participation is accounted by the exact Gaussian composition (" +
+                     accountant_name(Accountant::gaussian) + "), not " + accountant_name(a));
+  if (sampling != Sampling::shuffle && a == Accountant::gaussian)
+    throw UsageError(
+        "the exact Gaussian composition accounts known participations (shuffle), not "
+        "subsampled steps");
+  return a;
+}
+
+void check_model(const RunModel& m) {
+  if (!(m.noise_multiplier >= 0) || !std::isfinite(m.noise_multiplier))
+    throw UsageError(
+        fmt::format("the noise multiplier must be >= 0 and finite, got {}", m.noise_multiplier));
+  if (m.sampling != Sampling::shuffle)
+    check_event({1, m.q, m.steps, m.sampling});
+  else if (m.participations < 0)
+    throw UsageError(fmt::format("participations must be >= 0, got {}", m.participations));
+}
+
+RunEpsilon shuffled_epsilon(const RunModel& m, double delta) {
+  RunEpsilon r;
+  r.accountant = Accountant::gaussian;
+  r.label = "gaussian-epochs";
+  r.assumes = shuffled_assumes(m.participations);
+  const auto k = static_cast<double>(m.participations);
+  r.epsilon = k == 0                   ? 0.0
+              : m.noise_multiplier > 0 ? gaussian_composition_epsilon(m.noise_multiplier, k, delta)
+                                       : std::numeric_limits<double>::infinity();
+  return r;
+}
+
+PldOptions pld_options(const AccountantOptions& options) {
+  PldOptions o;
+  o.threads = options.threads;
+  o.lattice = options.lattice;
+  return o;
+}
+
+}  // namespace
+
+std::string accountant_name(Accountant accountant) {
+  return name_of(kAccountantNames, accountant);
+}
+
+std::optional<Accountant> find_accountant(const std::string& name) {
+  const Accountant* a = find_named(kAccountantNames, name);
+  return a ? std::optional<Accountant>(*a) : std::nullopt;
+}
+
+Accountant tightest_accountant(Sampling sampling) {
+  return sampling == Sampling::shuffle ? Accountant::gaussian : Accountant::pld;
+}
+
+RunEpsilon run_epsilon(const std::vector<AccountingEvent>& segments, double delta,
+                       const AccountantOptions& options) {
+  if (segments.empty()) throw UsageError("no accounting events");
+  for (const AccountingEvent& e : segments) check_event(e);
+  const Accountant a = chosen(segments.front().sampling, options);
+  RunEpsilon r;
+  r.accountant = a;
+  if (a == Accountant::pld) {
+    const AnalyticEpsilon e =
+        analytic_epsilon(segments, delta, options.orders, options.threads, options.lattice);
+    r.epsilon = e.headline;
+    r.accountant =
+        std::string_view(e.headline_accountant) == "pld" ? Accountant::pld : Accountant::rdp;
+    r.pld = e.pld;
+    r.pld_lattice = e.pld_lattice;
+    r.pld_note = e.pld_note;
+    r.rdp = e.rdp;
+  } else if (a == Accountant::rdp) {
+    r.rdp = rdp_epsilon(segments, delta, options.orders, options.threads);
+    r.epsilon = r.rdp->epsilon;
+  } else {
+    r.gdp = gdp_mu(segments);
+    r.epsilon = gdp_epsilon(r.gdp->mu, delta);
+  }
+  describe_segments(segments, r.accountant, r);
+  return r;
+}
+
+RunEpsilon run_epsilon(const RunModel& model, double delta, const AccountantOptions& options) {
+  check_model(model);
+  check_delta(delta);
+  const Accountant a = chosen(model.sampling, options);
+  if (model.sampling == Sampling::shuffle) return shuffled_epsilon(model, delta);
+  const AccountingEvent segment{model.noise_multiplier, model.q, model.steps, model.sampling};
+  if (model.noise_multiplier > 0) return run_epsilon({segment}, delta, options);
+  RunEpsilon r;  // no noise
+  r.epsilon = std::numeric_limits<double>::infinity();
+  r.accountant = a;
+  describe_segments({segment}, a, r);
+  return r;
+}
+
+double run_noise_multiplier(const RunModel& model, double eps, double delta,
+                            const AccountantOptions& options) {
+  check_model(model);
+  switch (chosen(model.sampling, options)) {
+    case Accountant::gaussian:
+      if (model.participations == 0)
+        throw UsageError(
+            fmt::format("eps {} is met by any noise multiplier: no record takes part", eps));
+      return gaussian_mechanism_sigma(eps, delta) *
+             std::sqrt(static_cast<double>(model.participations));
+    case Accountant::pld:
+      return pld_sigma_for_epsilon(eps, model.q, model.steps, delta, pld_options(options),
+                                   model.sampling);
+    case Accountant::rdp:
+      return rdp_sigma_for_epsilon(eps, model.q, model.steps, delta, options.orders,
+                                   model.sampling);
+    case Accountant::gdp:
+      break;
+  }
+  return gdp_sigma_for_epsilon(eps, model.q, model.steps, delta, model.sampling);
+}
+
+TradeoffCurve run_tradeoff_curve(const std::vector<AccountingEvent>& segments,
+                                 const AccountantOptions& options) {
+  if (segments.empty()) throw UsageError("no accounting events");
+  const Accountant a = chosen(segments.front().sampling, options);
+  if (a == Accountant::gdp)
+    throw UsageError(
+        "a trade-off curve is certified by pld or rdp (GDP's central limit theorem is an "
+        "approximation, not a bound)");
+  return a == Accountant::pld ? pld_tradeoff_curve(segments, pld_options(options))
+                              : rdp_tradeoff_curve(segments, options.orders, options.threads);
+}
+
+}  // namespace dpaudit

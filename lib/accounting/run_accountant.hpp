@@ -1,0 +1,96 @@
+// The run accountant: the analytic epsilon of a training run from its participation model
+// (how records take part, the noise multiplier, the steps) and delta, and the noise
+// multiplier that meets a target epsilon. The one place that decides which accountant a
+// run's headline comes from and what it assumes; every tool that reports "the eps of this
+// run" asks it.
+//
+// The accountants (Accountant):
+//   pld       the privacy-loss distribution (lib/accounting/pld.hpp), an interval that holds
+//             the true eps, with RDP beside it; the headline is the smaller sound upper bound
+//             of the two (lib/accounting/analytic_epsilon.hpp);
+//   rdp       Renyi DP alone (lib/accounting/rdp.hpp), looser, cheap;
+//   gdp       Gaussian DP (lib/accounting/gdp.hpp): exact at q = 1, otherwise a central limit
+//             theorem, an approximation, NOT a bound: never a default;
+//   gaussian  k participations of the Gaussian mechanism, each known to the adversary,
+//             composed exactly (Dong, Roth & Su 2019; lib/accounting/analytic_gaussian.hpp):
+//             shuffled epochs, fixed repetitions, no amplification claimed.
+// The default is the tightest sound one: gaussian for shuffled participation (exact), pld
+// for Poisson and without-replacement sampling.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accounting/event.hpp"
+#include "accounting/gdp.hpp"
+#include "accounting/pld.hpp"
+#include "accounting/rdp.hpp"
+#include "accounting/tradeoff_curve.hpp"
+#include "core/sampling.hpp"
+
+namespace dpaudit {
+
+enum class Accountant { pld, rdp, gdp, gaussian };
+
+// "pld", "rdp", "gdp", "gaussian".
+std::string accountant_name(Accountant accountant);
+// The accountant of that name, or nullopt.
+std::optional<Accountant> find_accountant(const std::string& name);
+
+// The tightest sound accountant of a sampling: gaussian for shuffle, pld otherwise.
+Accountant tightest_accountant(Sampling sampling);
+
+// How the records take part in a run. Poisson or without replacement: `steps` steps (or
+// rounds), each on a batch drawn at rate q. Shuffle: each record takes part in at most
+// `participations` steps (the epochs begun by a shuffled trainer, a schedule's most, or a
+// fixed number of repetitions), each one known to the adversary.
+struct RunModel {
+  Sampling sampling = Sampling::poisson;
+  // z >= 0, the noise standard deviation over the clip norm; 0: no noise, eps inf (sound:
+  // not the smallest bound where no record may take part). Ignored by the calibration.
+  double noise_multiplier = 0;
+  double q = 1;                  // poisson, without_replacement: in (0, 1]
+  long long steps = 0;           // poisson, without_replacement: >= 1
+  long long participations = 0;  // shuffle: >= 0 (0: nothing released, eps 0)
+};
+
+struct AccountantOptions {
+  std::optional<Accountant> accountant;               // unset: tightest_accountant
+  std::vector<double> orders = default_rdp_orders();  // rdp, and pld's RDP
+  int threads = 1;     // rdp, pld (0 = all cores; the result does not depend on it)
+  double lattice = 0;  // pld: PldOptions::lattice (0 = chosen from the run)
+};
+
+struct RunEpsilon {
+  double epsilon = 0;                       // the headline
+  Accountant accountant = Accountant::pld;  // the one that gave it (pld's may be rdp's)
+  std::string label;               // accountant and model, e.g. "pld-poisson", "gaussian-epochs"
+  std::string assumes;             // what the bound assumes, one sentence
+  std::optional<PldInterval> pld;  // pld: absent where the PLD is out of reach (pld_note)
+  double pld_lattice = 0;          // pld: the lattice spacing used
+  std::string pld_note;            // pld: why it is absent, or that segments were merged
+  std::optional<RdpResult> rdp;    // pld and rdp
+  std::optional<GdpMu> gdp;        // gdp
+};
+
+// The eps of the run at delta in (0, 1). Throws UsageError for a model out of its ranges,
+// or an accountant the sampling has not (shuffle: gaussian only; gaussian: shuffle only).
+RunEpsilon run_epsilon(const RunModel& model, double delta, const AccountantOptions& options = {});
+
+// The same for heterogeneous segments (Poisson or without replacement, each its own noise,
+// rate and steps): pld by default; rdp, gdp as asked.
+RunEpsilon run_epsilon(const std::vector<AccountingEvent>& segments, double delta,
+                       const AccountantOptions& options = {});
+
+// The smallest noise multiplier whose run meets (eps, delta) by the accountant (pld:
+// its PLD upper bound, pld_sigma_for_epsilon; rdp, gdp: theirs; gaussian: exact).
+// UsageError as run_epsilon's, and where no noise multiplier in [1e-4, 1e6] fits.
+double run_noise_multiplier(const RunModel& model, double eps, double delta,
+                            const AccountantOptions& options = {});
+
+// The f-DP trade-off curve the accountant certifies for the segments (pld by default, or
+// rdp; gdp and gaussian certify none here: UsageError).
+TradeoffCurve run_tradeoff_curve(const std::vector<AccountingEvent>& segments,
+                                 const AccountantOptions& options = {});
+
+}  // namespace dpaudit

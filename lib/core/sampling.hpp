@@ -1,0 +1,41 @@
+// How the records of a data set (examples, or clients) take part in the steps (rounds) of
+// a run: the one vocabulary for it in the library, in core because every layer speaks it.
+// The accountants read it (lib/accounting/event.hpp, run_accountant.hpp), the participation
+// schedules draw by it (lib/mechanisms/participation.hpp), and so do the games (lib/games).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "core/names.hpp"
+
+namespace dpaudit {
+
+enum class Sampling {
+  // Each record joins each step independently with probability q (add/remove-one
+  // neighbours).
+  poisson,
+  // Each step is a fixed batch of q*N records drawn without replacement (replace-one
+  // neighbours).
+  without_replacement,
+  // Each epoch is a uniform permutation cut into batches: every record takes part exactly
+  // once per epoch (no amplification by the shuffling is claimed for it).
+  shuffle,
+};
+
+// The names on the command line and in JSON.
+inline constexpr Named<Sampling> kSamplingNames[] = {
+    {"poisson", Sampling::poisson},
+    {"without-replacement", Sampling::without_replacement},
+    {"shuffle", Sampling::shuffle}};
+
+inline std::string sampling_name(Sampling sampling) {
+  return name_of(kSamplingNames, sampling);
+}
+
+// The sampling of that name, or nullopt.
+inline std::optional<Sampling> find_sampling(const std::string& name) {
+  const Sampling* s = find_named(kSamplingNames, name);
+  return s ? std::optional<Sampling>(*s) : std::nullopt;
+}
+
+}  // namespace dpaudit
