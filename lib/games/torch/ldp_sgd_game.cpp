@@ -10,6 +10,7 @@
 #include "adversaries/torch/ldp_crafters.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "random/streams.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
 namespace dpaudit::dp_train {
@@ -106,7 +107,7 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
     const auto label = c.malicious_label;
     const auto train_pool =
         indices_where(s.data.train, [&](std::int64_t y) { return !collusion || y == label; });
-    PhiloxStream rng(c.seed, collusion ? kLdpMaliciousStream : kLdpPretrainStream);
+    PhiloxStream rng(c.seed, collusion ? streams::kLdpMalicious : streams::kLdpPretrain);
     pretrain(s.model, s.data.train, train_pool, c.pretrain_steps, rng);
     s.theta = parameters_of(*s.model);
     result.dim = static_cast<std::size_t>(s.theta.size());
@@ -147,7 +148,7 @@ class TrialPlayer {
 
   // Alg. 3 / Alg. 4, one iteration: craft, pick g1 or g2, randomize, guess.
   void play(std::size_t trial, std::uint8_t& label, std::uint8_t& guess) {
-    PhiloxStream rng(c_.trials_seed(), kLdpTrialStream + trial);
+    PhiloxStream rng(c_.trials_seed(), streams::kLdpTrial + trial);
     if (view_) craft(c_.crafter, *view_, s_.data.test, s_.x1_pool, rng, pair_);
     const CraftedPair& pair = view_ ? pair_ : s_.dummy;
     const bool first = rng.uniform() < 0.5;

@@ -65,10 +65,4 @@ struct LdpGameResult {
 LdpGameResult run_ldp_game(const LdpGameConfig& config,
                            const std::function<void(std::size_t)>& progress = {});
 
-// Philox stream ids (data.hpp uses 1-2, fedavg 1<<40 .. 4<<40): trial k draws from
-// kLdpTrialStream + k; pre-training of theta_t and of the malicious model each have one.
-constexpr std::uint64_t kLdpTrialStream = std::uint64_t{16} << 40;
-constexpr std::uint64_t kLdpPretrainStream = std::uint64_t{17} << 40;
-constexpr std::uint64_t kLdpMaliciousStream = std::uint64_t{18} << 40;
-
 }  // namespace dpaudit::dp_train

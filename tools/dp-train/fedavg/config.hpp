@@ -60,11 +60,4 @@ struct FedAvgConfig {
   Json to_json() const;
 };
 
-// Philox stream ids of the run's randomness (data.hpp uses 1 and 2).
-constexpr std::uint64_t kFedAvgScheduleStream = std::uint64_t{1} << 40;
-constexpr std::uint64_t kFedAvgRepeatsStream = std::uint64_t{2} << 40;
-constexpr std::uint64_t kFedAvgNoiseStream = std::uint64_t{3} << 40;
-constexpr std::uint64_t kFedAvgBatchStream = std::uint64_t{4} << 40;
-constexpr std::uint64_t kFedAvgClipStream = std::uint64_t{5} << 40;
-
 }  // namespace dpaudit::dp_train

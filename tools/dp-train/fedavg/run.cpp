@@ -23,6 +23,7 @@
 #include "mechanisms/adaptive_clip.hpp"
 #include "mechanisms/fedavg_server.hpp"
 #include "mechanisms/participation.hpp"
+#include "random/streams.hpp"
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 
@@ -68,7 +69,7 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
   p.q = c.q;
   p.per_round = c.clients_per_round;
   p.seed = c.seed;
-  p.stream = kFedAvgScheduleStream;
+  p.stream = streams::kFedAvgSchedule;
   const RoundMembers all = participation_schedule(p);
   Schedules s{RoundMembers(c.rounds), RoundMembers(c.rounds)};
   for (std::size_t t = 0; t < c.rounds; ++t)
@@ -76,7 +77,7 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
       (id < c.clients ? s.clients[t].push_back(id) : s.canaries[t].push_back(id - c.clients));
   if (c.canary_repeats > 0 && seen > 0)
     s.canaries =
-        fixed_repeats_schedule(seen, c.canary_repeats, c.rounds, c.seed, kFedAvgRepeatsStream);
+        fixed_repeats_schedule(seen, c.canary_repeats, c.rounds, c.seed, streams::kFedAvgRepeats);
   return s;
 }
 
@@ -186,7 +187,7 @@ class RunObserver : public FedAvgObserver {
     row.train_loss = release.train_loss;
     row.update_norm = l2_norm(rho_bar.data(), dim_);
     canary_insertions += release.inserted;
-    PhiloxStream count_noise_stream(c_.seed, kFedAvgClipStream + release.round);
+    PhiloxStream count_noise_stream(c_.seed, streams::kFedAvgClip + release.round);
     adaptive_.update(release.norms, count_noise_stream);
     canaries_.cosines(rho_bar, seen_cos_, unseen_cos_);
     seen_max.add(seen_cos_);
@@ -218,12 +219,12 @@ double train_rounds(const FedAvgConfig& c, torch::nn::Sequential& model, const D
                     double update_noise_multiplier, const AdaptiveClip& adaptive,
                     RunObserver& observer, std::vector<double>& theta) {
   FedAvgRound round(trainer, theta.size(), c.server_lr, c.server_momentum, c.seed,
-                    kFedAvgBatchStream);
+                    streams::kFedAvgBatch);
   double accuracy = -1;
   cli::Progress progress("dp-train fedavg", c.rounds, c.quiet);
   for (std::size_t t = 0; t < c.rounds; ++t) {
     const double clip = adaptive.clip();
-    PhiloxStream noise(c.seed, kFedAvgNoiseStream + t);
+    PhiloxStream noise(c.seed, streams::kFedAvgNoise + t);
     // A diverged run (huge learning rates or noise) would write NaN scores and exit 0.
     if (!round.run(t, schedules.clients[t], clip, update_noise_multiplier * clip, noise, observer,
                    theta))
