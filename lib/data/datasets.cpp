@@ -147,7 +147,7 @@ TrainTest load_fashion_mnist(const std::string& dir) {
 
 TrainTest make_synthetic_task(std::uint64_t seed) {
   PhiloxStream rng(seed, streams::kSynthetic);
-  std::vector<float> means(10 * 64);
+  std::vector<float> means(std::size_t{10} * 64);
   for (float& m : means) m = static_cast<float>(rng.normal());
   TrainTest t;
   t.train = synthetic_split(means, 2000, rng);
