@@ -38,8 +38,4 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
   return out;
 }
 
-AnalyticEpsilon analytic_epsilon(double sigma, double q, long long steps, double delta) {
-  return analytic_epsilon({{sigma, q, steps}}, delta);
-}
-
 }  // namespace dpaudit

@@ -34,8 +34,4 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
                                  const std::vector<double>& orders = default_rdp_orders(),
                                  int threads = 1, double lattice = 0);
 
-// One Poisson-subsampled Gaussian run (dp-train's DP-SGD and DP-FedAvg): `steps` steps
-// with noise multiplier sigma and sampling rate q.
-AnalyticEpsilon analytic_epsilon(double sigma, double q, long long steps, double delta);
-
 }  // namespace dpaudit

@@ -14,7 +14,7 @@ TEST_CASE("a Poisson-subsampled Gaussian run: PLD interval, RDP, and the PLD as 
   // issue 13: q = 128/60000, sigma 0.8, 469 steps, delta 1e-5. [golden] dp_accounting's PLD
   // (tests/golden/pld_dp_accounting.csv): [0.5183216114489269, 0.5417377482574032];
   // its RDP 1.374 (issue 13).
-  const AnalyticEpsilon a = analytic_epsilon(0.8, 128.0 / 60000, 469, 1e-5);
+  const AnalyticEpsilon a = analytic_epsilon({{0.8, 128.0 / 60000, 469}}, 1e-5);
   REQUIRE(a.pld);
   CHECK(a.pld->upper >= 0.5183216114489269);
   CHECK(a.pld->lower <= 0.5417377482574032);
@@ -38,14 +38,14 @@ TEST_CASE("without replacement: the PLD of replace-one neighbours, below RDP's T
 
 TEST_CASE("no PLD: RDP is the headline, and the note says why") {
   // losses of 1e200 have no lattice: RDP's bound 10 (1e200 + 2 log 0.5) + ... at order 1.1
-  const AnalyticEpsilon tiny = analytic_epsilon(1e-100, 0.5, 10, 1e-5);
+  const AnalyticEpsilon tiny = analytic_epsilon({{1e-100, 0.5, 10}}, 1e-5);
   CHECK_FALSE(tiny.pld);
   CHECK(tiny.pld_note.find("no PLD") != std::string::npos);
   CHECK(close(tiny.headline, 5.5e200, 1e-12));
 }
 
 TEST_CASE("invalid runs are usage errors, as for RDP") {
-  CHECK_THROWS_AS(analytic_epsilon(0, 0.1, 10, 1e-5), UsageError);
-  CHECK_THROWS_AS(analytic_epsilon(1, 0.1, 10, 0), UsageError);
+  CHECK_THROWS_AS(analytic_epsilon({{0, 0.1, 10}}, 1e-5), UsageError);
+  CHECK_THROWS_AS(analytic_epsilon({{1, 0.1, 10}}, 0), UsageError);
   CHECK_THROWS_AS(analytic_epsilon({}, 1e-5), UsageError);
 }

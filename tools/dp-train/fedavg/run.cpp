@@ -8,9 +8,7 @@
 
 #include <ATen/Parallel.h>
 
-#include "accounting/analytic_epsilon.hpp"
-#include "accounting/analytic_gaussian.hpp"
-#include "accounting/rdp.hpp"
+#include "accounting/run_accountant.hpp"
 #include "canary/score_release.hpp"
 #include "cli/progress.hpp"
 #include "core/error.hpp"
@@ -81,19 +79,18 @@ Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
   return s;
 }
 
-// The analytic bounds run.json reports (z = 0 gives inf). eps_run covers the whole run
-// for every client and seen canary, counting each participation at a round the
-// adversary knows: k participations of the Gaussian mechanism at z compose exactly to
-// one at z / sqrt(k) (Dong, Roth & Su 2019, Cor. 3.3), with k the most rounds any
-// member took part in (shuffling is not credited); Poisson-sampled members get the
-// subsampled Gaussian over all rounds instead: the smaller of the PLD accountant's upper
-// bound and RDP (Mironov et al. 2019), both reported. With
-// adaptive clipping z is the round's total, count query included (adaptive_clip.hpp).
-// eps_gaussian_per_round is Andrew et al. 2024 footnote 5's one participation.
+// The analytic bounds run.json reports, from the run accountant
+// (lib/accounting/run_accountant.hpp; z = 0 gives inf). eps_run covers the whole run for
+// every client and seen canary, counting each participation at a round the adversary
+// knows: k participations of the Gaussian mechanism at z, composed exactly (Dong, Roth &
+// Su 2019, Cor. 3.3), with k the most rounds any member took part in (shuffling is not
+// credited); Poisson-sampled members get the subsampled Gaussian over all rounds instead:
+// the smaller of the PLD accountant's upper bound and RDP (Mironov et al. 2019), both
+// reported. With adaptive clipping z is the round's total, count query included
+// (adaptive_clip.hpp). eps_gaussian_per_round is Andrew et al. 2024 footnote 5's one
+// participation.
 Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::size_t seen) {
-  const double inf = std::numeric_limits<double>::infinity();
   const double z = c.noise_multiplier, delta = c.effective_delta();
-  const bool poisson = c.sampling == "poisson";
   std::size_t max_participations = 0;
   for (std::size_t k : participation_counts(schedules.clients, c.clients))
     max_participations = std::max(max_participations, k);
@@ -101,14 +98,16 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
     max_participations = std::max(max_participations, k);
   // Gaussian composition of k known participations (k = 0: nothing released about anyone).
   auto composed = [&](std::size_t k) {
-    return k == 0  ? 0.0
-           : z > 0 ? gaussian_composition_epsilon(z, static_cast<double>(k), delta)
-                   : inf;
+    RunModel m;
+    m.sampling = Sampling::shuffle;
+    m.noise_multiplier = z;
+    m.participations = static_cast<long long>(k);
+    return run_epsilon(m, delta).epsilon;
   };
   Json j;
   j["eps_gaussian_per_round"] = json_number(composed(1));
   j["max_participations"] = max_participations;
-  if (!poisson) {
+  if (parse_sampling(c.sampling) != Sampling::poisson) {
     j["eps_run"] = json_number(composed(max_participations));
     j["assumes"] =
         "every client and seen canary takes part in at most max_participations rounds, each known "
@@ -117,17 +116,19 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
         "amplification by shuffling";
     return j;
   }
-  // Poisson: the PLD interval and RDP (lib/accounting/analytic_epsilon.hpp), the smaller
-  // sound upper bound as the run's.
-  double rdp = inf, sampled = inf;
+  // Poisson: the PLD interval and RDP, the smaller sound upper bound as the run's.
+  RunModel poisson;
+  poisson.noise_multiplier = z;
+  poisson.q = c.q;
+  poisson.steps = static_cast<long long>(c.rounds);
+  const RunEpsilon p = run_epsilon(poisson, delta);
+  const double sampled = p.epsilon;
+  const double rdp = p.rdp ? p.rdp->epsilon : std::numeric_limits<double>::infinity();
   if (z > 0) {
-    const AnalyticEpsilon a = analytic_epsilon(z, c.q, static_cast<long long>(c.rounds), delta);
-    rdp = a.rdp.epsilon;
-    sampled = a.headline;
-    if (a.pld)
-      j["eps_pld_poisson"] = {{"upper", json_number(a.pld->upper)},
-                              {"lower", json_number(a.pld->lower)}};
-    j["poisson_headline"] = a.headline_accountant;
+    if (p.pld)
+      j["eps_pld_poisson"] = {{"upper", json_number(p.pld->upper)},
+                              {"lower", json_number(p.pld->lower)}};
+    j["poisson_headline"] = accountant_name(p.accountant);
   }
   j["eps_rdp_poisson"] = json_number(rdp);
   if (seen > 0 && c.canary_repeats > 0) {

@@ -1,10 +1,9 @@
 #include "sgd/accounting.hpp"
 
 #include <cmath>
+#include <limits>
 
-#include "accounting/analytic_epsilon.hpp"
-#include "accounting/analytic_gaussian.hpp"
-#include "accounting/pld.hpp"
+#include "accounting/run_accountant.hpp"
 #include "core/error.hpp"
 
 namespace dpaudit::dp_train {
@@ -18,33 +17,24 @@ double sigma_for_eps(const std::function<double()>& calibrate) {
 }
 
 SgdAccounting account_sgd_run(const SgdConfig& c) {
+  RunModel m;
+  m.sampling = c.sampling == LotSampling::poisson ? Sampling::poisson : Sampling::shuffle;
+  m.noise_multiplier = c.noise_multiplier;
+  m.q = c.q;
+  m.steps = static_cast<long long>(c.steps);
+  m.participations = static_cast<long long>(
+      std::ceil(static_cast<double>(c.steps) / static_cast<double>(c.epoch_steps())));
   SgdAccounting a;
-  const auto steps = static_cast<long long>(c.steps);
-  if (c.sampling == LotSampling::poisson) {
-    a.noise_multiplier =
-        c.eps > 0 ? sigma_for_eps([&] { return pld_sigma_for_epsilon(c.eps, c.q, steps, c.delta); })
-                  : c.noise_multiplier;
-    const AnalyticEpsilon e = analytic_epsilon(a.noise_multiplier, c.q, steps, c.delta);
-    a.pld = e.pld;
-    a.rdp = e.rdp.epsilon;
-    a.epsilon = e.headline;
-    a.accountant = std::string(e.headline_accountant) + "-poisson";
-    a.assumes =
-        "Poisson lots at rate q, add/remove-one adjacency (the worse), every step's update "
-        "released";
-  } else {
-    const double epochs =
-        std::ceil(static_cast<double>(c.steps) / static_cast<double>(c.epoch_steps()));
-    a.noise_multiplier = c.eps > 0 ? sigma_for_eps([&] {
-                                       return gaussian_mechanism_sigma(c.eps, c.delta);
-                                     }) * std::sqrt(epochs)
-                                   : c.noise_multiplier;
-    a.epsilon = gaussian_composition_epsilon(a.noise_multiplier, epochs, c.delta);
-    a.accountant = "gaussian-epochs";
-    a.assumes = "shuffled lots: one participation per epoch, " +
-                std::to_string(static_cast<long long>(epochs)) +
-                " epochs composed exactly, no amplification by shuffling claimed";
-  }
+  a.noise_multiplier = c.eps > 0
+                           ? sigma_for_eps([&] { return run_noise_multiplier(m, c.eps, c.delta); })
+                           : c.noise_multiplier;
+  m.noise_multiplier = a.noise_multiplier;
+  const RunEpsilon e = run_epsilon(m, c.delta);
+  a.epsilon = e.epsilon;
+  a.accountant = e.label;
+  a.assumes = e.assumes;
+  a.pld = e.pld;
+  a.rdp = e.rdp ? e.rdp->epsilon : std::numeric_limits<double>::infinity();
   return a;
 }
 

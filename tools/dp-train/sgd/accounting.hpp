@@ -1,14 +1,12 @@
 // The analytic epsilon of a `dp-train sgd` run, and the noise multiplier for a target
-// epsilon, with what the bound assumes (reported in --json).
-//   Poisson lots: the subsampled Gaussian's privacy-loss distribution over the steps
-//     (lib/accounting/pld: an interval around the true eps, both add and remove
-//     adjacency), and its RDP (lib/accounting/rdp); the headline is the smaller sound
-//     upper bound of the two (PLD's upper end, unless RDP is below it), and --eps
-//     calibrates z on the PLD.
+// epsilon, with what the bound assumes (reported in --json), from the run accountant
+// (lib/accounting/run_accountant.hpp):
+//   Poisson lots: the subsampled Gaussian's privacy-loss distribution over the steps (an
+//     interval around the true eps) and its RDP; the headline is the smaller sound upper
+//     bound of the two, and --eps calibrates z on the PLD.
 //   Shuffled lots: every example is in one lot per epoch, so E = ceil(T / steps per
-//     epoch) participations of a Gaussian mechanism at z compose exactly to one at
-//     z / sqrt(E) (lib/accounting/analytic_gaussian); no amplification by shuffling
-//     is claimed (no tight bound for it is known).
+//     epoch) participations of a Gaussian mechanism at z, composed exactly; no
+//     amplification by shuffling is claimed (no tight bound for it is known).
 // A run with the fault shuffle-as-poisson is accounted as Poisson: that is the fault.
 #pragma once
 #include <functional>
