@@ -26,7 +26,7 @@ std::string to_string(LdpCrafter crafter) {
 }
 
 LdpCrafter parse_ldp_crafter(const std::string& name) {
-  return parse_named(kCrafters, name, "crafter", "--crafter");
+  return parse_named(kCrafters, name, "crafter", "{crafter}");
 }
 
 std::string to_string(LdpDistinguisher distinguisher) {
@@ -34,7 +34,7 @@ std::string to_string(LdpDistinguisher distinguisher) {
 }
 
 LdpDistinguisher parse_ldp_distinguisher(const std::string& name) {
-  return parse_named(kDistinguishers, name, "distinguisher", "--distinguisher");
+  return parse_named(kDistinguishers, name, "distinguisher", "{distinguisher}");
 }
 
 BlackBoxRule black_box_rule(LdpCrafter crafter) {

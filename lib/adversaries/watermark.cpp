@@ -63,7 +63,7 @@ double watermark_projection(const Watermark& w, const float* v) {
 }
 
 WatermarkScore parse_watermark_score(const std::string& name) {
-  return parse_named(kScores, name, "score", "--score");
+  return parse_named(kScores, name, "score", "{score}");
 }
 
 std::string to_string(WatermarkScore score) {

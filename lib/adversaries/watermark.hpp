@@ -39,7 +39,7 @@ double watermark_projection(const Watermark& w, const float* v);
 
 // D3's per-step statistic (see watermark_step_score).
 enum class WatermarkScore { llr, paper, sum };
-// "llr" | "paper" | "sum"; anything else is a UsageError naming --score.
+// "llr" | "paper" | "sum"; anything else is a UsageError naming {score}.
 WatermarkScore parse_watermark_score(const std::string& name);
 std::string to_string(WatermarkScore score);
 

@@ -18,7 +18,7 @@ constexpr std::size_t kChunk = 4096;  // entries per chunk; a multiple of LaneSu
 ScoreStat parse_score_stat(const std::string& name) {
   static constexpr Named<ScoreStat> kStats[] = {{"cosine", ScoreStat::cosine},
                                                 {"dot", ScoreStat::dot}};
-  return parse_named(kStats, name, "statistic", "--stat");
+  return parse_named(kStats, name, "statistic", "{stat}");
 }
 
 CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_bytes)
@@ -90,7 +90,7 @@ std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
 RoundReduce parse_round_reduce(const std::string& name) {
   static constexpr Named<RoundReduce> kReductions[] = {{"max", RoundReduce::max},
                                                        {"mean", RoundReduce::mean}};
-  return parse_named(kReductions, name, "reduction", "--reduce");
+  return parse_named(kReductions, name, "reduction", "{reduce}");
 }
 
 RoundReduction::RoundReduction(RoundReduce how, std::size_t count)

@@ -34,9 +34,10 @@ class CanarySet {
   // same seed and overlapping index ranges (sphere) or the same clip and flip (dummy:
   // all its canaries are one vector), or the same NPY file.
   bool shares_canaries_with(const CanarySet& other) const;
-  // What a tool says when its seen and unseen sets share canaries.
+  // What a tool says when its seen and unseen sets share canaries: a pattern naming the
+  // parameters (core/error.hpp's render_parameters).
   static constexpr const char* kSharedNote =
-      "--canaries and --unseen share canaries: those are scored as both inserted and not";
+      "{canaries} and {unseen} share canaries: those are scored as both inserted and not";
   // Canaries first .. first + n - 1, n x dim, row i = get(first + i); threads <= 0: all
   // cores.
   std::vector<double> rows(std::size_t first, std::size_t n, int threads) const;

@@ -52,7 +52,7 @@ constexpr Named<CanaryKind> kKinds[] = {{"sphere", CanaryKind::sphere},
 }  // namespace
 
 CanaryKind parse_canary_kind(const std::string& name) {
-  return parse_named(kKinds, name, "canary kind", "--kind");
+  return parse_named(kKinds, name, "canary kind", "{kind}");
 }
 std::string canary_kind_name(CanaryKind kind) {
   return name_of(kKinds, kind);

@@ -32,18 +32,19 @@ void check_dim(const CanarySet& set, std::size_t dim, const std::string& what,
 
 CanaryScores score_canaries(const ScoreRequest& r) {
   if (r.model.empty() == r.deltas.empty())
-    throw UsageError("give exactly one of --model and --deltas");
+    throw UsageError(Pattern{"give exactly one of {model} and {deltas}"});
   // Two inputs cannot both be read from stdin (the second would find it drained).
-  const std::pair<const char*, const std::string*> inputs[] = {{"--canaries", &r.canaries},
-                                                               {"--unseen", &r.unseen},
-                                                               {"--model", &r.model},
-                                                               {"--reference", &r.reference},
-                                                               {"--deltas", &r.deltas}};
+  const std::pair<const char*, const std::string*> inputs[] = {{"{canaries}", &r.canaries},
+                                                               {"{unseen}", &r.unseen},
+                                                               {"{model}", &r.model},
+                                                               {"{reference}", &r.reference},
+                                                               {"{deltas}", &r.deltas}};
   const char* from_stdin = nullptr;
   for (const auto& [option, path] : inputs) {
     if (*path != "-") continue;
     if (from_stdin)
-      throw UsageError(std::string(from_stdin) + " and " + option + " cannot both be - (stdin)");
+      throw UsageError(
+          Pattern{std::string(from_stdin) + " and " + option + " cannot both be - (stdin)"});
     from_stdin = option;
   }
   std::vector<CanarySet> sets;  // the inserted canaries, then the unseen ones if given

@@ -22,7 +22,8 @@ struct ScoreRequest {
   int threads = 0;
   std::size_t cache_bytes = 0;  // keep canaries in memory up to this size
   std::function<void(std::size_t rounds_done, std::size_t rounds)> progress;
-  std::function<void(const std::string& note)> note;  // e.g. seen and unseen share canaries
+  // Notes, e.g. seen and unseen share canaries: patterns naming parameters (core/error.hpp).
+  std::function<void(const std::string& note)> note;
 };
 
 struct LabelledScore {

@@ -57,9 +57,33 @@ void check_whole_numbers(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands({})) check_whole_numbers(*sub);
 }
 
+// The command that runs: the deepest parsed subcommand.
+CLI::App* running(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands()) return running(*sub);
+  return &app;
+}
+
+ParameterSpelling app_spelling(CLI::App& app, const ParameterFlags& flags) {
+  return [&app, &flags](const std::string& name) {
+    if (const auto it = flags.find(name); it != flags.end()) return it->second;
+    const std::string flag = option_flag(name);
+    for (const CLI::App* a = running(app); a != nullptr; a = a->get_parent())
+      if (a->get_option_no_throw(flag) != nullptr) return flag;
+    return parameter_words(name);
+  };
+}
+
 }  // namespace
 
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) {
+std::string option_flag(const std::string& parameter) {
+  std::string flag = "--" + parameter;
+  for (char& c : flag)
+    if (c == '_') c = '-';
+  return flag;
+}
+
+int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
+        const ParameterFlags& flags) {
   const std::string name = app.get_name();
   try {
     check_whole_numbers(app);
@@ -69,17 +93,18 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body) 
     std::cerr << name << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
-  return guarded(name, std::cerr, body);
+  return guarded(name, std::cerr, body, app_spelling(app, flags));
 }
 
-int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body) {
+int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body,
+            const ParameterSpelling& spelling) {
   try {
     return body();
   } catch (const Refusal& e) {
     err << tool << ": error: " << e.what() << "\n";
     return kExitBudgetExceeded;
   } catch (const Error& e) {
-    err << tool << ": error: " << e.what() << "\n";
+    err << tool << ": error: " << render_parameters(e.pattern(), spelling) << "\n";
     return exit_status(e.kind());
   } catch (const std::bad_alloc&) {
     err << tool << ": error: out of memory\n";

@@ -3,6 +3,7 @@
 // (cli/exit_status.hpp): usage errors exit 2, DataError 1, and a gate's refusal 3.
 #pragma once
 #include <functional>
+#include <map>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -10,18 +11,33 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/error.hpp"
+
 namespace dpaudit::cli {
 
 // Adds --version and the EXAMPLES footer; `examples` is one command per line.
 void setup(CLI::App& app, const std::string& examples);
 
+// A library error names parameters by their library name, {clip} (core/error.hpp); a tool
+// prints the option that sets it. By default that is option_flag(name), "--clip",
+// "--clients-per-round"; where a tool's option is named otherwise, the tool gives the
+// flag in a ParameterFlags map, {{"noise", "--noise-multiplier"}}.
+using ParameterFlags = std::map<std::string, std::string>;
+// "--" + `parameter` with '-' for '_'.
+std::string option_flag(const std::string& parameter);
+
 // Parses argv, then calls body() as guarded() does. Prints `TOOL: error: WHAT (WHERE)` on
-// one line for any failure and returns the documented exit status.
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+// one line for any failure and returns the documented exit status. A parameter in the
+// message reads as flags[name] when given, else as option_flag(name) when the running
+// (sub)command or a command above it has that option, else in words (parameter_words).
+int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
+        const ParameterFlags& flags = {});
 
 // Calls body() and returns its status; for an error, prints `TOOL: error: WHAT (WHERE)` on
 // `err` and returns the error's exit status (a tool's body run in-process: tests, fuzzing).
-int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body);
+// Parameters in the message read as `spelling` says: by default, their option_flag.
+int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body,
+            const ParameterSpelling& spelling = option_flag);
 
 // Usage errors for option combinations: `mode` completes the sentence, e.g.
 // forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".

@@ -32,14 +32,16 @@ const E* find_named(const Named<E> (&table)[N], const std::string& name) {
   return nullptr;
 }
 
-// The value named `name`; otherwise a UsageError "unknown WHAT 'NAME' (a, b or c)" at `option`
-// (NAME cut as quote_input cuts it, so a long argument still gives a one-line error).
+// The value named `name`; otherwise a UsageError "unknown WHAT 'NAME' (a, b or c)" at
+// `where`, a pattern (core/error.hpp) that names the parameter, "{model}" (NAME cut as
+// quote_input cuts it, so a long argument still gives a one-line error).
 template <class E, std::size_t N>
 E parse_named(const Named<E> (&table)[N], const std::string& name, const std::string& what,
-              const std::string& option) {
+              const std::string& where) {
   if (const E* value = find_named(table, name)) return *value;
-  throw UsageError("unknown " + what + " " + quote_input(name) + " (" + name_list(table) + ")",
-                   option);
+  throw UsageError(
+      Pattern{literal("unknown " + what + " " + quote_input(name) + " (" + name_list(table) + ")")},
+      where);
 }
 
 // The first name of `value` (tables list every value).

@@ -159,23 +159,25 @@ TrainTest load_task(const std::string& task, const std::string& data_dir, std::u
   if (task == "fashion-mnist")
     return load_fashion_mnist(data_dir.empty() ? kFashionMnistDir : data_dir);
   if (task == "synthetic") return make_synthetic_task(seed);
-  throw UsageError("unknown task '" + task + "' (fashion-mnist or synthetic)", "--task");
+  throw UsageError(Pattern{"unknown task '" + literal(task) + "' (fashion-mnist or synthetic)"},
+                   "{task}");
 }
 
 PartitionKind parse_partition(const std::string& name) {
   static constexpr Named<PartitionKind> kPartitions[] = {{"iid", PartitionKind::iid},
                                                          {"label-skew", PartitionKind::label_skew}};
-  return parse_named(kPartitions, name, "partition", "--partition");
+  return parse_named(kPartitions, name, "partition", "{partition}");
 }
 
 ClientIndices partition_clients(const Dataset& data, std::size_t clients, PartitionKind kind,
                                 double alpha, std::uint64_t seed) {
-  if (clients == 0) throw UsageError("need at least one client", "--clients");
+  if (clients == 0) throw UsageError(Pattern{"need at least one client"}, "{clients}");
   if (clients > data.size())
-    throw UsageError("more clients (" + std::to_string(clients) + ") than training examples (" +
-                         std::to_string(data.size()) + ")",
-                     "--clients");
-  if (!(alpha > 0) || !std::isfinite(alpha)) throw UsageError("alpha must be positive", "--alpha");
+    throw UsageError(Pattern{"more clients (" + std::to_string(clients) +
+                             ") than training examples (" + std::to_string(data.size()) + ")"},
+                     "{clients}");
+  if (!(alpha > 0) || !std::isfinite(alpha))
+    throw UsageError(Pattern{"alpha must be positive"}, "{alpha}");
   PhiloxStream rng(seed, streams::kPartition);
   return kind == PartitionKind::iid ? partition_iid(data.size(), clients, rng)
                                     : partition_label_skew(data, clients, alpha, rng);

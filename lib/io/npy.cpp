@@ -288,7 +288,7 @@ NpyDtype parse_npy_dtype(const std::string& name) {
                                                 {"float64", NpyDtype::f8},
                                                 {"f4", NpyDtype::f4},
                                                 {"float32", NpyDtype::f4}};
-  return parse_named(kDtypes, name, "dtype", "--dtype");
+  return parse_named(kDtypes, name, "dtype", "{dtype}");
 }
 
 }  // namespace dpaudit

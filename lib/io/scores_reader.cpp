@@ -32,9 +32,10 @@ class DimColumn {
                       csv.where(*col_));
     const auto dim = static_cast<std::size_t>(d);
     if (expected_ > 0 && dim != expected_)
-      throw DataError(fmt::format("the scores were computed in dimension {}, not --null-dim {}",
-                                  dim, expected_),
-                      csv.where(*col_));
+      throw DataError(
+          Pattern{fmt::format("the scores were computed in dimension {}, not {{null_dim}} {}", dim,
+                              expected_)},
+          literal(csv.where(*col_)));
     if (dim_ > 0 && dim != dim_)
       throw DataError(fmt::format("dim {} differs from the dim {} of the rows above", dim, dim_),
                       csv.where(*col_));
@@ -108,7 +109,8 @@ class TrialColumn {
 double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
   if (options.cosines && (s < -1 || s > 1))
     throw DataError(
-        fmt::format("score {} is not a cosine in [-1,1] (--null-dim)", format_number(s)), where);
+        Pattern{fmt::format("score {} is not a cosine in [-1,1] ({{null_dim}})", format_number(s))},
+        literal(where));
   return options.negate ? -s : s;
 }
 
@@ -185,7 +187,7 @@ LabelledScores read_scores_npy(const std::string& in_path, const std::string& ou
   scores.in = read_npy_scores(in_path, options);
   if (!out_path.empty()) scores.out = read_npy_scores(out_path, options);
   if (options.need_out && scores.out.empty())
-    throw DataError("no out scores: give --out FILE.npy", in_path);
+    throw DataError(Pattern{"no out scores: give {out} FILE.npy"}, literal(in_path));
   return scores;
 }
 

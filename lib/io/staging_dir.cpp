@@ -29,7 +29,7 @@ StagingDir::StagingDir(const std::string& out, bool force) : out_(out), force_(f
     const bool empty = fs::is_empty(target_, ec);
     if (ec) throw DataError("cannot read output folder: " + ec.message(), out_);
     if (!empty && !force)
-      throw UsageError("output folder is not empty (--force replaces it)", out_);
+      throw UsageError(Pattern{"output folder is not empty ({force} replaces it)"}, literal(out_));
   }
   staging_ = target_ + ".partial-" + std::to_string(::getpid());
   fs::remove_all(staging_, ec);
@@ -71,8 +71,8 @@ void StagingDir::commit() {
     if (err != ENOTEMPTY && err != EEXIST)
       throw DataError(std::string("cannot move the run into place: ") + std::strerror(err), out_);
     if (!force_)
-      throw DataError("output folder is not empty (--force replaces it)",
-                      out_);  // filled meanwhile
+      throw DataError(Pattern{"output folder is not empty ({force} replaces it)"},
+                      literal(out_));  // filled meanwhile
     if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
       throw DataError(std::string("cannot replace the output folder: ") + std::strerror(errno),
                       out_);

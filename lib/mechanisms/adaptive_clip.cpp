@@ -14,13 +14,13 @@ AdaptiveClip::AdaptiveClip(double initial_clip, double target_quantile, double l
       learning_rate_(learning_rate),
       count_noise_std_(count_noise_std) {
   if (!(initial_clip > 0) || !std::isfinite(initial_clip))
-    throw UsageError("clip norm must be positive", "--clip");
+    throw UsageError(Pattern{"clip norm must be positive"}, "{clip}");
   if (!(target_quantile >= 0 && target_quantile <= 1))
-    throw UsageError("target quantile must be in [0, 1]", "--target-quantile");
+    throw UsageError(Pattern{"target quantile must be in [0, 1]"}, "{target_quantile}");
   if (!(learning_rate >= 0) || !std::isfinite(learning_rate))
-    throw UsageError("clip learning rate must be >= 0", "--clip-lr");
+    throw UsageError(Pattern{"clip learning rate must be >= 0"}, "{clip_lr}");
   if (!(count_noise_std >= 0) || !std::isfinite(count_noise_std))
-    throw UsageError("count noise must be >= 0", "--clip-count-noise");
+    throw UsageError(Pattern{"count noise must be >= 0"}, "{clip_count_noise}");
 }
 
 void AdaptiveClip::update(const std::vector<double>& norms, PhiloxStream& noise) {
@@ -35,9 +35,9 @@ void AdaptiveClip::update(const std::vector<double>& norms, PhiloxStream& noise)
 double adaptive_update_noise_multiplier(double z, double count_noise_std) {
   if (z == 0) return 0;
   if (!(2 * count_noise_std > z))
-    throw UsageError("count noise " + std::to_string(count_noise_std) +
-                         " must exceed half the noise multiplier " + std::to_string(z),
-                     "--clip-count-noise");
+    throw UsageError(Pattern{"count noise " + std::to_string(count_noise_std) +
+                             " must exceed half the noise multiplier " + std::to_string(z)},
+                     "{clip_count_noise}");
   return 1.0 / std::sqrt(1.0 / (z * z) - 1.0 / (4 * count_noise_std * count_noise_std));
 }
 

@@ -51,7 +51,7 @@ double clip_factor(double norm) {
 }
 
 std::string dimension_mismatch(std::size_t got, std::size_t dim) {
-  return "dimension " + std::to_string(got) + " does not match --dim " + std::to_string(dim);
+  return "dimension " + std::to_string(got) + " does not match {dim} " + std::to_string(dim);
 }
 
 }  // namespace
@@ -80,7 +80,8 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const 
   const std::size_t d = config.dim;
   const std::size_t k = canaries ? canaries->count() : 0;
   if (canaries && canaries->dim() != d)
-    throw DataError("canary " + dimension_mismatch(canaries->dim(), d), canaries->source());
+    throw DataError(Pattern{"canary " + dimension_mismatch(canaries->dim(), d)},
+                    literal(canaries->source()));
 
   if (config.client_data == ClientData::given && !given)
     throw std::invalid_argument("gaussian_sum_release: ClientData::given needs the client rows");
@@ -152,11 +153,11 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const 
         release[first + i] = config.clip * (release[first + i] + config.noise * z[i]);
     }
   });
-  // A huge --clip or --noise overflows; never write inf into the release.
+  // A huge clip or noise overflows; never write inf into the release.
   for (std::size_t i = 0; i < d; ++i)
     if (!std::isfinite(release[i]))
-      throw DataError("the release overflows at coordinate " + std::to_string(i) +
-                      ": C (sum + sigma Z) is not finite; lower --clip or --noise");
+      throw DataError(Pattern{"the release overflows at coordinate " + std::to_string(i) +
+                              ": C (sum + sigma Z) is not finite; lower {clip} or {noise}"});
   return release;
 }
 

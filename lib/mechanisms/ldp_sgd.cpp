@@ -13,10 +13,12 @@ namespace dpaudit {
 
 void validate(const LdpSgdConfig& config) {
   if (!(config.eps > 0) || !std::isfinite(config.eps))
-    throw UsageError("eps must be a finite number > 0, got " + format_number(config.eps), "--eps");
+    throw UsageError(Pattern{"eps must be a finite number > 0, got " + format_number(config.eps)},
+                     "{eps}");
   if (!(config.clip > 0) || !std::isfinite(config.clip))
     throw UsageError(
-        "clipping norm L must be a finite number > 0, got " + format_number(config.clip), "--clip");
+        Pattern{"clipping norm L must be a finite number > 0, got " + format_number(config.clip)},
+        "{clip}");
 }
 
 double ldp_sgd_keep_probability(double eps) {
@@ -67,8 +69,8 @@ double ldp_sgd_learning_rate(double radius, std::size_t clients, std::size_t d,
   validate(config);
   if (!(radius > 0) || !std::isfinite(radius))
     throw UsageError(
-        "parameter ball radius must be a finite number > 0, got " + format_number(radius),
-        "--radius");
+        Pattern{"parameter ball radius must be a finite number > 0, got " + format_number(radius)},
+        "{radius}");
   if (clients == 0 || d == 0) throw UsageError("clients and dimension must be >= 1");
   return radius * std::sqrt(static_cast<double>(clients)) /
          (config.clip * std::sqrt(static_cast<double>(d))) * std::tanh(config.eps / 2);

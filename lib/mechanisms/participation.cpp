@@ -13,7 +13,7 @@ namespace dpaudit {
 Sampling parse_sampling(const std::string& name) {
   static constexpr Named<Sampling> kSamplings[] = {{"poisson", Sampling::poisson},
                                                    {"shuffle", Sampling::shuffle}};
-  return parse_named(kSamplings, name, "sampling", "--sampling");
+  return parse_named(kSamplings, name, "sampling", "{sampling}");
 }
 
 namespace {
@@ -52,28 +52,29 @@ RoundMembers shuffle_schedule(const ParticipationConfig& c) {
 }  // namespace
 
 RoundMembers participation_schedule(const ParticipationConfig& c) {
-  if (c.population == 0) throw UsageError("empty population: no clients to sample", "--clients");
+  if (c.population == 0)
+    throw UsageError(Pattern{"empty population: no clients to sample"}, "{clients}");
   if (c.sampling == Sampling::without_replacement)
     throw UsageError("a participation schedule is Poisson or shuffled, not without replacement");
   if (c.sampling == Sampling::poisson) {
-    if (!(c.q > 0 && c.q <= 1)) throw UsageError("q must be in (0, 1]", "--q");
+    if (!(c.q > 0 && c.q <= 1)) throw UsageError(Pattern{"q must be in (0, 1]"}, "{q}");
     return poisson_schedule(c);
   }
   if (c.per_round == 0 || c.per_round > c.population)
-    throw UsageError("clients per round (" + std::to_string(c.per_round) +
-                         ") must be between 1 and the population (" + std::to_string(c.population) +
-                         ")",
-                     "--clients-per-round");
+    throw UsageError(
+        Pattern{"clients per round (" + std::to_string(c.per_round) +
+                ") must be between 1 and the population (" + std::to_string(c.population) + ")"},
+        "{clients_per_round}");
   return shuffle_schedule(c);
 }
 
 RoundMembers fixed_repeats_schedule(std::size_t members, std::size_t repeats, std::size_t rounds,
                                     std::uint64_t seed, std::uint64_t stream) {
   if (repeats == 0 || repeats > rounds)
-    throw UsageError("repeats (" + std::to_string(repeats) +
-                         ") must be between 1 and the number of rounds (" + std::to_string(rounds) +
-                         ")",
-                     "--canary-repeats");
+    throw UsageError(
+        Pattern{"repeats (" + std::to_string(repeats) +
+                ") must be between 1 and the number of rounds (" + std::to_string(rounds) + ")"},
+        "{canary_repeats}");
   RoundMembers out(rounds);
   for (std::size_t j = 0; j < members; ++j) {
     PhiloxStream rng(seed, stream + j);

@@ -148,7 +148,8 @@ void forbid_parameters(const std::vector<std::pair<Parameter, bool>>& given,
 }
 
 RequestError::RequestError(const std::string& pattern)
-    : UsageError(render_parameters(pattern, parameter_words)), pattern_(pattern) {}
+    : UsageError(render_parameters(pattern, [](Parameter p) { return parameter_words(p); })),
+      pattern_(pattern) {}
 
 std::string EstimateRequest::method_name() const {
   if (against_curve) return "against-curve";

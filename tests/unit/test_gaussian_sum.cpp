@@ -123,5 +123,5 @@ TEST_CASE("client data: random clients have norm 1, given rows are clipped to no
 TEST_CASE("canary dimension mismatch names both sizes") {
   const CanarySet set = spheres(2, 10);
   CHECK_THROWS_WITH_AS(gaussian_sum_release(config(20, 1), &set),
-                       "canary dimension 10 does not match --dim 20 (spec)", DataError);
+                       "canary dimension 10 does not match the dimension 20 (spec)", DataError);
 }

@@ -72,12 +72,13 @@ TEST_CASE("participation schedule errors") {
   c.population = 10;
   c.rounds = 2;
   c.q = 0;
-  CHECK_THROWS_WITH_AS(participation_schedule(c), "q must be in (0, 1] (--q)", UsageError);
+  CHECK_THROWS_WITH_AS(participation_schedule(c), "q must be in (0, 1] (the sampling rate q)",
+                       UsageError);
   c.q = 1.5;
   CHECK_THROWS_AS(participation_schedule(c), UsageError);
   CHECK_THROWS_WITH_AS(
       participation_schedule(shuffle_config(10, 11, 2)),
-      "clients per round (11) must be between 1 and the population (10) (--clients-per-round)",
+      "clients per round (11) must be between 1 and the population (10) (clients per round)",
       UsageError);
   CHECK_THROWS_AS(participation_schedule(shuffle_config(10, 0, 2)), UsageError);
   CHECK_THROWS_AS(fixed_repeats_schedule(5, 11, 10, 1, 0), UsageError);

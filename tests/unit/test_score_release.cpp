@@ -95,7 +95,8 @@ TEST_CASE("score_canaries: a dimension mismatch names both sizes") {
     score_canaries(r);
     FAIL("two inputs from stdin accepted");
   } catch (const UsageError& e) {
-    CHECK(std::string(e.what()) == "--canaries and --model cannot both be - (stdin)");
+    CHECK(std::string(e.what()) == "canaries and model cannot both be - (stdin)");
+    CHECK(e.pattern() == "{canaries} and {model} cannot both be - (stdin)");
   }
   for (const auto& f : {kCanaries, kModel, kReference, kDeltas}) std::remove(f.c_str());
 }

@@ -81,9 +81,11 @@ TEST_CASE("scores CSV errors name the file, row and column") {
   CHECK(error_of([&] { read_scores_csv(missing.path, {}); }).find("missing column 'score'") == 0);
   TempFile cosine("cosine.csv", "label,score\n1,0.5\n1,1.5\n");
   with_null.cosines = true;
-  CHECK(error_of([&] { read_scores_csv(cosine.path, with_null); }) ==
-        "score 1.5 is not a cosine in [-1,1] (--null-dim) (test_scores_cosine.csv, row 3, column "
-        "'score')");
+  CHECK(
+      error_of([&] { read_scores_csv(cosine.path, with_null); }) ==
+      "score 1.5 is not a cosine in [-1,1] (the null's dimension) (test_scores_cosine.csv, row 3, "
+      "column "
+      "'score')");
   TempFile round_missing_class("round_class.csv", "label,score,round\n1,0.5,1\n0,0.1,1\n1,0.2,2\n");
   CHECK(error_of([&] { read_scores_csv_by_round(round_missing_class.path, {}); }) ==
         "no rows with label 0 (out) (test_scores_round_class.csv, round 2)");
@@ -100,7 +102,7 @@ TEST_CASE("NPY pairs, any shape read flat") {
   CHECK(s.in() == std::vector<double>{0.1, 0.2, 0.3, 0.4});
   CHECK(s.out() == std::vector<double>{-0.1, 0.0});
   CHECK(error_of([] { read_scores_npy("test_scores_in.npy", "", {}); }) ==
-        "no out scores: give --out FILE.npy (test_scores_in.npy)");
+        "no out scores: give the out scores FILE.npy (test_scores_in.npy)");
   std::remove("test_scores_in.npy");
   std::remove("test_scores_out.npy");
 }

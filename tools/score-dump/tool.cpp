@@ -33,7 +33,7 @@ int run(const Options& o, std::ostream& err) {
       round_progress->update(done);
     };
     request.note = [&](const std::string& note) {
-      if (!o.quiet) cli::note(err, "score-dump", note);
+      if (!o.quiet) cli::note(err, "score-dump", render_parameters(note, cli::option_flag));
     };
     const CanaryScores scores = score_canaries(request);
     write_scores_csv(o.output, scores.rows, scores.dim);

@@ -20,7 +20,7 @@ constexpr Named<CanaryLoss> kLosses[] = {{"cov", CanaryLoss::cov}, {"mean", Cana
 }  // namespace
 
 CanaryLoss parse_canary_loss(const std::string& name) {
-  return parse_named(kLosses, name, "loss", "--loss");
+  return parse_named(kLosses, name, "loss", "{loss}");
 }
 std::string to_string(CanaryLoss loss) {
   return name_of(kLosses, loss);
@@ -48,13 +48,12 @@ CanaryCrafter::Objective CanaryCrafter::objective(const std::vector<float>& g,
   const double n = gv.cast<double>().norm();
   if (!std::isfinite(n))
     throw DataError(
-        "the canary's gradient is not finite: the model has diverged (a smaller --lr or "
-        "--server-lr, or "
-        "less noise)");
+        Pattern{"the canary's gradient is not finite: the model has diverged (a "
+                "smaller {lr} or {server_lr}, or less noise)"});
   if (!(n > 0))
     throw DataError(
-        "the canary's gradient is 0: its loss is flat at this model, which fits it exactly or has "
-        "saturated (a smaller --lr or --server-lr, or another --seed)");
+        Pattern{"the canary's gradient is 0: its loss is flat at this model, which fits it exactly "
+                "or has saturated (a smaller {lr} or {server_lr}, or another {seed})"});
   auto row = [&](std::size_t i) {
     return Eigen::Map<const Eigen::VectorXf>(pool_.data() + i * static_cast<std::size_t>(d), d);
   };
@@ -129,9 +128,10 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
     try {
       return f();
     } catch (const DataError&) {
-      throw DataError("the canary's gradient is not finite or 0 after " + std::to_string(t) +
-                      " design steps: the crafted input has diverged (a smaller --design-lr or "
-                      "--norm-constant)");
+      throw DataError(Pattern{"the canary's gradient is not finite or 0 after " +
+                              std::to_string(t) +
+                              " design steps: the crafted input has diverged (a smaller "
+                              "{design_lr} or {norm_constant})"});
     }
   };
   for (; t < o.steps; ++t) {

@@ -21,7 +21,7 @@
 namespace dpaudit::dp_train {
 
 enum class CanaryLoss { cov, mean };
-CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", UsageError naming --loss
+CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", UsageError naming {loss}
 std::string to_string(CanaryLoss loss);
 
 struct CraftOptions {

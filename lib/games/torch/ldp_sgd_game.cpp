@@ -100,9 +100,9 @@ GameSetup prepare(const LdpGameConfig& c, LdpGameResult& result) {
   } else {
     const bool collusion = c.crafter == LdpCrafter::collusion;
     if (collusion && c.malicious_label >= s.data.train.num_classes)
-      throw UsageError("the malicious label must be below the number of classes (" +
-                           std::to_string(s.data.train.num_classes) + ")",
-                       "--malicious-label");
+      throw UsageError(Pattern{"the malicious label must be below the number of classes (" +
+                               std::to_string(s.data.train.num_classes) + ")"},
+                       "{malicious_label}");
     s.model = make_model(model_config(c.model, s.data.train), c.seed);
     const auto label = c.malicious_label;
     const auto train_pool =

@@ -10,8 +10,9 @@ namespace dpaudit::dp_train {
 std::vector<std::int64_t> dense_widths(const ModelConfig& config) {
   if (config.kind == ModelKind::cnn)
     throw UsageError(
-        "crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn",
-        "--model");
+        Pattern{
+            "crafting inputs needs a dense model's differentiable path: logreg or mlp, not cnn"},
+        "{model}");
   std::int64_t inputs = 1;
   for (auto s : config.input_shape) inputs *= s;
   std::vector<std::int64_t> widths{inputs};

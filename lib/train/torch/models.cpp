@@ -24,7 +24,7 @@ namespace nn = torch::nn;
 ModelKind parse_model_kind(const std::string& name) {
   static constexpr Named<ModelKind> kModels[] = {
       {"logreg", ModelKind::logreg}, {"mlp", ModelKind::mlp}, {"cnn", ModelKind::cnn}};
-  return parse_named(kModels, name, "model", "--model");
+  return parse_named(kModels, name, "model", "{model}");
 }
 
 ModelConfig model_config(const std::string& name, const Dataset& data, std::int64_t hidden) {
@@ -111,7 +111,8 @@ std::int64_t flat_size(const std::vector<std::int64_t>& shape) {
 // 002 App. A, Table 2, with conv1 padding 3 (see models.hpp).
 nn::Sequential make_cnn(const ModelConfig& c) {
   if (c.input_shape != std::vector<std::int64_t>{1, 28, 28})
-    throw UsageError("model cnn needs 1x28x28 images (use --task fashion-mnist)", "--model");
+    throw UsageError(Pattern{"model cnn needs 1x28x28 images (use {task} fashion-mnist)"},
+                     "{model}");
   constexpr std::int64_t kFeaturesAfterPooling =
       32;  // 28 -> conv 14 -> pool 7 -> conv 2 -> pool 1, x 32 filters
   return nn::Sequential(nn::Conv2d(nn::Conv2dOptions(1, 16, 8).stride(2).padding(3)), nn::ReLU(),
@@ -135,7 +136,7 @@ nn::Sequential make_model(const ModelConfig& config, std::uint64_t seed) {
     case ModelKind::cnn:
       return make_cnn(config);
   }
-  throw UsageError("unknown model", "--model");
+  throw UsageError(Pattern{"unknown model"}, "{model}");
 }
 
 std::int64_t parameter_count(const nn::Module& model) {

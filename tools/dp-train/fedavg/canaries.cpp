@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/tool.hpp"
 #include "core/error.hpp"
 #include "mechanisms/fedavg_server.hpp"
 
@@ -42,7 +43,8 @@ CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) {
   unseen_ = open_or_make(c.unseen, "--unseen", c.num_unseen, c.canary_seed, c.num_canaries, dim,
                          made_unseen_json_);
   if (seen_ && unseen_ && seen_->shares_canaries_with(*unseen_) && !c.quiet)
-    std::cerr << "dp-train: note: " << CanarySet::kSharedNote << "\n";
+    std::cerr << "dp-train: note: " << render_parameters(CanarySet::kSharedNote, cli::option_flag)
+              << "\n";
   // Both sets are cached, or neither: the budget is for the whole k x D matrix.
   const double bytes =
       static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(double);
