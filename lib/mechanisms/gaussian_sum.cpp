@@ -74,6 +74,44 @@ void FixedPointSum::total(double* out) const {
     out[i] = std::ldexp(static_cast<double>(acc_[i]), -scale_bits_);
 }
 
+namespace {
+
+// Adds the given clients' rows, each clipped to norm 1, to the sum.
+void add_given_clients(const ClientRows& given, std::size_t count, std::size_t d,
+                       FixedPointSum& sum) {
+  std::vector<double> row(d);
+  for (std::size_t i = 0; i < count; ++i) {
+    given.next(row.data());
+    LaneSum norm2;
+    norm2.add_squares(row.data(), d);
+    sum.add(row.data(), clip_factor(std::sqrt(norm2.total())));
+  }
+}
+
+// release <- C (release + sigma Z), in place, refusing a release that is not finite.
+void add_noise(const GaussianSumConfig& config, std::vector<double>& release) {
+  const std::size_t d = release.size();
+  // Coordinate i's noise is number i of the noise stream.
+  const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
+  const std::size_t chunks = (d + kNoiseChunk - 1) / kNoiseChunk;
+  parallel_blocks(chunks, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<double> z(kNoiseChunk);
+    for (std::size_t c = begin; c < end; ++c) {
+      const std::size_t first = c * kNoiseChunk, len = std::min(kNoiseChunk, d - first);
+      PhiloxStream(noise_seed, 0, first).fill_normal(z.data(), len);
+      for (std::size_t i = 0; i < len; ++i)
+        release[first + i] = config.clip * (release[first + i] + config.noise * z[i]);
+    }
+  });
+  // A huge clip or noise overflows; never write inf into the release.
+  for (std::size_t i = 0; i < d; ++i)
+    if (!std::isfinite(release[i]))
+      throw DataError(Pattern{"the release overflows at coordinate " + std::to_string(i) +
+                              ": C (sum + sigma Z) is not finite; lower {clip} or {noise}"});
+}
+
+}  // namespace
+
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const CanarySet* canaries,
                                          const ClientRows* given,
                                          const std::function<void(std::size_t)>& progress) {
@@ -126,38 +164,14 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const 
     });
     if (progress) progress(first + n);
   }
-  if (given_clients) {
-    std::vector<double> row(d);
-    for (std::size_t i = 0; i < given_clients; ++i) {
-      given->next(row.data());
-      LaneSum norm2;
-      norm2.add_squares(row.data(), d);
-      sum.add(row.data(), clip_factor(std::sqrt(norm2.total())));
-    }
-  }
+  if (given_clients) add_given_clients(*given, given_clients, d, sum);
 
   // The release reuses a term's buffer, and the others are freed before the output.
   std::vector<double> release =
       round_terms.empty() ? std::vector<double>(d) : std::move(round_terms[0]);
   round_terms.clear();
   sum.total(release.data());
-  // rho = C (sum + sigma Z); coordinate i's noise is number i of the noise stream.
-  const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
-  const std::size_t chunks = (d + kNoiseChunk - 1) / kNoiseChunk;
-  parallel_blocks(chunks, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-    std::vector<double> z(kNoiseChunk);
-    for (std::size_t c = begin; c < end; ++c) {
-      const std::size_t first = c * kNoiseChunk, len = std::min(kNoiseChunk, d - first);
-      PhiloxStream(noise_seed, 0, first).fill_normal(z.data(), len);
-      for (std::size_t i = 0; i < len; ++i)
-        release[first + i] = config.clip * (release[first + i] + config.noise * z[i]);
-    }
-  });
-  // A huge clip or noise overflows; never write inf into the release.
-  for (std::size_t i = 0; i < d; ++i)
-    if (!std::isfinite(release[i]))
-      throw DataError(Pattern{"the release overflows at coordinate " + std::to_string(i) +
-                              ": C (sum + sigma Z) is not finite; lower {clip} or {noise}"});
+  add_noise(config, release);
   return release;
 }
 
