@@ -28,9 +28,9 @@ void check_dim(const CanarySet& set, std::size_t dim, const std::string& what,
                     set.source() + ", " + path);
 }
 
-}  // namespace
 
-CanaryScores score_canaries(const ScoreRequest& r) {
+// Exactly one of a model and per-round deltas, and at most one input read from stdin.
+void check_inputs(const ScoreRequest& r) {
   if (r.model.empty() == r.deltas.empty())
     throw UsageError(Pattern{"give exactly one of {model} and {deltas}"});
   // Two inputs cannot both be read from stdin (the second would find it drained).
@@ -47,6 +47,59 @@ CanaryScores score_canaries(const ScoreRequest& r) {
           Pattern{std::string(from_stdin) + " and " + option + " cannot both be - (stdin)"});
     from_stdin = option;
   }
+}
+
+using Scores = std::vector<std::vector<double>>;
+
+// Each set's scores on the model (minus the reference, when given).
+Scores model_scores(const ScoreRequest& r, const std::vector<CanarySet>& sets,
+                    const std::vector<CanaryScorer>& scorers) {
+  Scores scores;
+  std::vector<double> m = read_vector(r.model);
+  std::string where = r.model;
+  if (!r.reference.empty()) {
+    const std::vector<double> ref = read_vector(r.reference);
+    if (ref.size() != m.size())
+      throw DataError("reference dimension " + std::to_string(ref.size()) +
+                          " does not match model dimension " + std::to_string(m.size()),
+                      r.reference + ", " + r.model);
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] -= ref[i];
+    where = r.model + " - " + r.reference;
+  }
+  for (const auto& set : sets) check_dim(set, m.size(), "model", r.model);
+  for (const auto& scorer : scorers) scores.push_back(scorer.scores(m.data(), r.stat, where));
+  return scores;
+}
+
+// Each set's scores on every round's delta, reduced over the rounds.
+Scores delta_scores(const ScoreRequest& r, const std::vector<CanarySet>& sets,
+                    const std::vector<CanaryScorer>& scorers) {
+  Scores scores;
+  NpyReader reader(r.deltas);
+  const std::size_t d = reader.header().cols(), t = reader.header().rows();
+  if (reader.header().shape.size() != 2 || t == 0)
+    throw DataError("expected a T x D matrix with T >= 1 rounds", r.deltas);
+  std::vector<RoundReduction> rounds;
+  for (const auto& set : sets) {
+    check_dim(set, d, "delta", r.deltas);
+    rounds.emplace_back(r.reduce, set.count());
+  }
+  std::vector<double> delta(d);
+  for (std::size_t round = 0; round < t; ++round) {
+    reader.read_rows(1, delta.data());
+    const std::string where = r.deltas + ", row " + std::to_string(round);
+    for (std::size_t i = 0; i < sets.size(); ++i)
+      rounds[i].add(scorers[i].scores(delta.data(), r.stat, where));
+    if (r.progress) r.progress(round + 1, t);
+  }
+  for (auto& reduction : rounds) scores.push_back(reduction.result());
+  return scores;
+}
+
+}  // namespace
+
+CanaryScores score_canaries(const ScoreRequest& r) {
+  check_inputs(r);
   std::vector<CanarySet> sets;  // the inserted canaries, then the unseen ones if given
   sets.reserve(2);
   sets.push_back(CanarySet::open(r.canaries));
@@ -56,42 +109,8 @@ CanaryScores score_canaries(const ScoreRequest& r) {
   std::vector<CanaryScorer> scorers;  // each refers to its set, which stays in place
   scorers.reserve(sets.size());
   for (const auto& set : sets) scorers.emplace_back(set, r.threads, r.cache_bytes);
-
-  std::vector<std::vector<double>> scores;
-  if (!r.model.empty()) {
-    std::vector<double> m = read_vector(r.model);
-    std::string where = r.model;
-    if (!r.reference.empty()) {
-      const std::vector<double> ref = read_vector(r.reference);
-      if (ref.size() != m.size())
-        throw DataError("reference dimension " + std::to_string(ref.size()) +
-                            " does not match model dimension " + std::to_string(m.size()),
-                        r.reference + ", " + r.model);
-      for (std::size_t i = 0; i < m.size(); ++i) m[i] -= ref[i];
-      where = r.model + " - " + r.reference;
-    }
-    for (const auto& set : sets) check_dim(set, m.size(), "model", r.model);
-    for (const auto& scorer : scorers) scores.push_back(scorer.scores(m.data(), r.stat, where));
-  } else {
-    NpyReader reader(r.deltas);
-    const std::size_t d = reader.header().cols(), t = reader.header().rows();
-    if (reader.header().shape.size() != 2 || t == 0)
-      throw DataError("expected a T x D matrix with T >= 1 rounds", r.deltas);
-    std::vector<RoundReduction> rounds;
-    for (const auto& set : sets) {
-      check_dim(set, d, "delta", r.deltas);
-      rounds.emplace_back(r.reduce, set.count());
-    }
-    std::vector<double> delta(d);
-    for (std::size_t round = 0; round < t; ++round) {
-      reader.read_rows(1, delta.data());
-      const std::string where = r.deltas + ", row " + std::to_string(round);
-      for (std::size_t i = 0; i < sets.size(); ++i)
-        rounds[i].add(scorers[i].scores(delta.data(), r.stat, where));
-      if (r.progress) r.progress(round + 1, t);
-    }
-    for (auto& reduction : rounds) scores.push_back(reduction.result());
-  }
+  const Scores scores =
+      r.model.empty() ? delta_scores(r, sets, scorers) : model_scores(r, sets, scorers);
 
   const bool cosines = r.stat == ScoreStat::cosine && r.deltas.empty();  // one cosine per canary
   return {label_scores(scores[0], scores.size() > 1 ? scores[1] : std::vector<double>{}),
