@@ -6,26 +6,26 @@
 namespace dpaudit::dp_train {
 
 double DpSgdConfig::expected_lot() const {
-  return sampling == LotSampling::shuffle ? static_cast<double>(batch)
+  return sampling == Sampling::shuffle ? static_cast<double>(batch)
                                           : q * static_cast<double>(train_size);
 }
 
 double DpSgdConfig::sampling_rate() const {
-  return sampling == LotSampling::shuffle
+  return sampling == Sampling::shuffle
              ? static_cast<double>(batch) / static_cast<double>(train_size)
              : q;
 }
 
 std::size_t DpSgdConfig::epoch_steps() const {
   std::size_t lot = batch;
-  if (sampling == LotSampling::poisson)  // the lot size a shuffling fault uses in Poisson's place
+  if (sampling == Sampling::poisson)  // the lot size a shuffling fault uses in Poisson's place
     lot = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::llround(q * static_cast<double>(train_size))));
   return (train_size + lot - 1) / lot;
 }
 
 bool DpSgdConfig::shuffled() const {
-  return sampling == LotSampling::shuffle || fault == SgdFault::shuffle_as_poisson;
+  return sampling == Sampling::shuffle || fault == SgdFault::shuffle_as_poisson;
 }
 
 }  // namespace dpaudit::dp_train

@@ -3,9 +3,10 @@
 #pragma once
 #include <cstddef>
 
+#include "core/sampling.hpp"
+
 namespace dpaudit::dp_train {
 
-enum class LotSampling { poisson, shuffle };
 // Realistic implementation bugs a CI privacy gate must catch (none by default).
 enum class SgdFault {
   none,
@@ -15,10 +16,10 @@ enum class SgdFault {
 };
 
 struct DpSgdConfig {
-  std::size_t train_size = 1000;  // N; Nasr et al. 2021's reduced setting trains on 1,000
-  LotSampling sampling = LotSampling::poisson;
-  double q = 0.1;         // Poisson rate; shuffle: batch / train_size
-  std::size_t batch = 0;  // shuffle: lot size B
+  std::size_t train_size = 1000;          // N; Nasr et al. 2021's reduced setting trains on 1,000
+  Sampling sampling = Sampling::poisson;  // poisson or shuffle (not without replacement)
+  double q = 0.1;                         // Poisson rate; shuffle: batch / train_size
+  std::size_t batch = 0;                  // shuffle: lot size B
   std::size_t steps = 100;
   double lr = 0.15;  // Nasr et al. 2021, App. A (MNIST, CIFAR-10)
   double clip = 1.0;

@@ -54,7 +54,7 @@ TEST_CASE("DP-SGD's lot sizes and rates: q N and q for Poisson lots, B and B / N
   c.fault = SgdFault::shuffle_as_poisson;
   CHECK(c.shuffled());
   c.fault = SgdFault::none;
-  c.sampling = LotSampling::shuffle;
+  c.sampling = Sampling::shuffle;
   c.batch = 300;
   CHECK(c.shuffled());
   CHECK(c.expected_lot() == 300);

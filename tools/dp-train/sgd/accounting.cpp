@@ -18,7 +18,7 @@ double sigma_for_eps(const std::function<double()>& calibrate) {
 
 SgdAccounting account_sgd_run(const SgdConfig& c) {
   RunModel m;
-  m.sampling = c.sampling == LotSampling::poisson ? Sampling::poisson : Sampling::shuffle;
+  m.sampling = c.sampling;
   m.noise_multiplier = c.noise_multiplier;
   m.q = c.q;
   m.steps = static_cast<long long>(c.steps);

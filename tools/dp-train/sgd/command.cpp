@@ -68,7 +68,7 @@ int run_sgd(const SgdOptions& o) {
     j["analytic_eps"] = json_number(accounting.epsilon);
     j["accountant"] = accounting.accountant;
     j["accountant_assumes"] = accounting.assumes;
-    if (c.sampling == LotSampling::poisson) {
+    if (c.sampling == Sampling::poisson) {
       if (accounting.pld)
         j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)},
                         {"lower", json_number(accounting.pld->lower)}};

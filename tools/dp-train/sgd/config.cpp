@@ -24,8 +24,6 @@ constexpr Named<SgdThreat> kThreats[] = {{"api", SgdThreat::api},
 constexpr Named<LossReduce> kReductions[] = {{"max", LossReduce::max}, {"mean", LossReduce::mean}};
 constexpr Named<CraftSign> kCraftSigns[] = {{"descent", CraftSign::descent},
                                             {"printed", CraftSign::printed}};
-constexpr Named<LotSampling> kSamplings[] = {{"poisson", LotSampling::poisson},
-                                             {"shuffle", LotSampling::shuffle}};
 constexpr Named<SgdFault> kFaults[] = {{"none", SgdFault::none},
                                        {"no-clip", SgdFault::no_clip},
                                        {"noise-ignores-clip", SgdFault::noise_ignores_clip},
@@ -66,9 +64,6 @@ LossReduce parse_reduce(const std::string& name) {
 CraftSign parse_craft_sign(const std::string& name) {
   return parse_named(kCraftSigns, name, "sign", "--craft-sign");
 }
-LotSampling parse_sampling(const std::string& name) {
-  return parse_named(kSamplings, name, "sampling", "--sampling");
-}
 SgdFault parse_fault(const std::string& name) {
   return parse_named(kFaults, name, "fault", "--fault");
 }
@@ -84,11 +79,11 @@ std::string to_string(SgdFault f) {
 
 void SgdConfig::validate() const {
   if (train_size == 0) throw UsageError("the train size must be >= 1", "--train-size");
-  if (sampling == LotSampling::poisson && !(q > 0 && q <= 1))
+  if (sampling == Sampling::poisson && !(q > 0 && q <= 1))
     throw UsageError("the sampling rate q must lie in (0, 1]", "--q");
-  if (sampling == LotSampling::shuffle && (batch == 0 || batch > train_size))
+  if (sampling == Sampling::shuffle && (batch == 0 || batch > train_size))
     throw UsageError("shuffled lots need a lot size B in [1, --train-size]", "--batch");
-  if (fault == SgdFault::shuffle_as_poisson && sampling != LotSampling::poisson)
+  if (fault == SgdFault::shuffle_as_poisson && sampling != Sampling::poisson)
     throw UsageError(
         "the fault shuffle-as-poisson needs --sampling poisson (it shuffles in its place)",
         "--fault");
@@ -186,7 +181,7 @@ void SgdConfig::check_scores(double sigma, const std::vector<double>& scores) co
 }
 
 std::string SgdConfig::lot_option() const {
-  return sampling == LotSampling::shuffle ? "--batch" : "--q";
+  return sampling == Sampling::shuffle ? "--batch" : "--q";
 }
 std::string SgdConfig::noise_option() const {
   return eps > 0 ? "--eps" : "--noise-multiplier";
@@ -197,7 +192,7 @@ Json SgdConfig::to_json() const {
             {"task", task},
             {"model", model},
             {"train_size", train_size},
-            {"sampling", name_of(kSamplings, sampling)},
+            {"sampling", name_of(kSamplingNames, sampling)},
             {"q", json_number(sampling_rate())},
             {"expected_lot", json_number(expected_lot())},
             {"steps", steps},

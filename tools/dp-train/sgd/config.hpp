@@ -14,7 +14,6 @@
 namespace dpaudit::dp_train {
 
 SgdThreat parse_threat(const std::string& name);      // UsageError naming --threat
-LotSampling parse_sampling(const std::string& name);  // --sampling
 SgdFault parse_fault(const std::string& name);        // --fault
 SgdEngine parse_engine(const std::string& name);      // --engine
 LossReduce parse_reduce(const std::string& name);     // --reduce

@@ -5,6 +5,7 @@
 
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "mechanisms/participation.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -53,10 +54,10 @@ void resolve(const Names& o, SgdConfig& c, bool lr_given, bool batch_given, bool
   c.fault = parse_fault(o.fault);
   c.engine = parse_engine(o.engine);
   c.score = parse_watermark_score(o.score);
-  if (c.sampling == LotSampling::poisson && batch_given)
+  if (c.sampling == Sampling::poisson && batch_given)
     throw UsageError("--batch is the lot size of --sampling shuffle (Poisson lots use --q)",
                      "--batch");
-  if (c.sampling == LotSampling::shuffle && q_given)
+  if (c.sampling == Sampling::shuffle && q_given)
     throw UsageError("--q is the rate of --sampling poisson (shuffled lots use --batch)", "--q");
   if (c.threat == SgdThreat::malicious_dataset) {
     if (lr_given)
