@@ -28,7 +28,6 @@ void check_dim(const CanarySet& set, std::size_t dim, const std::string& what,
                     set.source() + ", " + path);
 }
 
-
 // Exactly one of a model and per-round deltas, and at most one input read from stdin.
 void check_inputs(const ScoreRequest& r) {
   if (r.model.empty() == r.deltas.empty())
