@@ -3,6 +3,7 @@
 // plays the trials (lib/games/torch/sgd_game.hpp) and writes the scores CSV
 // `trial,label,score`, or a JSON summary.
 #include <memory>
+#include <vector>
 
 #include "cli/progress.hpp"
 #include "command.hpp"
@@ -11,33 +12,42 @@
 #include "io/atomic_output.hpp"
 #include "sgd/accounting.hpp"
 #include "sgd/options.hpp"
-#include "stats/epsilon_estimators.hpp"
+#include "stats/estimate.hpp"
+#include "stats/scores.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace {
 
+// The trials' labels: the game's scores alternate out (even k) and in (odd k).
+std::vector<int> trial_labels(std::size_t n) {
+  std::vector<int> labels(n);
+  for (std::size_t k = 0; k < n; ++k) labels[k] = int(k % 2);
+  return labels;
+}
+
 // The estimates --json reports: the point estimate, Nasr et al. 2021's (Clopper-Pearson at
 // the best threshold, as the paper: not a bound) and the honest one (Bonferroni over the
-// thresholds), at the run's delta; "guarantee" says what each is and assumes.
+// thresholds), at the run's delta, each through the estimator interface
+// (stats/estimate.hpp); "guarantee" says what each is and assumes.
 Json estimates(const std::vector<double>& scores, double delta) {
-  std::vector<double> in, out;
-  for (std::size_t k = 0; k < scores.size(); ++k) (k % 2 ? in : out).push_back(scores[k]);
-  const ScoreSet set(std::move(in), std::move(out));
-  EstimatorOptions o;
-  o.delta = delta;
+  const ScoreSet set = score_set_of(trial_labels(scores.size()), scores);
   Json j;
-  const auto put = [&](const char* key, Method method, ThresholdChoice choice) {
-    o.method = method;
-    o.strategy.choice = choice;
-    j[key] = json_number(estimate_epsilon(set, o).epsilon);
-    const Guarantee g = estimate_guarantee(o);
-    j["guarantee"][key] = {{"guarantee", guarantee_name(g.kind)},
-                           {"assumes", assumption_name(g.assumes)}};
+  const auto put = [&](const char* key, const char* method, ThresholdChoice choice) {
+    EstimateRequest r;
+    r.method = method;
+    r.delta = delta;
+    r.thresholds = choice;
+    validate(r);
+    r.scores = set;
+    const Estimate e = estimate(r);
+    j[key] = json_number(e.epsilon);
+    j["guarantee"][key] = {{"guarantee", guarantee_name(e.guarantee.kind)},
+                           {"assumes", assumption_name(e.guarantee.assumes)}};
   };
-  put("eps_threshold", Method::threshold, ThresholdChoice::max);
-  put("eps_lower_cp_best_threshold", Method::clopper_pearson, ThresholdChoice::max);
-  put("eps_lower_cp", Method::clopper_pearson, ThresholdChoice::bonferroni);
+  put("eps_threshold", "threshold", ThresholdChoice::max);
+  put("eps_lower_cp_best_threshold", "clopper-pearson", ThresholdChoice::max);
+  put("eps_lower_cp", "clopper-pearson", ThresholdChoice::bonferroni);
   return j;
 }
 

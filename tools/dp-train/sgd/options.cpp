@@ -75,12 +75,8 @@ void resolve(const Names& o, SgdConfig& c, bool lr_given, bool batch_given, bool
   c.validate();
 }
 
-}  // namespace
-
-std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
-  auto o = std::make_shared<Names>();
-  SgdOptions* const out = &options;
-  SgdConfig& c = options.config;
+// The subcommand's description and EXAMPLES.
+void describe_sgd(CLI::App& sub) {
   sub.description(
       "Nasr et al.'s distinguishing game on central DP-SGD (Abadi et al. 2016; Nasr et al. 2021): "
       "trial i trains "
@@ -108,6 +104,21 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
       "      eps-from-scores - --method clopper-pearson --delta 1e-5 --fail-above 2   # exit 3: "
       "caught\n"
       "  (see dp-train(1), section SGD)\n");
+}
+
+// The options run_sgd's resolution reads besides their values.
+struct GameHandles {
+  CLI::Option* q = nullptr;
+  CLI::Option* batch = nullptr;
+  CLI::Option* lr = nullptr;
+  CLI::Option* noise = nullptr;
+  CLI::Option* eps = nullptr;
+};
+
+// The threat, the data, the model and the training run with its privacy (--threat to --delta).
+GameHandles declare_game_options(CLI::App& sub, Names& names, SgdConfig& c) {
+  Names* const o = &names;
+  GameHandles h;
   sub.add_option("--threat", o->threat,
                  "api | static-poison | intermediate-poison | adaptive-poison | gradient-canary | "
                  "malicious-dataset "
@@ -126,26 +137,30 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
   sub.add_option("--sampling", o->sampling,
                  "poisson (rate --q, what the accountant assumes) | shuffle (--batch)")
       ->capture_default_str();
-  auto* q = sub.add_option("--q", c.q, "Poisson sampling rate q in (0, 1]")->capture_default_str();
-  auto* batch =
-      sub.add_option("--batch", c.batch, "shuffle: lot size B (epochs of ceil(N / B) lots)");
+  h.q = sub.add_option("--q", c.q, "Poisson sampling rate q in (0, 1]")->capture_default_str();
+  h.batch = sub.add_option("--batch", c.batch, "shuffle: lot size B (epochs of ceil(N / B) lots)");
   sub.add_option("--steps", c.steps, "steps T")->capture_default_str();
-  auto* lr =
-      sub.add_option("--lr", c.lr, "learning rate (malicious-dataset: 0, set by the crafter)")
-          ->capture_default_str()
-          ->check(cli::non_negative());
+  h.lr = sub.add_option("--lr", c.lr, "learning rate (malicious-dataset: 0, set by the crafter)")
+             ->capture_default_str()
+             ->check(cli::non_negative());
   sub.add_option("--clip", c.clip, "per-example L2 clip norm C")
       ->capture_default_str()
       ->check(cli::positive());
-  auto* noise = sub.add_option("--noise-multiplier", c.noise_multiplier,
-                               "z: noise N(0, (z C)^2 I) on each lot's sum")
-                    ->check(cli::positive());
-  auto* eps = sub.add_option("--eps", c.eps, "calibrate z so the whole run is (eps, delta)-DP")
-                  ->check(cli::positive());
-  noise->excludes(eps);
+  h.noise = sub.add_option("--noise-multiplier", c.noise_multiplier,
+                           "z: noise N(0, (z C)^2 I) on each lot's sum")
+                ->check(cli::positive());
+  h.eps = sub.add_option("--eps", c.eps, "calibrate z so the whole run is (eps, delta)-DP")
+              ->check(cli::positive());
+  h.noise->excludes(h.eps);
   sub.add_option("--delta", c.delta, "delta of the run's accounting and of the estimates")
       ->capture_default_str()
       ->check(cli::open_unit_interval());
+  return h;
+}
+
+// The trials and the gradient canary's watermark and statistic.
+void declare_canary_options(CLI::App& sub, Names& names, SgdConfig& c) {
+  Names* const o = &names;
   sub.add_option("--trials", c.trials, "trials per hypothesis (one model on D and one on D' each)")
       ->capture_default_str();
   sub.add_option("--trial-range", o->trial_range,
@@ -164,6 +179,11 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
   sub.add_option("--score", o->score,
                  "D3's statistic: llr (Neyman-Pearson, default) | paper (Eq. 6) | sum")
       ->capture_default_str();
+}
+
+// The crafters' options, each with the threats it is for.
+std::vector<ThreatOnlyOption> declare_craft_options(CLI::App& sub, Names& names, SgdConfig& c) {
+  Names* const o = &names;
   auto* shadows = sub.add_option("--shadow-models", c.shadow_models,
                                  "poisons: n shadow models the crafter trains like the target "
                                  "(Nasr et al. 2021, Crafter 2)")
@@ -194,6 +214,21 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
                                 "intermediate-/adaptive-poison: max | mean of the loss over the "
                                 "intermediate models (D2)")
                      ->capture_default_str();
+  return {
+      {shadows, crafts_input, "the poisoning threats"},
+      {craft_steps, crafts_input, "the poisoning threats"},
+      {craft_lr, crafts_input, "the poisoning threats"},
+      {adaptive_steps, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; },
+       "adaptive-poison"},
+      {adaptive_lr, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
+      {craft_sign, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
+      {reduce, reads_intermediate_losses, "intermediate-poison and adaptive-poison"}};
+}
+
+// The engine, the fault, the seed, the threads and the output.
+void declare_run_options(CLI::App& sub, Names& names, SgdOptions& options) {
+  Names* const o = &names;
+  SgdConfig& c = options.config;
   sub.add_option("--engine", o->engine,
                  "malicious-dataset: train (LibTorch models) | simulate (the 1-D game)")
       ->capture_default_str();
@@ -211,15 +246,24 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
                "print a JSON summary (noise, analytic eps, estimates, accuracy, trials/s) instead "
                "of the CSV on stdout");
   sub.add_flag("--quiet,-q", c.quiet, "no progress on stderr");
-  const std::vector<ThreatOnlyOption> threat_only{
-      {shadows, crafts_input, "the poisoning threats"},
-      {craft_steps, crafts_input, "the poisoning threats"},
-      {craft_lr, crafts_input, "the poisoning threats"},
-      {adaptive_steps, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; },
-       "adaptive-poison"},
-      {adaptive_lr, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
-      {craft_sign, [](SgdThreat t) { return t == SgdThreat::adaptive_poison; }, "adaptive-poison"},
-      {reduce, reads_intermediate_losses, "intermediate-poison and adaptive-poison"}};
+}
+
+}  // namespace
+
+std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
+  auto o = std::make_shared<Names>();
+  SgdOptions* const out = &options;
+  SgdConfig& c = options.config;
+  describe_sgd(sub);
+  const GameHandles h = declare_game_options(sub, *o, c);
+  declare_canary_options(sub, *o, c);
+  const std::vector<ThreatOnlyOption> threat_only = declare_craft_options(sub, *o, c);
+  declare_run_options(sub, *o, options);
+  CLI::Option* const noise = h.noise;
+  CLI::Option* const eps = h.eps;
+  CLI::Option* const lr = h.lr;
+  CLI::Option* const batch = h.batch;
+  CLI::Option* const q = h.q;
   return [o, out, noise, eps, lr, batch, q, threat_only] {
     if (!noise->count() && !eps->count())
       throw UsageError(
