@@ -1,7 +1,7 @@
 // The analytic Gaussian mechanism (Balle & Wang 2018, Thm 8) with L2 sensitivity 1
 // and noise standard deviation sigma: the exact
 //   delta(eps) = Phi(1/(2 sigma) - eps sigma) - e^eps Phi(-1/(2 sigma) - eps sigma),
-// evaluated in log space, and its inverses in eps and sigma. 003 Table 2 calibrates
+// evaluated in log space, and its inverses in eps and sigma. Andrew et al. 2024, Table 2 calibrates
 // sigma with it (4.22, 1.54, 0.541 for eps 1, 3, 10 at delta 1e-6).
 #pragma once
 

@@ -25,7 +25,7 @@ void check_dim(std::size_t dim) {
   if (dim < 2) throw UsageError(fmt::format("null dimension must be >= 2, got {}", dim));
 }
 
-// Shape a = (d-1)/2 of the Beta(a, a) law of (1+T)/2 (003 Thm 3.1).
+// Shape a = (d-1)/2 of the Beta(a, a) law of (1+T)/2 (Andrew et al. 2024, Thm 3.1).
 double beta_shape(std::size_t dim) {
   return 0.5 * (static_cast<double>(dim) - 1);
 }
@@ -83,7 +83,7 @@ double exact_log_cdf(std::size_t dim, double t) {
   return log_sub(0, exact_log_cdf_nonpositive(a, -t));  // symmetry: P(T <= t) = 1 - P(T <= -t)
 }
 
-// log of Gamma(d/2) / (Gamma((d-1)/2) sqrt(pi)), the constant of f_d (003 Thm 3.1).
+// log of Gamma(d/2) / (Gamma((d-1)/2) sqrt(pi)), the constant of f_d (Andrew et al. 2024, Thm 3.1).
 double exact_log_normaliser(std::size_t dim) {
   return -0.5 * kLogPi - log_gamma_half_ratio(beta_shape(dim));
 }

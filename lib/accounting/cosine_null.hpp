@@ -1,8 +1,8 @@
 // The null distribution of the cosine between a uniformly random unit vector in
-// `dim` dimensions and any independent vector (003 Thm 3.1): density
+// `dim` dimensions and any independent vector (Andrew et al. 2024, Thm 3.1): density
 // f_d(t) = Gamma(d/2) / (Gamma((d-1)/2) sqrt(pi)) (1-t^2)^((d-3)/2) on [-1,1], i.e.
 // (1+T)/2 ~ Beta((d-1)/2, (d-1)/2), so its CDF is a regularized incomplete beta
-// function. NullKind::gaussian is its large-d limit N(0, 1/d) (003 Thm 3.2).
+// function. NullKind::gaussian is its large-d limit N(0, 1/d) (Andrew et al. 2024, Thm 3.2).
 // Also the exact (eps, delta) curve between that null and a Gaussian.
 #pragma once
 #include <cstddef>

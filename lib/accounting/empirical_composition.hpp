@@ -1,12 +1,11 @@
-// 000 Alg. 2 (Sec. 3.4, App. C.2): an empirical epsilon for a whole training run from
-// the per-round estimates eps_r of its audits. Each eps_r becomes the noise multiplier
-// sigma_r of a single Gaussian step (q = 1, one step) that is (max(eps_r, floor),
-// round_delta)-DP under RDP (GetNoise; round_delta is 000's 1/n; an infinite eps_r
-// falls back to the run's own sigma), and the rounds each audit stands for are composed
-// as subsampled Gaussian steps at the run's sampling rate q (GetPrivacy, RDP, final
-// delta). Which rounds an audit stands for:
-//   backward  the rounds since the previous audit (000's code), the first audit also
-//             the rounds before it, and the last audit also the rounds after it;
+// Maddock et al. 2023, Alg. 2 (Sec. 3.4, App. C.2): an empirical epsilon for a whole training run
+// from the per-round estimates eps_r of its audits. Each eps_r becomes the noise multiplier sigma_r
+// of a single Gaussian step (q = 1, one step) that is (max(eps_r, floor), round_delta)-DP under RDP
+// (GetNoise; round_delta is Maddock et al. 2023's 1/n; an infinite eps_r falls back to the run's
+// own sigma), and the rounds each audit stands for are composed as subsampled Gaussian steps at the
+// run's sampling rate q (GetPrivacy, RDP, final delta). Which rounds an audit stands for:
+//   backward  the rounds since the previous audit (Maddock et al. 2023's code), the first
+//             audit also the rounds before it, and the last audit also the rounds after it;
 //   forward   the rounds from the audit to the next (Alg. 2 line 8), the first audit also
 //             the rounds before it.
 // Both cover every round of the run exactly once.
@@ -32,10 +31,10 @@ struct EmpiricalComposition {
 struct EmpiricalCompositionOptions {
   double q = 1;                // the run's sampling rate
   long long total_rounds = 0;  // R
-  double round_delta = 0.01;   // delta of eps_r (000: 1/n)
+  double round_delta = 0.01;   // delta of eps_r (Maddock et al. 2023: 1/n)
   double delta = 1e-5;         // delta of eps_hat
   AuditCover cover = AuditCover::backward;
-  double floor = 0.15;      // GetNoise's floor on eps_r (000's code)
+  double floor = 0.15;      // GetNoise's floor on eps_r (Maddock et al. 2023's code)
   double sigma_if_inf = 0;  // the run's noise multiplier, for eps_r = inf
 };
 

@@ -15,7 +15,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Region where a x^2 + b x + c > 0 (003 Sec. 3.2: split the line at the roots of R(x)).
+// Region where a x^2 + b x + c > 0 (Andrew et al. 2024, Sec. 3.2: split the line at the roots of
+// R(x)).
 Region quadratic_positive_region(double a, double b, double c) {
   Region r;
   if (a == 0) {
@@ -80,7 +81,7 @@ bool separable(const Gaussian& other) {
 }
 
 // One direction of the hockey-stick divergence between Gaussians: with the privacy
-// loss log p(x)/q(x) = a x^2 + b x + c (003 Sec. 3.2),
+// loss log p(x)/q(x) = a x^2 + b x + c (Andrew et al. 2024, Sec. 3.2),
 //   a = (1/sq^2 - 1/sp^2)/2, b = mp/sp^2 - mq/sq^2,
 //   c = ((mq/sq)^2 - (mp/sp)^2)/2 + log sq - log sp,
 // delta_{P||Q}(eps) = P(L > eps) - e^eps Q(L > eps).

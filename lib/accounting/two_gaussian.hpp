@@ -1,5 +1,5 @@
 // The exact (eps, delta) curve between two Gaussians with unequal variances
-// (003 Sec. 3.2), computed from the privacy-loss random variable in log space.
+// (Andrew et al. 2024, Sec. 3.2), computed from the privacy-loss random variable in log space.
 #pragma once
 #include "accounting/log_space.hpp"
 

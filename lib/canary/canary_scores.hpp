@@ -1,5 +1,5 @@
 // Scores of many canaries against one vector (a released sum, a model, a model delta):
-// the cosine <c_j, v> / (||c_j|| ||v||) of 003 (Alg. 1 line 8, Alg. 2-3) or the
+// the cosine <c_j, v> / (||c_j|| ||v||) of Andrew et al. 2024 (Alg. 1 line 8, Alg. 2-3) or the
 // dot product <c_j, v>. Threads across canaries; each canary's score is summed in a
 // fixed order (LaneSum, fixed chunks), so the numbers do not depend on the thread
 // count or on whether the canaries are cached.
@@ -39,8 +39,8 @@ class CanaryScorer {
   std::vector<double> cache_;  // raw canaries, count x dim, when cached
 };
 
-// Per-round scores reduced over rounds, one value per canary (003 Alg. 3: the maximum,
-// or the mean, of the canary's cosines over all rounds).
+// Per-round scores reduced over rounds, one value per canary (Andrew et al. 2024, Alg. 3: the
+// maximum, or the mean, of the canary's cosines over all rounds).
 enum class RoundReduce { max, mean };
 RoundReduce parse_round_reduce(const std::string& name);  // "max" | "mean"; UsageError
 

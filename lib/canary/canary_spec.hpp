@@ -1,11 +1,12 @@
 // The canary spec of DESIGN.md: a JSON object from which every canary is regenerated
 // bit-identically anywhere, e.g. {"kind":"sphere","seed":7,"count":1000,"dim":101770,
 // "first_index":0}.
-//   sphere: canary j is uniform on the unit sphere S^{dim-1} (003 Sec. 3, Alg. 1): the
+//   sphere: canary j is uniform on the unit sphere S^{dim-1} (Andrew et al. 2024, Sec. 3, Alg. 1):
+//   the
 //           standard Gaussian vector of PhiloxStream(seed, first_index + j), normalised.
-//   dummy:  002's dummy gradient (Sec. 4.1, "Dummy gradient"): every entry
+//   dummy:  Matsumoto et al. 2022's dummy gradient (Sec. 4.1, "Dummy gradient"): every entry
 //           clip / sqrt(dim), so its norm is the clipping bound; "flip" negates it
-//           (002's g_2 = -g_1). All canaries of a dummy spec are this one vector.
+//           (Matsumoto et al. 2022's g_2 = -g_1). All canaries of a dummy spec are this one vector.
 #pragma once
 #include <cstddef>
 #include <cstdint>

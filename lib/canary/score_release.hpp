@@ -1,6 +1,6 @@
 // What score-dump computes, as one library call: the score of every inserted
-// (label 1) and unseen (label 0) canary against a released vector (003 Alg. 1-2),
-// or reduced over the rows of a T x D stack of per-round releases (003 Alg. 3).
+// (label 1) and unseen (label 0) canary against a released vector (Andrew et al. 2024, Alg. 1-2),
+// or reduced over the rows of a T x D stack of per-round releases (Andrew et al. 2024, Alg. 3).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -35,7 +35,8 @@ struct LabelledScore {
 struct CanaryScores {
   std::vector<LabelledScore> rows;
   // The dimension of the canaries and the release, when every score is one cosine (the
-  // cosine null of 003 Thm 3.1 applies); 0 for dot products and for reductions over rounds.
+  // cosine null of Andrew et al. 2024, Thm 3.1 applies); 0 for dot products and for reductions over
+  // rounds.
   std::size_t dim;
 };
 

@@ -1,6 +1,6 @@
 // Adaptive clipping of Andrew et al. (2021), "Differentially private learning with
-// adaptive clipping" (003 Sec. 5.1 trains with it): the clip norm C follows a target
-// quantile gamma of the clients' update norms through a private geometric update,
+// adaptive clipping" (Andrew et al. 2024, Sec. 5.1 trains with it): the clip norm C follows a
+// target quantile gamma of the clients' update norms through a private geometric update,
 //   b_bar = (sum_i 1[||Delta_i|| <= C] + N(0, sigma_b^2)) / m,
 //   C <- C exp(-eta (b_bar - gamma))                       (their Alg. 1, geometric rule).
 // The count query spends part of the privacy budget: for the whole round to have noise

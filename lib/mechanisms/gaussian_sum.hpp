@@ -1,4 +1,4 @@
-// The Gaussian sum query with canaries inserted, released once (003 Alg. 1):
+// The Gaussian sum query with canaries inserted, released once (Andrew et al. 2024, Alg. 1):
 //   rho = C * ( sum_i clip_1(x_i) + sum_j clip_1(c_j) + sigma Z ),  Z ~ N(0, I_d),
 // where clip_1(x) = x min(1, 1/||x||) bounds every contribution's norm by 1 (the
 // sensitivity), C (--clip) rescales to sensitivity C, and sigma is the noise

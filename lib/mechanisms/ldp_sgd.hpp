@@ -1,6 +1,6 @@
-// LDP-SGD (002 Alg. 1-2, after Erlingsson et al. 2020 and Duchi et al. 2018): the
-// client randomizer that reports one unit vector per gradient with eps-LDP, and the
-// server that unbiases, averages and takes a projected gradient step.
+// LDP-SGD (Matsumoto et al. 2022, Alg. 1-2, after Erlingsson et al. 2020 and Duchi et al. 2018):
+// the client randomizer that reports one unit vector per gradient with eps-LDP, and the server that
+// unbiases, averages and takes a projected gradient step.
 #pragma once
 #include <cstddef>
 
@@ -19,10 +19,10 @@ struct LdpSgdConfig {
 void validate(const LdpSgdConfig& config);
 
 // Probability that the report lies in the hemisphere of z: e^eps / (1 + e^eps)
-// (002 Alg. 1 line 3), computed as 1 / (1 + e^-eps).
+// (Matsumoto et al. 2022, Alg. 1 line 3), computed as 1 / (1 + e^-eps).
 double ldp_sgd_keep_probability(double eps);
 
-// 002 Alg. 1, the client. Clips the gradient to norm L (line 1); projects it to
+// Matsumoto et al. 2022, Alg. 1, the client. Clips the gradient to norm L (line 1); projects it to
 // z = +-L x/||x|| with P(+) = 1/2 + ||x||/(2L) (line 2); draws v uniform on the unit
 // sphere; reports sgn(<z,v>) v with probability e^eps/(1+e^eps), else its negation
 // (line 3). The report is a unit vector written to `report` (size d). Draw order from
@@ -36,7 +36,7 @@ Eigen::VectorXd ldp_sgd_randomize(const Eigen::Ref<const Eigen::VectorXd>& gradi
                                   const LdpSgdConfig& config, PhiloxStream& rng);
 
 // The server's unbiasing constant for dimension d: E[constant * report] = x for a
-// clipped x. 002 Alg. 2 line 4 prints L sqrt(pi)/2 Gamma((d-1)/2+1)/Gamma(d/2+1)
+// clipped x. Matsumoto et al. 2022, Alg. 2 line 4 prints L sqrt(pi)/2 Gamma((d-1)/2+1)/Gamma(d/2+1)
 // (e^eps+1)/(e^eps-1); that is unbiased only with the extra factor d of Duchi et al.
 // (2018), which we include (see man dp-train, LDP):
 //   constant = L d sqrt(pi)/2 * Gamma((d+1)/2) / Gamma(d/2+1) * coth(eps/2).
@@ -44,16 +44,16 @@ Eigen::VectorXd ldp_sgd_randomize(const Eigen::Ref<const Eigen::VectorXd>& gradi
 // beyond neither overflows nor loses precision.
 double ldp_sgd_unbiasing_constant(std::size_t d, const LdpSgdConfig& config);
 
-// 002 Alg. 2 line 5: eta = ||C|| sqrt(n) / (L sqrt(d)) * (e^eps-1)/(e^eps+1).
+// Matsumoto et al. 2022, Alg. 2 line 5: eta = ||C|| sqrt(n) / (L sqrt(d)) * (e^eps-1)/(e^eps+1).
 double ldp_sgd_learning_rate(double radius, std::size_t clients, std::size_t d,
                              const LdpSgdConfig& config);
 
 // l2 projection onto the ball of `radius` centred at 0: theta * min(1, radius/||theta||).
 void project_onto_ball(Eigen::Ref<Eigen::VectorXd> theta, double radius);
 
-// 002 Alg. 2 lines 4-5: g = constant * report_sum / n; theta <- Proj_C(theta - eta g),
-// with C the ball of `radius` (||C||_2), n = `clients` reports summed in report_sum and
-// eta = `learning_rate` (ldp_sgd_learning_rate gives Alg. 2's).
+// Matsumoto et al. 2022, Alg. 2 lines 4-5: g = constant * report_sum / n; theta <- Proj_C(theta -
+// eta g), with C the ball of `radius` (||C||_2), n = `clients` reports summed in report_sum and eta
+// = `learning_rate` (ldp_sgd_learning_rate gives Alg. 2's).
 void ldp_sgd_server_step(Eigen::Ref<Eigen::VectorXd> theta,
                          const Eigen::Ref<const Eigen::VectorXd>& report_sum, std::size_t clients,
                          double radius, double learning_rate, const LdpSgdConfig& config);

@@ -1,5 +1,5 @@
-// Who takes part in each round of federated training (003 Sec. 5.2): Poisson sampling,
-// shuffled epochs, or a fixed number of repetitions per member. Members are indices
+// Who takes part in each round of federated training (Andrew et al. 2024, Sec. 5.2): Poisson
+// sampling, shuffled epochs, or a fixed number of repetitions per member. Members are indices
 // 0..population-1; a schedule lists, for each round, its members in increasing order.
 // Every schedule is a pure function of its configuration and seed (PhiloxStream).
 #pragma once
@@ -35,7 +35,7 @@ struct ParticipationConfig {
 // above the population, an empty population, or sampling without replacement.
 RoundMembers participation_schedule(const ParticipationConfig& config);
 
-// 003 Sec. 5.2's fixed repetitions: the run is cut into `repeats` periods of equal
+// Andrew et al. 2024, Sec. 5.2's fixed repetitions: the run is cut into `repeats` periods of equal
 // length (rounds * r / repeats .. rounds * (r + 1) / repeats) and each member takes
 // part once per period, in a round drawn uniformly within it from
 // PhiloxStream(seed, stream + member): exactly `repeats` distinct rounds each.

@@ -1,7 +1,7 @@
 // One-sided upper confidence bounds on a binomial proportion (a false-positive or
 // false-negative rate measured as k errors in n trials), at confidence 1 - alpha.
 // These turn an attack's observed error rates into the high-probability rates of
-// 004 Eq. 5 (Clopper-Pearson) and 003 Sec. 5.1 (Jeffreys).
+// Nasr et al. 2021, Eq. 5 (Clopper-Pearson) and Andrew et al. 2024, Sec. 5.1 (Jeffreys).
 #pragma once
 #include <cstddef>
 

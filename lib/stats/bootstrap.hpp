@@ -1,7 +1,7 @@
 // The BCa (bias-corrected and accelerated) bootstrap interval of Efron (1987, "Better
 // bootstrap confidence intervals", JASA 82:171) for any point estimate computed from
-// attack scores, e.g. gauss-fit's eps_est: 003 and 000 report mean +- std over many
-// runs; a single audit needs an interval from its one set of scores.
+// attack scores, e.g. gauss-fit's eps_est: Andrew et al. 2024 and Maddock et al. 2023 report mean
+// +- std over many runs; a single audit needs an interval from its one set of scores.
 //
 // Resampling is stratified by label: replicate b draws n_in in scores and n_out out
 // scores with replacement, each class from itself (an audit's two classes are fixed

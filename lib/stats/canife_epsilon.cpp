@@ -26,7 +26,7 @@ CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, do
   for (const OperatingPoint& p : sweep.points) {
     const double gamma = p.threshold;
     const std::size_t fp = p.false_positives, fn = sweep.false_negatives(p);
-    if ((fp == 0) != (fn == 0)) continue;  // one rate 0: skipped (000's code)
+    if ((fp == 0) != (fn == 0)) continue;  // one rate 0: skipped (Maddock et al. 2023's code)
     const double eps =
         fp == 0 ? std::numeric_limits<double>::infinity()
                 : epsilon_from_rates(double(fp) / double(n_out), double(fn) / double(n_in), delta);

@@ -1,15 +1,15 @@
-// CANIFE's per-round empirical epsilon (000 Sec. 3.4, App. C.1, and its authors' code):
-// over the thresholds gamma in the round's scores, the rule "in when score >= gamma"
-// has false-positive rate FPR (out scores >= gamma) and false-negative rate FNR (in
-// scores < gamma), and
+// CANIFE's per-round empirical epsilon (Maddock et al. 2023, Sec. 3.4, App. C.1, and its authors'
+// code): over the thresholds gamma in the round's scores, the rule "in when score >= gamma" has
+// false-positive rate FPR (out scores >= gamma) and false-negative rate FNR (in scores < gamma),
+// and
 //   eps_r = max_gamma max( log((1 - delta - FPR) / FNR), log((1 - delta - FNR) / FPR) ),
 // with one rule of its own: a threshold where exactly one rate is 0 is skipped (it
 // would give inf from a single lucky separation); where both are 0 the scores are
-// separated and eps_r = inf. 000 takes delta = 1/n for n scores, which caps a finite
-// eps_r at log((1 - 3/n) / (2/n)) for balanced rounds (3.88 at n = 100).
-// The interval is Clopper-Pearson at the chosen threshold, two-sided 95% by default
-// (alpha/2 per tail and rate), not corrected for the choice of threshold (as 000):
-// lower = eps at the upper bounds of both rates, upper = eps at their lower bounds.
+// separated and eps_r = inf. Maddock et al. 2023 takes delta = 1/n for n scores, which caps a
+// finite eps_r at log((1 - 3/n) / (2/n)) for balanced rounds (3.88 at n = 100). The interval is
+// Clopper-Pearson at the chosen threshold, two-sided 95% by default (alpha/2 per tail and rate),
+// not corrected for the choice of threshold (as Maddock et al. 2023): lower = eps at the upper
+// bounds of both rates, upper = eps at their lower bounds.
 #pragma once
 #include <cstddef>
 #include <map>
@@ -31,8 +31,8 @@ struct CanifeEpsilon {
 CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta,
                              double alpha = 0.05);
 
-// eps_r of every round (000 Sec. 3.4), each at delta, or without one at 1/n for the
-// round's n scores (as 000). Same checks, per round.
+// eps_r of every round (Maddock et al. 2023, Sec. 3.4), each at delta, or without one at 1/n for
+// the round's n scores (as Maddock et al. 2023). Same checks, per round.
 std::map<double, CanifeEpsilon> canife_epsilon_per_round(const std::map<double, ScoreSet>& rounds,
                                                          std::optional<double> delta,
                                                          double alpha = 0.05);

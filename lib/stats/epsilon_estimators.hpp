@@ -1,13 +1,15 @@
 // Every estimator of the papers from attack scores (or game decisions) to one
 // epsilon, in one place:
-//   threshold        max over thresholds of 003 Eq. 1 at the observed rates
-//                    (000 App. C.1); at one decision rule for a game (002 Eq. 3)
-//   clopper_pearson  the same at Clopper-Pearson upper bounds of FPR and FNR (004 Eq. 5)
-//   jeffreys         the same at Jeffreys upper bounds (003 Sec. 5.1, eps_lo)
+//   threshold        max over thresholds of Andrew et al. 2024, Eq. 1 at the observed rates
+//                    (Maddock et al. 2023, App. C.1); at one decision rule for a game (Matsumoto et
+//                    al. 2022, Eq. 3)
+//   clopper_pearson  the same at Clopper-Pearson upper bounds of FPR and FNR (Nasr et al. 2021, Eq.
+//   5) jeffreys         the same at Jeffreys upper bounds (Andrew et al. 2024, Sec. 5.1, eps_lo)
 //   gauss_fit        a Gaussian fitted to each side, then the exact two-Gaussian
-//                    epsilon (003 Alg. 3), or against the cosine null (003 Alg. 2)
+//                    epsilon (Andrew et al. 2024, Alg. 3), or against the cosine null (Andrew et
+//                    al. 2024, Alg. 2)
 // With an analytic null (CosineNull), the out side is not sampled: FPR at a threshold
-// is the exact null tail and only FNR is bounded (003's eps_lo-final).
+// is the exact null tail and only FNR is bounded (Andrew et al. 2024's eps_lo-final).
 #pragma once
 #include <cstddef>
 #include <map>
@@ -73,8 +75,8 @@ EpsilonEstimate estimate_epsilon(const DecisionCounts& decisions, const Estimato
 BootstrapDistribution bootstrap_epsilon(const ScoreSet& scores, const EstimatorOptions& options,
                                         const BootstrapOptions& boot);
 
-// One estimate per audit round (CANIFE's eps_r, 000 Sec. 3.4). With
-// delta_one_over_n, each round uses delta = 1/n, n its number of scores, as 000
+// One estimate per audit round (CANIFE's eps_r, Maddock et al. 2023, Sec. 3.4). With
+// delta_one_over_n, each round uses delta = 1/n, n its number of scores, as Maddock et al. 2023
 // does (DataError for a round with fewer than 2); round i (0-based, ascending) uses
 // seed options.strategy.seed + i.
 std::map<double, EpsilonEstimate> estimate_epsilon_per_round(

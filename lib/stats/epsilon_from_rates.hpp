@@ -2,7 +2,8 @@
 // false-positive rate FPR (on out samples) and false-negative rate FNR (on in
 // samples) refutes (eps, delta)-DP for every eps below
 //   max( log((1 - delta - FPR) / FNR), log((1 - delta - FNR) / FPR) )
-// (003 Eq. 1; 000 Sec. 3.4; 004 Eq. 4; 002 Eq. 3 with delta = 0).
+// (Andrew et al. 2024, Eq. 1; Maddock et al. 2023, Sec. 3.4; Nasr et al. 2021, Eq. 4; Matsumoto et
+// al. 2022, Eq. 3 with delta = 0).
 #pragma once
 
 namespace dpaudit {

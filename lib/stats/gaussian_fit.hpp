@@ -1,5 +1,5 @@
 // A Gaussian fitted to scores by its sample mean and standard deviation, by
-// default with ddof 0 (divide by n), as mean()/std() in 003 Alg. 1-3 and numpy.
+// default with ddof 0 (divide by n), as mean()/std() in Andrew et al. 2024, Alg. 1-3 and numpy.
 #pragma once
 #include <vector>
 

@@ -1,7 +1,7 @@
 // The ROC sweep: every threshold rule "say in when score >= t", for t running over
 // the distinct scores from the highest down, with its error counts. One pass over
 // the two sorted score lists, so all thresholds cost O(n) after the sort
-// (000 App. C.1 takes the max of the estimate over all of them).
+// (Maddock et al. 2023, App. C.1 takes the max of the estimate over all of them).
 #pragma once
 #include <cstddef>
 #include <vector>

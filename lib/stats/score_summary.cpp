@@ -32,7 +32,7 @@ ScoreSummary summarize_scores(const ScoreSet& scores, const std::optional<Cosine
     const auto null_log_cdf = [&](double t) { return log_cdf(*null, t); };
     const auto null_log_sf = [&](double t) { return log_sf(*null, t); };
     // The null's log density as its value at the mode 0 plus the t-dependent part of
-    // 003 Thm 3.1, ((d-3)/2) log(1 - t^2), or of N(0, 1/d), -d t^2 / 2: one log1p
+    // Andrew et al. 2024, Thm 3.1, ((d-3)/2) log(1 - t^2), or of N(0, 1/d), -d t^2 / 2: one log1p
     // instead of the normalising log-gammas per call.
     const double log_pdf_at_mode = cosine_null_log_pdf(null->dim, 0, null->kind);
     const double d = static_cast<double>(null->dim);

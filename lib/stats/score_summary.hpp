@@ -1,6 +1,6 @@
 // What --json and --report show beside the epsilon: counts, AUROC, TPR at chosen
-// FPRs, a Gaussian fit of each side and its Anderson-Darling statistic (003 App. B),
-// and, against sampled out scores, the attack metrics of stats/attack_metrics.hpp.
+// FPRs, a Gaussian fit of each side and its Anderson-Darling statistic (Andrew et al. 2024, App.
+// B), and, against sampled out scores, the attack metrics of stats/attack_metrics.hpp.
 #pragma once
 #include <cstddef>
 #include <optional>

@@ -8,9 +8,10 @@
 //                grid of guess counts for one-run (one_run.hpp).
 //   max          the best rule over all, each at alpha: the papers' practice; over-states
 //                the confidence (the choice is not paid for).
-//   uncorrected  003's eps_lo (003 Sec. 5.1): the best rule, alpha spent on EACH bounded
+//   uncorrected  Andrew et al. 2024's eps_lo (Andrew et al. 2024, Sec. 5.1): the best rule, alpha
+//   spent on EACH bounded
 //                rate (not split between FPR and FNR) and no correction for the choice.
-//                Not a valid 1 - alpha bound; offered to compare with 003's numbers.
+//                Not a valid 1 - alpha bound; offered to compare with Andrew et al. 2024's numbers.
 //   split        a seeded uniformly random half of each class chooses the rule (max on
 //                it), the other half bounds it at alpha: valid, the held-out half being
 //                independent of the choice.
@@ -87,8 +88,8 @@ double median_bound(std::vector<double> bounds);
 
 // The level each rule of a searched family of `family` rules is tested at, for a bound at
 // level alpha split evenly over `rates` bounded rates (union bound): bonferroni
-// alpha / rates / family, max alpha / rates, uncorrected alpha (003: alpha on each rate).
-// UsageError for the other choices (they search no family).
+// alpha / rates / family, max alpha / rates, uncorrected alpha (Andrew et al. 2024: alpha on each
+// rate). UsageError for the other choices (they search no family).
 double level_per_rule(ThresholdChoice choice, double alpha, double rates, std::size_t family);
 
 // What an estimator of Estimate supplies to estimate_by_strategy. Estimate has a

@@ -14,8 +14,9 @@ int main(int argc, char** argv) {
       "Make canaries for a privacy audit. Prints a canary spec (one line of JSON) from which "
       "every\n"
       "canary is regenerated bit-identically: sphere canaries are uniform on the unit sphere "
-      "(003),\n"
-      "dummy canaries are 002's dummy gradient (every entry clip/sqrt(dim)), negated with --flip.\n"
+      "(Andrew et al. 2024),\n"
+      "dummy canaries are Matsumoto et al. 2022's dummy gradient (every entry clip/sqrt(dim)), "
+      "negated with --flip.\n"
       "With --npy, writes the count x dim matrix instead.",
       "canary-gen"};
   cli::setup(app,
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
           ->capture_default_str()
           ->check(cli::positive());
   auto* flip_opt =
-      app.add_flag("--flip", spec.flip, "dummy: negate the canary (002's flipped dummy gradient)");
+      app.add_flag("--flip", spec.flip,
+                   "dummy: negate the canary (Matsumoto et al. 2022's flipped dummy gradient)");
   app.add_flag("--npy", o.npy, "write the K x D matrix as NPY instead of the spec");
   app.add_option("--dtype", o.dtype, "NPY dtype: f8 or f4")
       ->capture_default_str()

@@ -55,7 +55,8 @@ void CommandLine::declare_inputs(CLI::App& app) {
       app.add_option(
              "--null-dim", null_dim,
              "scores are cosines with canaries in D dimensions; the out side is the analytic "
-             "null (003 Thm 3.1); label-0 rows are ignored; a dim column must hold D")
+             "null (Andrew et al. 2024, Thm 3.1); label-0 rows are ignored; a dim column must hold "
+             "D")
           ->check(cli::cosine_dimension());
   null_opt =
       app.add_option(
@@ -68,7 +69,8 @@ void CommandLine::declare_inputs(CLI::App& app) {
       app.add_option(
              "-m,--method", method_name,
              "threshold | clopper-pearson | jeffreys | gauss-fit (default: gauss-fit with "
-             "--null-dim, else clopper-pearson) | canife (--per round only: 000's eps_r, "
+             "--null-dim, else clopper-pearson) | canife (--per round only: Maddock et al. 2023's "
+             "eps_r, "
              "thresholds with one zero rate skipped, CSV round,epsilon,eps_lo,eps_hi with its "
              "Clopper-Pearson interval at 1 - alpha) | one-run (Steinke, Nasr & Jagielski 2023: m "
              "canaries "
@@ -102,7 +104,8 @@ void CommandLine::declare_strategy(CLI::App& app) {
                      "alpha / its grid "
                      "of guess counts 10, 20, 50, ... up to m/2); max: best threshold without "
                      "correction (OVER-STATES "
-                     "the confidence); uncorrected: 003's eps_lo, max with alpha on EACH rate (NOT "
+                     "the confidence); uncorrected: Andrew et al. 2024's eps_lo, max with alpha on "
+                     "EACH rate (NOT "
                      "a valid bound); "
                      "split: choose on a random half (--seed), bound on the other; multi-split: "
                      "the median of "

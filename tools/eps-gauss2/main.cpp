@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Exact (eps, delta) between two Gaussians N(mu1,sigma1^2) and N(mu2,sigma2^2), both "
       "directions\n"
-      "(003 Sec. 3.2; unequal variances handled), between the cosine null of 003 Thm 3.1 in d "
+      "(Andrew et al. 2024, Sec. 3.2; unequal variances handled), between the cosine null of "
+      "Andrew et al. 2024, Thm 3.1 in d "
       "dimensions\n"
       "and N(mu,sigma^2), or of the Gaussian mechanism with sensitivity 1 (Balle & Wang 2018).\n"
       "Prints eps for --delta, delta for --eps (sigma with --gaussian-mechanism --eps --delta);\n"
@@ -69,8 +70,9 @@ int main(int argc, char** argv) {
                      "the first distribution is the cosine null in D >= 2 dimensions")
           ->check(cli::cosine_dimension());
   auto* null_opt =
-      app.add_option("--null", null_name,
-                     "exact (003 Thm 3.1, incomplete beta) or gaussian (N(0,1/d), Thm 3.2)")
+      app.add_option(
+             "--null", null_name,
+             "exact (Andrew et al. 2024, Thm 3.1, incomplete beta) or gaussian (N(0,1/d), Thm 3.2)")
           ->capture_default_str()
           ->check(CLI::IsMember({"exact", "gaussian"}));
   auto* mu_opt = app.add_option("--mu", mu, "mean of the Gaussian compared with the null")

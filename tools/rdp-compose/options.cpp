@@ -82,20 +82,22 @@ void declare_run(CLI::App& app, CommandLine& c) {
 // --empirical and the options that go with it.
 void declare_empirical(CLI::App& app, CommandLine& c) {
   EmpiricalCompositionOptions& e = c.options.empirical;
-  c.empirical =
-      app.add_option("--empirical", c.options.empirical_path,
-                     "CSV round,epsilon of per-round empirical eps (000's eps_r; - = stdin): print "
-                     "000 Alg. 2's eps_hat for the run (--q, --rounds, --round-delta, --delta)");
+  c.empirical = app.add_option(
+      "--empirical", c.options.empirical_path,
+      "CSV round,epsilon of per-round empirical eps (Maddock et al. 2023's eps_r; - = stdin): "
+      "print "
+      "Maddock et al. 2023, Alg. 2's eps_hat for the run (--q, --rounds, --round-delta, --delta)");
   c.rounds = app.add_option("--rounds", e.total_rounds, "--empirical: the run's rounds R")
                  ->check(CLI::Range(1LL, std::numeric_limits<long long>::max()));
-  c.round_delta = app.add_option("--round-delta", e.round_delta,
-                                 "--empirical: the delta of each eps_r (000: 1/n for n scores)")
-                      ->check(cli::open_unit_interval());
+  c.round_delta =
+      app.add_option("--round-delta", e.round_delta,
+                     "--empirical: the delta of each eps_r (Maddock et al. 2023: 1/n for n scores)")
+          ->check(cli::open_unit_interval());
   c.cover_opt =
       app.add_option(
              "--cover", c.cover,
              "--empirical: rounds each audit stands for: backward (since the previous audit, "
-             "000's code) | forward (until the next, Alg. 2 as printed)")
+             "Maddock et al. 2023's code) | forward (until the next, Alg. 2 as printed)")
           ->capture_default_str()
           ->check(CLI::IsMember({"backward", "forward"}));
   c.floor = app.add_option("--eps-floor", e.floor, "--empirical: GetNoise's floor on eps_r")
@@ -142,7 +144,7 @@ void validate_empirical(const CommandLine& c, Options& o) {
       "with --empirical");
   cli::require_options({c.q, c.rounds, c.round_delta}, "with --empirical");
   if (*o.accounting.accountant != Accountant::rdp)
-    throw UsageError("--empirical composes with RDP, as 000", "--accountant");
+    throw UsageError("--empirical composes with RDP, as Maddock et al. 2023", "--accountant");
   o.mode = Mode::empirical;
   o.empirical.q = o.q;
   o.empirical.delta = o.delta;

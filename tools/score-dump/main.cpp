@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
       "Score canaries against a released vector: prints CSV id,label,score[,dim], one row per "
       "canary,\n"
       "label 1 for --canaries (inserted) and 0 for --unseen (never inserted). The score is the\n"
-      "cosine <c,m>/(||c|| ||m||) (003) or the dot product <c,m>. Canaries from a spec are\n"
+      "cosine <c,m>/(||c|| ||m||) (Andrew et al. 2024) or the dot product <c,m>. Canaries from a "
+      "spec are\n"
       "regenerated on the fly: memory O(D + K).",
       "score-dump"};
   dpaudit::cli::setup(app,
@@ -34,7 +35,8 @@ int main(int argc, char** argv) {
       app.add_option("--model", o.model, "released vector or model, 1-D NPY of D entries");
   app.add_option("--reference", o.reference, "score model - reference (a model delta)")
       ->needs(model);
-  auto* deltas = app.add_option("--deltas", o.deltas, "per-round deltas, T x D NPY (003 Alg. 3)")
+  auto* deltas = app.add_option("--deltas", o.deltas,
+                                "per-round deltas, T x D NPY (Andrew et al. 2024, Alg. 3)")
                      ->excludes(model);
   app.add_option("--reduce", o.reduce,
                  "--deltas: reduce each canary's per-round scores by max or mean")

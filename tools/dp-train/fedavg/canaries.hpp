@@ -1,4 +1,4 @@
-// The canaries of a dp-train fedavg run: seen canaries (inserted; 003 Alg. 2) and
+// The canaries of a dp-train fedavg run: seen canaries (inserted; Andrew et al. 2024, Alg. 2) and
 // unseen ones (only observed; Alg. 3), from a spec or NPY each, or made by the run
 // (--num-canaries/--num-unseen). Scoring is lib/canary's CanaryScorer. No LibTorch here.
 #pragma once

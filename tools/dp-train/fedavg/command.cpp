@@ -1,6 +1,6 @@
-// dp-train fedavg: DP-FedAvg (003 Alg. 2) on Fashion-MNIST or a synthetic task, with
-// seen and unseen canary clients observed on the final model and on every round's
-// aggregate (Alg. 3). Options here; the run is fedavg/run.cpp.
+// dp-train fedavg: DP-FedAvg (Andrew et al. 2024, Alg. 2) on Fashion-MNIST or a synthetic task,
+// with seen and unseen canary clients observed on the final model and on every round's aggregate
+// (Alg. 3). Options here; the run is fedavg/run.cpp.
 #include "command.hpp"
 #include "cli/tool.hpp"
 #include "fedavg/run.hpp"
@@ -13,7 +13,8 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   auto c = std::make_shared<FedAvgConfig>();
   auto json = std::make_shared<bool>(false);
   sub.description(
-      "DP-FedAvg with canary clients (003 Alg. 2-3): writes the final model, theta_T - theta_0, "
+      "DP-FedAvg with canary clients (Andrew et al. 2024, Alg. 2-3): writes the final model, "
+      "theta_T - theta_0, "
       "canary cosines "
       "with the final delta (scores_final.csv) and their max over rounds' noisy aggregates "
       "(scores_all.csv), "
@@ -35,7 +36,8 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   sub.add_option(
       "--data", c->data_dir,
       "folder of the Fashion-MNIST gzip IDX files (default: /usr/share/datasets/fashion-mnist)");
-  sub.add_option("--model", c->model, "logreg, mlp (784-128-10) or cnn (002 Table 2)")
+  sub.add_option("--model", c->model,
+                 "logreg, mlp (784-128-10) or cnn (Matsumoto et al. 2022, Table 2)")
       ->capture_default_str();
   sub.add_option("--hidden", c->hidden, "hidden units of mlp")
       ->capture_default_str()
@@ -109,8 +111,9 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
                  "run, so --out has none)");
   sub.add_option("--eval-every", c->eval_every, "test accuracy every N rounds (and at the end)")
       ->capture_default_str();
-  sub.add_option("--delta", c->delta,
-                 "delta of the analytic epsilon (default: clients^-1.1, 003 Sec. 5.1)")
+  sub.add_option(
+         "--delta", c->delta,
+         "delta of the analytic epsilon (default: clients^-1.1, Andrew et al. 2024, Sec. 5.1)")
       ->check(cli::open_unit_interval());  // 0 stands for the default inside, but an explicit 0 is
                                            // an error
   sub.add_flag("--save-deltas", c->save_deltas,

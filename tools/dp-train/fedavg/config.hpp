@@ -1,5 +1,5 @@
-// Configuration of one `dp-train fedavg` run (003 Alg. 2-3), as parsed from the command
-// line and recorded in run.json. No LibTorch here.
+// Configuration of one `dp-train fedavg` run (Andrew et al. 2024, Alg. 2-3), as parsed from the
+// command line and recorded in run.json. No LibTorch here.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -48,7 +48,8 @@ struct FedAvgConfig {
   std::string
       timings;  // --timings FILE: wall time and peak memory (not deterministic, so not in --out)
   std::size_t eval_every = 10;
-  double delta = 0;  // 0: 003 Sec. 5.1's delta = n^-1.1 with n the number of clients
+  double delta =
+      0;  // 0: Andrew et al. 2024, Sec. 5.1's delta = n^-1.1 with n the number of clients
   bool save_deltas = false;
   std::uint64_t seed = 1;
   int threads = 1;

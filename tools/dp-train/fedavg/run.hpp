@@ -1,5 +1,5 @@
-// One DP-FedAvg training run with canary clients (003 Alg. 2 and 3), writing its outputs
-// into a staging folder that becomes --out only when everything succeeded.
+// One DP-FedAvg training run with canary clients (Andrew et al. 2024, Alg. 2 and 3), writing its
+// outputs into a staging folder that becomes --out only when everything succeeded.
 #pragma once
 #include "fedavg/config.hpp"
 

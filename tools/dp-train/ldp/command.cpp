@@ -80,20 +80,22 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   auto o = std::make_shared<LdpOptions>();
   auto& g = o->game;
   sub.description(
-      "LDP privacy test of 002 (Matsumoto et al.): a crafter makes gradients g1, g2; one of them, "
+      "LDP privacy test of Matsumoto et al. 2022: a crafter makes gradients g1, g2; one of them, "
       "chosen by a fair coin, is randomized by the LDP-SGD client; a white-box (Eq. 5) or "
       "black-box "
       "(Eq. 4, 6, 7) distinguisher guesses which. Writes one row `label,guess` per trial (1 = g1) "
-      "for eps-from-scores --decisions (002 Eq. 3).");
+      "for eps-from-scores --decisions (Matsumoto et al. 2022, Eq. 3).");
   sub.footer(
       "\nEXAMPLES:\n"
       "  dp-train ldp --crafter dummy-gradient --eps 4 --trials 10000 |\n"
-      "      eps-from-scores --decisions - --method threshold          # about 4 (002 Prop. 1)\n"
+      "      eps-from-scores --decisions - --method threshold          # about 4 (Matsumoto et al. "
+      "2022, Prop. 1)\n"
       "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --json\n"
       "  dp-train ldp --crafter collusion --eps 2 --threads 2 -o decisions.csv\n"
       "  dp-train ldp --crafter dummy-gradient --dim 100000 --eps 4 --distinguisher black-box "
       "--clients 10\n"
-      "  dp-train ldp --crafter dummy-gradient --dummy-norm 0.5 --eps 4 --json   # 002 Fig. 3: "
+      "  dp-train ldp --crafter dummy-gradient --dummy-norm 0.5 --eps 4 --json   # Matsumoto et "
+      "al. 2022, Fig. 3: "
       "below L\n"
       "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --trial-seed 2 --json  # "
       "held-out trials\n"
@@ -101,7 +103,7 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_option(
          "--crafter", o->crafter,
          "benign | input-perturbation | parameter-retrogression | gradient-flip | collusion | "
-         "dummy-gradient (002 Sec. 3.4)")
+         "dummy-gradient (Matsumoto et al. 2022, Sec. 3.4)")
       ->required();
   sub.add_option("--distinguisher", o->distinguisher,
                  "white-box (Eq. 5) | black-box (Table 1's Eq. 4, 6 or 7)")
@@ -111,22 +113,23 @@ std::function<int()> declare_ldp(CLI::App& sub) {
   sub.add_option("--trials,-K", g.trials, "number of trials K (>= 1)")
       ->check(whole_number("the number of trials K", 1))
       ->capture_default_str();
-  sub.add_option(
-         "--clients,-n", g.clients,
-         "reports the server averages per step; the other n-1 are benign (black-box, 002 Table 3)")
+  sub.add_option("--clients,-n", g.clients,
+                 "reports the server averages per step; the other n-1 are benign (black-box, "
+                 "Matsumoto et al. 2022, Table 3)")
       ->check(whole_number("the number of clients n", 1))
       ->capture_default_str();
   sub.add_option("--task", g.task, "fashion-mnist | synthetic")->capture_default_str();
   sub.add_option("--data", g.data_dir, "folder of the Fashion-MNIST gzip IDX files")
       ->capture_default_str();
-  sub.add_option("--model", g.model, "cnn (002 Table 2) | mlp | logreg")->capture_default_str();
+  sub.add_option("--model", g.model, "cnn (Matsumoto et al. 2022, Table 2) | mlp | logreg")
+      ->capture_default_str();
   sub.add_option("--dim", g.dim,
                  "dummy-gradient only: dimension d (default: the model's parameter count)")
       ->check(whole_number("the dimension d", 1));
-  sub.add_option(
-         "--dummy-norm", g.dummy_norm,
-         "dummy-gradient only: the l2 norm of g1 = (lambda, ..., lambda) (default L, as 002; "
-         "002 Fig. 3 varies it)")
+  sub.add_option("--dummy-norm", g.dummy_norm,
+                 "dummy-gradient only: the l2 norm of g1 = (lambda, ..., lambda) (default L, as "
+                 "Matsumoto et al. 2022; "
+                 "Matsumoto et al. 2022, Fig. 3 varies it)")
       ->check(cli::positive());
   sub.add_option("--radius", g.radius,
                  "radius ||C|| of the server's parameter ball (default: ||theta_t||, or L when "
@@ -134,14 +137,15 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       ->check(cli::positive());  // 0 is the unset default inside: an explicit 0 was silently the
                                  // default
   sub.add_option("--lr", g.learning_rate,
-                 "black-box: the server's learning rate eta (default: 002 Alg. 2's ||C|| "
+                 "black-box: the server's learning rate eta (default: Matsumoto et al. 2022, Alg. "
+                 "2's ||C|| "
                  "sqrt(n)/(L sqrt(d)) "
                  "(e^eps-1)/(e^eps+1))")
       ->check(cli::positive());
-  sub.add_flag(
-      "--printed-constant", g.printed_constant,
-      "black-box: scale reports by Alg. 2's constant as 002 prints it (without the factor d that "
-      "makes it unbiased), so the server's step is d times smaller");
+  sub.add_flag("--printed-constant", g.printed_constant,
+               "black-box: scale reports by Alg. 2's constant as Matsumoto et al. 2022 prints it "
+               "(without the factor d that "
+               "makes it unbiased), so the server's step is d times smaller");
   sub.add_option("--pretrain-steps", g.pretrain_steps,
                  "SGD steps (batch 32, lr 0.1) that make theta_t")
       ->check(whole_number("the number of pre-training steps", 0))

@@ -1,4 +1,4 @@
-// dp-train sum: one release of the Gaussian sum query with canaries inserted (003
+// dp-train sum: one release of the Gaussian sum query with canaries inserted (Andrew et al. 2024
 // Alg. 1, lines 1-6); the library does the work (mechanisms/gaussian_sum.hpp).
 #include <limits>
 #include <memory>
@@ -65,7 +65,8 @@ const Registration kSum{
      [](CLI::App& sub) -> std::function<int()> {
        auto o = std::make_shared<SumOptions>();
        sub.description(
-           "One release of the Gaussian sum query with canaries inserted (003 Alg. 1):\n"
+           "One release of the Gaussian sum query with canaries inserted (Andrew et al. 2024, Alg. "
+           "1):\n"
            "  rho = C (sum_i clip_1(x_i) + sum_j clip_1(c_j) + sigma Z), Z ~ N(0, I_D),\n"
            "written as a 1-D NPY of D entries. Score it with score-dump.");
        sub.add_option("--dim", o->config.dim, "dimension D of the vectors")
