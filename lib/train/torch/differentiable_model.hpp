@@ -1,10 +1,11 @@
 // The dense ReLU networks of dp-train (logreg, mlp) as LibTorch functional ops over the
 // flat parameter vector, differentiable in both the parameters and the input, so that
-// autograd can take gradients through a per-example gradient (double backprop): 000
-// Alg. 1's canary crafting (canife/craft) and 004 Crafter 3's adaptive poison
-// (sgd/poison). Same layers, parameters and order as sgd/dense_per_example (per layer
-// the weight, out x in in C order, then the bias): the same flat vector runs in both,
-// and tests/torch/test_sgd_poison.cpp checks that they give the same gradients.
+// autograd can take gradients through a per-example gradient (double backprop): the
+// canary crafting of Maddock et al. 2023 (Alg. 1; adversaries/torch/canife_crafter.hpp)
+// and the adaptive poison of Nasr et al. 2021 (Crafter 3; adversaries/torch/
+// adaptive_poison.hpp). Same layers, parameters and order as train/dense_per_example.hpp
+// (per layer the weight, out x in in C order, then the bias): the same flat vector runs
+// in both, and tests/torch/test_sgd_poison.cpp checks that they give the same gradients.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -108,7 +108,7 @@ std::int64_t flat_size(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-// 002 App. A, Table 2, with conv1 padding 3 (see models.hpp).
+// Matsumoto et al. 2022, App. A, Table 2, with conv1 padding 3 (see models.hpp).
 nn::Sequential make_cnn(const ModelConfig& c) {
   if (c.input_shape != std::vector<std::int64_t>{1, 28, 28})
     throw UsageError(Pattern{"model cnn needs 1x28x28 images (use {task} fashion-mnist)"},

@@ -1,5 +1,6 @@
-// Models for dp-train (shared by fedavg, ldp, ...): logreg, mlp (003 Sec. 5.4: a
-// two-layer feed-forward net on Fashion-MNIST), cnn (002 App. A, Table 2), and the
+// Models for dp-train (shared by fedavg, ldp, ...): logreg, mlp (Andrew et al. 2024,
+// Sec. 5.4: a two-layer feed-forward net on Fashion-MNIST), cnn (Matsumoto et al. 2022,
+// App. A, Table 2), and the
 // flat parameter vector every audit works with.
 #pragma once
 #include <cstddef>
@@ -30,8 +31,8 @@ ModelConfig model_config(const std::string& name, const Dataset& data, std::int6
 // logreg: flatten -> linear. mlp: flatten -> linear(hidden) -> ReLU -> linear. Linear
 // layers have nn::Linear's parameters and initialisation but multiply with Eigen
 // (Debian's LibTorch uses the reference BLAS; see models.cpp, DenseFunction).
-// cnn (002 Table 2): conv 16 8x8 stride 2 (padding 3) -> ReLU -> maxpool 2x2 stride 2 ->
-// conv 32 4x4 stride 2 -> ReLU -> maxpool 2x2 stride 2 -> linear 32 -> ReLU -> linear
+// cnn (Matsumoto et al. 2022, Table 2): conv 16 8x8 stride 2 (padding 3) -> ReLU -> maxpool 2x2
+// stride 2 -> conv 32 4x4 stride 2 -> ReLU -> maxpool 2x2 stride 2 -> linear 32 -> ReLU -> linear
 // (10,650 parameters on 28x28). The table gives no padding; with none a 28x28 image
 // shrinks to nothing before the second pooling, so conv1 pads by 3 as in Papernot et
 // al.'s (2021) version of the same net. UsageError for cnn on inputs other than 1x28x28.

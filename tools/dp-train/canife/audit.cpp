@@ -64,7 +64,8 @@ CanaryStart initial_canary(CanaryInit init, const Dataset& pool, std::size_t fir
                            PhiloxStream& rng) {
   CanaryStart s;
   s.x.resize(pool.example_size());
-  if (init == CanaryInit::random) {  // uniform pixels and a uniform class (000's code)
+  // uniform pixels and a uniform class (Maddock et al. 2023's code)
+  if (init == CanaryInit::random) {
     for (float& v : s.x) v = static_cast<float>(rng.uniform());
     s.label =
         static_cast<std::int64_t>(uniform_below(rng, static_cast<std::size_t>(pool.num_classes)));

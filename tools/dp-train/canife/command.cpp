@@ -1,5 +1,5 @@
-// `dp-train canife`: 000's crafted canaries and per-round empirical privacy, at sample or
-// user level (canife/run.hpp). Declares the options and prints the run's eps_hat.
+// `dp-train canife`: Maddock et al. 2023's crafted canaries and per-round empirical privacy, at
+// sample or user level (canife/run.hpp). Declares the options and prints the run's eps_hat.
 #include <memory>
 
 #include "canife/run.hpp"

@@ -1,7 +1,8 @@
-// Configuration of `dp-train canife` (000, CANIFE). At sample level every client holds
-// one example, so a round of DP-FedSGD is a DP-SGD step over Poisson lots (003 Sec. 5.4's
-// setting); at user level the clients are fedavg's (a partition of the training set, local
-// SGD, each update clipped, Gaussian noise on the sum: 000 Sec. 3.1). No LibTorch here.
+// Configuration of `dp-train canife` (Maddock et al. 2023, CANIFE). At sample level every client
+// holds one example, so a round of DP-FedSGD is a DP-SGD step over Poisson lots (Andrew et al.
+// 2024, Sec. 5.4's setting); at user level the clients are fedavg's (a partition of the training
+// set, local SGD, each update clipped, Gaussian noise on the sum: Maddock et al. 2023, Sec. 3.1).
+// No LibTorch here.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +39,7 @@ struct CanifeConfig {
   std::string task = "fashion-mnist";
   std::string data_dir;
   std::string model = "mlp";
-  std::int64_t hidden = 128;  // 003 Sec. 5.4: 784-128-10
+  std::int64_t hidden = 128;  // Andrew et al. 2024, Sec. 5.4: 784-128-10
   // training: Poisson lots at rate q over the training set (user level: over the
   // clients), `rounds` steps
   double q = 128.0 / 60000;
@@ -48,7 +49,7 @@ struct CanifeConfig {
   double noise_multiplier = 0;  // z; 0 with eps > 0: calibrated for the whole run
   double eps = 0;
   double delta = 1e-5;
-  // audits (000 Sec. 3.4)
+  // audits (Maddock et al. 2023, Sec. 3.4)
   std::size_t audit_every = 100;
   std::size_t audit_rounds = 100;  // n mock rounds, the canary in every other one
   std::size_t design_pool = 512;   // M design examples from the test split

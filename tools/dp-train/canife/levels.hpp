@@ -1,8 +1,8 @@
-// The two levels of `dp-train canife` (000 Sec. 3-4): training with an audit of the
-// frozen model before rounds 0, S, 2S, ... (canife/audit.hpp). run.cpp does what they
+// The two levels of `dp-train canife` (Maddock et al. 2023, Sec. 3-4): training with an
+// audit of the frozen model before rounds 0, S, 2S, ... (canife/audit.hpp). run.cpp does what they
 // share (data, noise, outputs).
 //   sample: each client holds one example; a round is a DP-SGD step over a Poisson lot
-//     (sgd/trainer.hpp); the design updates are the design pool's clipped per-example
+//     (train/torch/dp_sgd.hpp); the design updates are the design pool's clipped per-example
 //     gradients; the canary is one more member of the mock round's lot.
 //   user: fedavg's clients (a partition of the training set, iid or label skew), Poisson-
 //     sampled at rate q; each trains locally (train/torch/fedavg_client.hpp) and its update is

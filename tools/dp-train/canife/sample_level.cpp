@@ -1,5 +1,6 @@
 // `dp-train canife --level sample` (canife/levels.hpp): DP-SGD over Poisson lots, every
-// client one example, and 000's audits with the canary as one more member of a lot.
+// client one example, and the audits of Maddock et al.
+// 2023 with the canary as one more member of a lot.
 #include <algorithm>
 #include <cmath>
 
