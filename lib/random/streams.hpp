@@ -42,6 +42,10 @@ constexpr std::uint64_t kCanifeTrain = 48 * kBlock;
 constexpr std::uint64_t kCanifePool = 49 * kBlock;
 constexpr std::uint64_t kCanifeCraft = 50 * kBlock;  // + the audit's round
 constexpr std::uint64_t kCanifeMock = 51 * kBlock;   // + round * n + mock round
+// User level: each training round's participants and noise (+ round); the local minibatch
+// orders (train/torch/fedavg_client.hpp adds round * clients + client) of training rounds,
+// of mock rounds (their round: audit round * n + mock round), of the design clients and of
+// the canary client (their round: the audit's).
 constexpr std::uint64_t kCanifeUserRound = 52 * kBlock;
 constexpr std::uint64_t kCanifeUserBatch = 53 * kBlock;
 constexpr std::uint64_t kCanifeMockBatch = 54 * kBlock;

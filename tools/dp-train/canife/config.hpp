@@ -70,19 +70,4 @@ struct CanifeConfig {
   Json to_json() const;
 };
 
-// Philox stream ids (data.hpp 1-2, fedavg 1<<40.., ldp 16<<40.., sgd 32<<40..).
-constexpr std::uint64_t kCanifeTrainStream = std::uint64_t{48} << 40;
-constexpr std::uint64_t kCanifePoolStream = std::uint64_t{49} << 40;
-constexpr std::uint64_t kCanifeCraftStream = std::uint64_t{50} << 40;  // + the audit's round
-constexpr std::uint64_t kCanifeMockStream = std::uint64_t{51} << 40;   // + round * n + mock round
-// User level: each training round's participants and noise (+ round); the local
-// minibatch orders (train/torch/fedavg_client.hpp adds round * clients + client) of training
-// rounds, of mock rounds (their round: audit round * n + mock round), of the design clients and of
-// the canary client (their round: the audit's).
-constexpr std::uint64_t kCanifeUserRoundStream = std::uint64_t{52} << 40;
-constexpr std::uint64_t kCanifeUserBatchStream = std::uint64_t{53} << 40;
-constexpr std::uint64_t kCanifeMockBatchStream = std::uint64_t{54} << 40;
-constexpr std::uint64_t kCanifeDesignBatchStream = std::uint64_t{55} << 40;
-constexpr std::uint64_t kCanifeCanaryBatchStream = std::uint64_t{56} << 40;
-
 }  // namespace dpaudit::dp_train

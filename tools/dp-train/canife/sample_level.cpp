@@ -9,6 +9,7 @@
 #include "core/parallel.hpp"
 #include "data/datasets.hpp"
 #include "io/staging_dir.hpp"
+#include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
@@ -26,7 +27,7 @@ class SampleAuditor {
     const std::size_t m = std::min(c.design_pool, data.test.size());
     std::vector<std::size_t> order(data.test.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    PhiloxStream rng(c.seed, kCanifePoolStream);
+    PhiloxStream rng(c.seed, streams::kCanifePool);
     shuffle_prefix(order, m, rng);
     pool_.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(m));
   }
@@ -44,7 +45,7 @@ class SampleAuditor {
         model->add_clipped_sum(theta.data(), data_.test.example(pool_[i]),
                                &data_.test.labels[pool_[i]], 1, c_.clip, updates.data() + i * d);
     });
-    PhiloxStream rng(c_.seed, kCanifeCraftStream + round);
+    PhiloxStream rng(c_.seed, streams::kCanifeCraft + round);
     const CanaryStart x0 = initial_canary(c_.init, data_.test, pool_[0], rng);
     CraftOptions o = c_.craft;
     if (o.minibatch == 0)
@@ -78,7 +79,7 @@ class SampleAuditor {
       std::vector<std::size_t> lot;
       std::vector<double> noisy(d);
       for (std::size_t k = begin; k < end; ++k) {
-        PhiloxStream rng(c_.seed, kCanifeMockStream + round * n + k);
+        PhiloxStream rng(c_.seed, streams::kCanifeMock + round * n + k);
         x.clear();
         y.clear();
         draw_poisson_lot(data_.train.size(), c_.q, rng, lot);
@@ -125,7 +126,7 @@ LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double s
   const SampleAuditor auditor(c, data, *model, dense_widths(mc), sigma);
   LevelRun run;
   DpSgdTrainer trainer(training, data.train, *model, sigma);
-  PhiloxStream rng(c.seed, kCanifeTrainStream);
+  PhiloxStream rng(c.seed, streams::kCanifeTrain);
   trainer.train(theta, rng, nullptr, [&](std::size_t t, const float* update) {
     RoundMetrics row;
     row.round = t + 1;

@@ -12,6 +12,7 @@
 #include "data/datasets.hpp"
 #include "io/staging_dir.hpp"
 #include "mechanisms/fedavg_server.hpp"
+#include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/fedavg_round.hpp"
@@ -50,7 +51,7 @@ ClientIndices design_clients(const CanifeConfig& c, const TrainTest& data, Parti
   const ClientIndices all = partition_clients(data.test, population, kind, c.user.alpha, c.seed);
   std::vector<std::size_t> order(population);
   for (std::size_t i = 0; i < population; ++i) order[i] = i;
-  PhiloxStream rng(c.seed, kCanifePoolStream);
+  PhiloxStream rng(c.seed, streams::kCanifePool);
   shuffle_prefix(order, c.design_pool, rng);
   ClientIndices pool;
   for (std::size_t i = 0; i < c.design_pool; ++i) pool.push_back(all[order[i]]);
@@ -90,12 +91,12 @@ class UserAuditor {
     const std::size_t d = theta.size();
     // Design updates: every mock client's local update from theta, clipped to C.
     const std::vector<ClientUpdate> design = design_.train(
-        global, c_.clip, first_ids(pool_.size()), round, c_.seed, kCanifeDesignBatchStream);
+        global, c_.clip, first_ids(pool_.size()), round, c_.seed, streams::kCanifeDesignBatch);
     std::vector<float> updates(pool_.size() * d);
     for (std::size_t i = 0; i < design.size(); ++i)
       std::copy(design[i].update.begin(), design[i].update.end(),
                 updates.begin() + static_cast<std::ptrdiff_t>(i * d));
-    PhiloxStream rng(c_.seed, kCanifeCraftStream + round);
+    PhiloxStream rng(c_.seed, streams::kCanifeCraft + round);
     const CanaryStart x0 = initial_canary(
         c_.init, data_.test, c_.init == CanaryInit::sample ? first_design_example() : 0, rng);
     CraftOptions o = c_.craft;
@@ -111,7 +112,7 @@ class UserAuditor {
     ClientTrainer canary_trainer(model_, one, holder, {1, local_.batch, local_.learning_rate}, 1);
     const std::vector<double> canary =
         canary_trainer
-            .train(global, c_.clip, holder[0], round, c_.seed, kCanifeCanaryBatchStream)[0]
+            .train(global, c_.clip, holder[0], round, c_.seed, streams::kCanifeCanaryBatch)[0]
             .update;
     canary_update_norm = l2_norm(canary.data(), d);
     if (!(canary_update_norm > 0))
@@ -122,10 +123,10 @@ class UserAuditor {
     const std::size_t n = c_.audit_rounds;
     std::vector<std::size_t> lot;
     for (std::size_t k = 0; k < n; ++k) {
-      PhiloxStream mock(c_.seed, kCanifeMockStream + round * n + k);
+      PhiloxStream mock(c_.seed, streams::kCanifeMock + round * n + k);
       draw_poisson_lot(population_, c_.q, mock, lot);
       const std::vector<ClientUpdate> u =
-          clients_.train(global, c_.clip, lot, round * n + k, c_.seed, kCanifeMockBatchStream);
+          clients_.train(global, c_.clip, lot, round * n + k, c_.seed, streams::kCanifeMockBatch);
       const std::vector<double> s =
           noisy_sum(d, u, k % 2 ? &canary : nullptr, sigma_ * c_.clip, mock);
       a.scores.push_back(canary_score(s, canary, canary_update_norm, c_.clip));
@@ -213,14 +214,14 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
   ClientTrainer clients(model, data.train, client_ids,
                         {c.user.local_epochs, c.user.local_batch, c.user.client_lr}, c.threads);
   UserAuditor auditor(c, data, model, clients, client_ids, kind, sigma);
-  FedAvgRound round(clients, d, c.user.server_lr, 0.0, c.seed, kCanifeUserBatchStream);
+  FedAvgRound round(clients, d, c.user.server_lr, 0.0, c.seed, streams::kCanifeUserBatch);
   LevelRun run;
   UserLevelObserver observer(c, data, model, auditor, progress, run);
   std::vector<std::size_t> lot;
   for (std::size_t t = 0; t < c.total_rounds(); ++t) {
     // One round of DP-FedAvg: Poisson participants, their clipped local updates, noise on
     // the sum, the mean applied by the server (Andrew et al. 2024 Alg. 2 without momentum).
-    PhiloxStream rng(c.seed, kCanifeUserRoundStream + t);
+    PhiloxStream rng(c.seed, streams::kCanifeUserRound + t);
     draw_poisson_lot(client_ids.size(), c.q, rng, lot);
     if (!round.run(t, lot, c.clip, sigma * c.clip, rng, observer, theta))
       throw DataError("training diverged: the model is not finite after round " +
