@@ -112,10 +112,12 @@ void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConf
        c.level == CanifeLevel::sample
            ? "Poisson lots at rate q over the training set, add/remove-one adjacency; one_round: a "
              "single "
-             "round of the Gaussian mechanism without amplification (003 Sec. 5.4 quotes it)"
+             "round of the Gaussian mechanism without amplification (Andrew et al. 2024, Sec. 5.4 "
+             "quotes it)"
            : "clients Poisson-sampled at rate q, add/remove-one-client adjacency (user level); "
              "one_round: "
-             "a single round of the Gaussian mechanism without amplification (000 Fig. 4's "
+             "a single round of the Gaussian mechanism without amplification (Maddock et al. 2023, "
+             "Fig. 4's "
              "theoretical "
              "eps_r)"}};
   std::vector<AuditEpsilon> estimates;

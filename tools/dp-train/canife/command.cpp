@@ -24,7 +24,7 @@ std::function<int()> declare_canife(CLI::App& sub) {
   auto o = std::make_shared<CanifeOptions>();
   CanifeConfig& c = o->config;
   sub.description(
-      "CANIFE (000, Maddock et al.): DP-SGD with every client one example (--level sample) or "
+      "CANIFE (Maddock et al. 2023): DP-SGD with every client one example (--level sample) or "
       "DP-FedAvg over "
       "fedavg's clients (--level user); every --audit-every rounds a rogue client crafts one input "
       "whose update is "
@@ -35,7 +35,8 @@ std::function<int()> declare_canife(CLI::App& sub) {
       "--out; prints eps_hat.");
   sub.footer(
       "\nEXAMPLES:\n"
-      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # 003 Sec. 5.4's "
+      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --out run/      # Andrew et al. "
+      "2024, Sec. 5.4's "
       "setting\n"
       "  eps-from-scores run/scores.csv --per round --method canife              # eps_r per "
       "audit\n"
@@ -44,7 +45,8 @@ std::function<int()> declare_canife(CLI::App& sub) {
       "      --noise-multiplier 1 --out toy/ --json\n"
       "  dp-train canife --level user --clients 3000 --partition label-skew --clients-per-round "
       "100 --rounds 300 \\\n"
-      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out user/  # 000 "
+      "      --eps 50 --audit-every 20 --design-pool 100 --design-steps 1000 --out user/  # "
+      "Maddock et al. 2023 "
       "Fig. 4's setting\n"
       "  eps-from-scores user/scores.csv --per round --method canife | rdp-compose --empirical - "
       "--q 0.0333333 \\\n"
@@ -120,7 +122,7 @@ std::function<int()> declare_canife(CLI::App& sub) {
   sub.add_option("--design-minibatch", c.craft.minibatch,
                  "m design updates per step (0: the expected lot size)")
       ->default_val(0);
-  sub.add_option("--loss", o->loss, "cov (000's Loss 2, default) | mean (Loss 1)")
+  sub.add_option("--loss", o->loss, "cov (Maddock et al. 2023's Loss 2, default) | mean (Loss 1)")
       ->capture_default_str();
   sub.add_option("--norm-constant", c.craft.norm_constant,
                  "C_n of the squared norm hinge (0: none)")
