@@ -83,7 +83,6 @@ expect_error 1 "does not fit in f4 \(use f8\) \(.*f4big.npy\)" $T --dim 10000 --
 expect_error 1 "does not fit in f4 \(use f8\) \(stdout\)" $T --dim 10000 --canaries "$TMP/c.json" --noise 1e200 --dtype f4
 
 expect_status 0 dp-train sum --help
-# TRANSITIONAL: also accepts the old file code 003 until tools/ drops it; then grep the name only
 grep -q "Andrew et al\. 2024, Alg\. 1" "$TMP/out" || fail "sum --help does not name its algorithm"
 expect_status 0 dp-train --version
 finish

@@ -129,7 +129,7 @@ TEST_CASE("shuffled participation: the exact Gaussian composition") {
   CHECK_FALSE(r.rdp);
   CHECK(run_epsilon(shuffled(2, 0), 1e-5).epsilon == 0);  // nothing released
   // calibration: [golden] test_analytic_gaussian.cpp, sigma 4.224678889326838 for eps 1 at
-  // delta 1e-6 (003 Table 2's 4.22), times sqrt(9) for 9 participations
+  // delta 1e-6 (Andrew et al. 2024, Table 2's 4.22), times sqrt(9) for 9 participations
   CHECK(close(run_noise_multiplier(shuffled(0, 9), 1, 1e-6), 3 * 4.224678889326838, 1e-10));
   CHECK_THROWS_AS(run_noise_multiplier(shuffled(0, 0), 1, 1e-6), UsageError);
 }
