@@ -86,7 +86,7 @@ TEST_CASE("participation schedule errors") {
   CHECK(parse_sampling("poisson") == Sampling::poisson);
   CHECK(parse_sampling("shuffle") == Sampling::shuffle);
   CHECK_THROWS_WITH_AS(parse_sampling("without-replacement"),
-                       "unknown sampling 'without-replacement' (poisson or shuffle) (--sampling)",
+                       "unknown sampling 'without-replacement' (poisson or shuffle) (sampling)",
                        UsageError);
   CHECK_THROWS_AS(parse_sampling("uniform"), UsageError);
   ParticipationConfig w = shuffle_config(10, 2, 2);
