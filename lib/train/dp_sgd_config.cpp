@@ -7,7 +7,7 @@ namespace dpaudit::dp_train {
 
 double DpSgdConfig::expected_lot() const {
   return sampling == Sampling::shuffle ? static_cast<double>(batch)
-                                          : q * static_cast<double>(train_size);
+                                       : q * static_cast<double>(train_size);
 }
 
 double DpSgdConfig::sampling_rate() const {
