@@ -1,6 +1,8 @@
 #include "stats/estimate.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -9,6 +11,12 @@
 
 namespace dpaudit {
 namespace {
+
+// The largest of two rounds' epsilons; a NaN round makes the whole NaN (std::max would drop
+// it and understate the run), so the tool reports it instead of passing it.
+double worst_epsilon(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
+}
 
 const Method* rate_method(const std::string& name) {
   static const std::pair<const char*, Method> kMethods[] = {
@@ -111,7 +119,7 @@ Estimate run_per_round(const EstimateRequest& r, EstimatorOptions options, Estim
   for (const auto& [round, est] : estimate_epsilon_per_round(r.rounds, options, !r.delta)) {
     results.emplace(
         round, ScoreEstimate{est, summary_of(r, r.rounds.at(round), options.null), std::nullopt});
-    e.epsilon = std::max(e.epsilon, est.epsilon);
+    e.epsilon = worst_epsilon(e.epsilon, est.epsilon);
   }
   if (r.has_null() && ignored > 0) e.notes.push_back(ignored_note(ignored));
   e.result = std::move(results);
@@ -220,7 +228,7 @@ void check_gdp(const EstimateRequest& r) {
 Estimate run_canife(const EstimateRequest& r) {
   Estimate e = described(r);
   CanifeRounds rounds = canife_epsilon_per_round(r.rounds, r.delta, r.alpha);
-  for (const auto& [round, c] : rounds) e.epsilon = std::max(e.epsilon, c.epsilon);
+  for (const auto& [round, c] : rounds) e.epsilon = worst_epsilon(e.epsilon, c.epsilon);
   e.result = std::move(rounds);
   return e;
 }
