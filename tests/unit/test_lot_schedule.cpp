@@ -2,6 +2,7 @@
 // epoch in lots whose sizes differ by at most one, with a fresh order each epoch; Poisson
 // lots are the schedule's draw_poisson_lot (its statistics: tests/torch/test_sgd_per_example).
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -41,6 +42,12 @@ TEST_CASE("Poisson lots: the schedule draws exactly what draw_poisson_lot draws"
     draw_poisson_lot(50, 0.3, b, expected);
     CHECK(lots.next(step, 50, a) == expected);
   }
+  // And its lots have mean size q N = 15: over 2,000 steps the mean's sd is
+  // sqrt(50 0.3 0.7 / 2000) = 0.072, so 5 sd is 0.36.
+  double total = 0;
+  for (std::size_t step = 0; step < 2000; ++step)
+    total += static_cast<double>(lots.next(step, 50, a).size());
+  CHECK(std::abs(total / 2000 - 15.0) < 0.36);
 }
 
 TEST_CASE("DP-SGD's lot sizes and rates: q N and q for Poisson lots, B and B / N shuffled") {
