@@ -11,7 +11,7 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
   AnalyticEpsilon out{};
   out.rdp = rdp_epsilon(events, delta, orders, threads);  // validates the events first
   out.headline = out.rdp.epsilon;
-  out.headline_accountant = "rdp";
+  out.headline_accountant = Accountant::rdp;
   try {
     PldOptions options;
     options.threads = threads;
@@ -33,7 +33,7 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
   }
   if (out.pld->upper <= out.rdp.epsilon) {
     out.headline = out.pld->upper;
-    out.headline_accountant = "pld";
+    out.headline_accountant = Accountant::pld;
   }
   return out;
 }

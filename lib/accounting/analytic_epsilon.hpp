@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/accountant.hpp"
 #include "accounting/event.hpp"
 #include "accounting/pld.hpp"
 #include "accounting/rdp.hpp"
@@ -23,8 +24,8 @@ struct AnalyticEpsilon {
   std::string pld_note;
   double pld_lattice = 0;  // the PLD's lattice spacing (PldAccountant::lattice_spacing)
   RdpResult rdp;
-  double headline;                  // min(pld->upper, rdp.epsilon)
-  const char* headline_accountant;  // "pld" or "rdp"
+  double headline;                 // min(pld->upper, rdp.epsilon)
+  Accountant headline_accountant;  // pld or rdp
 };
 
 // Throws UsageError for invalid events, delta or orders (as rdp_epsilon) or lattice (as

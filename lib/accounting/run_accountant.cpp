@@ -1,8 +1,8 @@
 #include "accounting/run_accountant.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string_view>
 
 #include <fmt/format.h>
 
@@ -15,11 +15,6 @@
 namespace dpaudit {
 
 namespace {
-
-constexpr Named<Accountant> kAccountantNames[] = {{"pld", Accountant::pld},
-                                                  {"rdp", Accountant::rdp},
-                                                  {"gdp", Accountant::gdp},
-                                                  {"gaussian", Accountant::gaussian}};
 
 // What a bound over subsampled steps assumes, by sampling (the text dp-train's run.json
 // prints as accountant_assumes).
@@ -37,13 +32,11 @@ std::string shuffled_assumes(long long participations) {
 }
 
 // The segments' sampling name and assumptions ("mixed" and both where they differ).
-void describe_segments(const std::vector<AccountingEvent>& segments, Accountant headline,
-                       RunEpsilon& r) {
+void describe_segments(const std::vector<AccountingEvent>& segments, RunEpsilon& r) {
   bool poisson = false, without = false;
   for (const AccountingEvent& e : segments)
     (e.sampling == Sampling::poisson ? poisson : without) = true;
-  const std::string model = poisson && without ? "mixed" : sampling_name(segments.front().sampling);
-  r.label = accountant_name(headline) + "-" + model;
+  r.sampling = poisson && without ? std::nullopt : std::optional(segments.front().sampling);
   r.assumes = poisson && without ? sampled_assumes(Sampling::poisson) + "; " +
                                        sampled_assumes(Sampling::without_replacement)
                                  : sampled_assumes(segments.front().sampling);
@@ -64,6 +57,15 @@ Accountant chosen(Sampling sampling, const AccountantOptions& options) {
   return a;
 }
 
+// A calibration's target, checked before any work: eps > 0 (inf allowed: no noise needed),
+// delta in (0, 1).
+void check_target(double eps, double delta) {
+  if (!(eps > 0))
+    throw UsageError(Pattern{fmt::format("the target epsilon must be > 0, got {}", eps)}, "{eps}");
+  if (!(delta > 0 && delta < 1))
+    throw UsageError(Pattern{fmt::format("delta must be in (0,1), got {}", delta)}, "{delta}");
+}
+
 void check_model(const RunModel& m) {
   if (!(m.noise_multiplier >= 0) || !std::isfinite(m.noise_multiplier))
     throw UsageError(
@@ -77,7 +79,7 @@ void check_model(const RunModel& m) {
 RunEpsilon shuffled_epsilon(const RunModel& m, double delta) {
   RunEpsilon r;
   r.accountant = Accountant::gaussian;
-  r.label = "gaussian-epochs";
+  r.sampling = Sampling::shuffle;
   r.assumes = shuffled_assumes(m.participations);
   const auto k = static_cast<double>(m.participations);
   r.epsilon = k == 0                   ? 0.0
@@ -95,13 +97,11 @@ PldOptions pld_options(const AccountantOptions& options) {
 
 }  // namespace
 
-std::string accountant_name(Accountant accountant) {
-  return name_of(kAccountantNames, accountant);
-}
-
-std::optional<Accountant> find_accountant(const std::string& name) {
-  const Accountant* a = find_named(kAccountantNames, name);
-  return a ? std::optional<Accountant>(*a) : std::nullopt;
+std::string RunEpsilon::label() const {
+  const std::string model = !sampling                        ? "mixed"
+                            : *sampling == Sampling::shuffle ? "epochs"
+                                                             : sampling_name(*sampling);
+  return accountant_name(accountant) + "-" + model;
 }
 
 Accountant tightest_accountant(Sampling sampling) {
@@ -119,8 +119,7 @@ RunEpsilon run_epsilon(const std::vector<AccountingEvent>& segments, double delt
     const AnalyticEpsilon e =
         analytic_epsilon(segments, delta, options.orders, options.threads, options.lattice);
     r.epsilon = e.headline;
-    r.accountant =
-        std::string_view(e.headline_accountant) == "pld" ? Accountant::pld : Accountant::rdp;
+    r.accountant = e.headline_accountant;
     r.pld = e.pld;
     r.pld_lattice = e.pld_lattice;
     r.pld_note = e.pld_note;
@@ -132,7 +131,7 @@ RunEpsilon run_epsilon(const std::vector<AccountingEvent>& segments, double delt
     r.gdp = gdp_mu(segments);
     r.epsilon = gdp_epsilon(r.gdp->mu, delta);
   }
-  describe_segments(segments, r.accountant, r);
+  describe_segments(segments, r);
   return r;
 }
 
@@ -146,18 +145,21 @@ RunEpsilon run_epsilon(const RunModel& model, double delta, const AccountantOpti
   RunEpsilon r;  // no noise
   r.epsilon = std::numeric_limits<double>::infinity();
   r.accountant = a;
-  describe_segments({segment}, a, r);
+  describe_segments({segment}, r);
   return r;
 }
 
 double run_noise_multiplier(const RunModel& model, double eps, double delta,
                             const AccountantOptions& options) {
+  check_target(eps, delta);
   check_model(model);
-  switch (chosen(model.sampling, options)) {
+  const Accountant a = chosen(model.sampling, options);
+  if (a == Accountant::gaussian && model.participations == 0)
+    throw UsageError(
+        fmt::format("eps {} is met by any noise multiplier: no record takes part", eps));
+  if (std::isinf(eps)) return 0;  // no noise: eps inf
+  switch (a) {
     case Accountant::gaussian:
-      if (model.participations == 0)
-        throw UsageError(
-            fmt::format("eps {} is met by any noise multiplier: no record takes part", eps));
       return gaussian_mechanism_sigma(eps, delta) *
              std::sqrt(static_cast<double>(model.participations));
     case Accountant::pld:
@@ -170,6 +172,41 @@ double run_noise_multiplier(const RunModel& model, double eps, double delta,
       break;
   }
   return gdp_sigma_for_epsilon(eps, model.q, model.steps, delta, model.sampling);
+}
+
+FederatedEpsilon federated_epsilon(const FederatedModel& model, double delta,
+                                   const AccountantOptions& options) {
+  if (model.clients.sampling == Sampling::without_replacement)
+    throw UsageError("a federated run's clients are Poisson-sampled or shuffled");
+  RunModel one = model.clients;
+  one.sampling = Sampling::shuffle;
+  one.participations = 1;
+  FederatedEpsilon f;
+  f.eps_per_round = run_epsilon(one, delta).epsilon;
+  f.clients = run_epsilon(model.clients, delta, options);
+  f.eps_run = f.clients.epsilon;
+  if (model.clients.sampling == Sampling::shuffle) {
+    f.assumes =
+        "every client and seen canary takes part in at most max_participations rounds, each "
+        "known to the adversary: the Gaussian mechanism at noise multiplier / "
+        "sqrt(max_participations); no amplification by shuffling";
+    return f;
+  }
+  if (!model.canaries) {
+    f.assumes =
+        "every client and seen canary Poisson-sampled at rate q in every round "
+        "(add/remove-one): subsampled Gaussian over all rounds, the smaller of its PLD upper "
+        "bound and RDP";
+    return f;
+  }
+  f.canaries = run_epsilon(*model.canaries, delta);
+  f.eps_run = std::max(f.eps_run, f.canaries->epsilon);
+  f.assumes =
+      "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian, "
+      "the smaller of its PLD upper bound and RDP over all rounds; seen canaries in "
+      "canary_repeats rounds known to the adversary: the Gaussian mechanism at noise "
+      "multiplier / sqrt(canary_repeats); eps_run is the larger";
+  return f;
 }
 
 TradeoffCurve run_tradeoff_curve(const std::vector<AccountingEvent>& segments,

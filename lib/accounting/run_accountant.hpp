@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/accountant.hpp"
 #include "accounting/event.hpp"
 #include "accounting/gdp.hpp"
 #include "accounting/pld.hpp"
@@ -29,13 +30,6 @@
 #include "core/sampling.hpp"
 
 namespace dpaudit {
-
-enum class Accountant { pld, rdp, gdp, gaussian };
-
-// "pld", "rdp", "gdp", "gaussian".
-std::string accountant_name(Accountant accountant);
-// The accountant of that name, or nullopt.
-std::optional<Accountant> find_accountant(const std::string& name);
 
 // The tightest sound accountant of a sampling: gaussian for shuffle, pld otherwise.
 Accountant tightest_accountant(Sampling sampling);
@@ -64,13 +58,17 @@ struct AccountantOptions {
 struct RunEpsilon {
   double epsilon = 0;                       // the headline
   Accountant accountant = Accountant::pld;  // the one that gave it (pld's may be rdp's)
-  std::string label;               // accountant and model, e.g. "pld-poisson", "gaussian-epochs"
+  // The model's sampling; nullopt: segments of both Poisson and without replacement.
+  std::optional<Sampling> sampling = Sampling::poisson;
   std::string assumes;             // what the bound assumes, one sentence
   std::optional<PldInterval> pld;  // pld: absent where the PLD is out of reach (pld_note)
   double pld_lattice = 0;          // pld: the lattice spacing used
   std::string pld_note;            // pld: why it is absent, or that segments were merged
   std::optional<RdpResult> rdp;    // pld and rdp
   std::optional<GdpMu> gdp;        // gdp
+
+  // The accountant and the model, e.g. "pld-poisson", "rdp-mixed", "gaussian-epochs".
+  std::string label() const;
 };
 
 // The eps of the run at delta in (0, 1). Throws UsageError for a model out of its ranges,
@@ -83,10 +81,42 @@ RunEpsilon run_epsilon(const std::vector<AccountingEvent>& segments, double delt
                        const AccountantOptions& options = {});
 
 // The smallest noise multiplier whose run meets (eps, delta) by the accountant (pld:
-// its PLD upper bound, pld_sigma_for_epsilon; rdp, gdp: theirs; gaussian: exact).
-// UsageError as run_epsilon's, and where no noise multiplier in [1e-4, 1e6] fits.
+// its PLD upper bound, pld_sigma_for_epsilon; rdp, gdp: theirs; gaussian: exact); 0 for
+// eps inf. UsageError, before any work, for eps not > 0 (NaN included) or delta outside
+// (0, 1); as run_epsilon's for the model; where no record takes part (shuffle, no
+// participation: any noise meets eps); and where no noise multiplier in [1e-4, 1e6] fits.
 double run_noise_multiplier(const RunModel& model, double eps, double delta,
                             const AccountantOptions& options = {});
+
+// A federated run as its accountant sees it (Andrew et al. 2024, Sec. 5.2), built from the
+// run's participation by federated_model (lib/mechanisms/participation.hpp). Every member (a
+// client or a seen canary) is covered by one of the two models.
+struct FederatedModel {
+  // Poisson: every client, and every seen canary sampled like them, at rate q in every
+  // round. Shuffle: at most max_participations rounds each, seen canaries included however
+  // they take part.
+  RunModel clients;
+  // Poisson runs only: the seen canaries on fixed repetitions (shuffle, canary_repeats
+  // rounds); absent where there are none, or where they are sampled like the clients.
+  std::optional<RunModel> canaries;
+  long long max_participations = 0;  // the most rounds any client or seen canary took part in
+};
+
+struct FederatedEpsilon {
+  double eps_run = 0;  // every client and seen canary's: the larger of the two models'
+  // One participation: the Gaussian mechanism at the noise multiplier (Andrew et al. 2024,
+  // footnote 5).
+  double eps_per_round = 0;
+  RunEpsilon clients;
+  std::optional<RunEpsilon> canaries;
+  std::string assumes;  // what eps_run assumes, one sentence
+};
+
+// The eps of a federated run at delta in (0, 1): each participation known to the adversary,
+// no amplification by shuffling claimed; a Poisson run's clients by the subsampled Gaussian
+// (the smaller of its PLD upper bound and RDP). UsageError as run_epsilon's.
+FederatedEpsilon federated_epsilon(const FederatedModel& model, double delta,
+                                   const AccountantOptions& options = {});
 
 // The f-DP trade-off curve the accountant certifies for the segments (pld by default, or
 // rdp; gdp and gaussian certify none here: UsageError).

@@ -94,4 +94,44 @@ std::vector<std::size_t> participation_counts(const RoundMembers& schedule,
   return counts;
 }
 
+FederatedSchedule federated_schedule(const FederatedParticipation& p) {
+  const std::size_t clients = p.clients, rounds = p.schedule.rounds;
+  ParticipationConfig config = p.schedule;
+  config.population = clients + (p.canary_repeats == 0 ? p.canaries : 0);
+  const RoundMembers all = participation_schedule(config);
+  FederatedSchedule s{RoundMembers(rounds), RoundMembers(rounds)};
+  for (std::size_t t = 0; t < rounds; ++t)
+    for (std::size_t id : all[t])
+      (id < clients ? s.clients[t].push_back(id) : s.canaries[t].push_back(id - clients));
+  if (p.canary_repeats > 0 && p.canaries > 0)
+    s.canaries = fixed_repeats_schedule(p.canaries, p.canary_repeats, rounds, p.schedule.seed,
+                                        p.repeats_stream);
+  return s;
+}
+
+FederatedModel federated_model(const FederatedParticipation& p, const FederatedSchedule& s,
+                               double noise_multiplier) {
+  FederatedModel m;
+  for (std::size_t k : participation_counts(s.clients, p.clients))
+    m.max_participations = std::max(m.max_participations, static_cast<long long>(k));
+  for (std::size_t k : participation_counts(s.canaries, p.canaries))
+    m.max_participations = std::max(m.max_participations, static_cast<long long>(k));
+  m.clients.sampling = p.schedule.sampling;
+  m.clients.noise_multiplier = noise_multiplier;
+  if (p.schedule.sampling != Sampling::poisson) {
+    m.clients.participations = m.max_participations;
+    return m;
+  }
+  m.clients.q = p.schedule.q;
+  m.clients.steps = static_cast<long long>(p.schedule.rounds);
+  if (p.canaries > 0 && p.canary_repeats > 0) {
+    RunModel canaries;
+    canaries.sampling = Sampling::shuffle;
+    canaries.noise_multiplier = noise_multiplier;
+    canaries.participations = static_cast<long long>(p.canary_repeats);
+    m.canaries = canaries;
+  }
+  return m;
+}
+
 }  // namespace dpaudit

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/run_accountant.hpp"
 #include "core/sampling.hpp"
 
 namespace dpaudit {
@@ -45,5 +46,35 @@ RoundMembers fixed_repeats_schedule(std::size_t members, std::size_t repeats, st
 
 // Number of rounds each member takes part in (a histogram input for checks and run.json).
 std::vector<std::size_t> participation_counts(const RoundMembers& schedule, std::size_t population);
+
+// A federated run's participation (Andrew et al. 2024, Alg. 2 and Sec. 5.2): `clients`
+// drawn by `schedule` (its population is set here), and `canaries` seen canaries, sampled
+// like the clients when canary_repeats is 0, else each in canary_repeats rounds of its own
+// fixed_repeats_schedule (seed schedule.seed, stream repeats_stream).
+struct FederatedParticipation {
+  ParticipationConfig schedule;
+  std::size_t clients = 0;
+  std::size_t canaries = 0;
+  std::size_t canary_repeats = 0;
+  std::uint64_t repeats_stream = 0;
+};
+
+// Who takes part in each round: the clients (ids 0..clients-1) and the seen canaries (ids
+// 0..canaries-1). Sampled like the clients, the canaries are members clients..clients+canaries-1
+// of one participation_schedule. UsageError as participation_schedule's and
+// fixed_repeats_schedule's.
+struct FederatedSchedule {
+  RoundMembers clients;
+  RoundMembers canaries;
+};
+FederatedSchedule federated_schedule(const FederatedParticipation& participation);
+
+// The run accountant's model of the run (lib/accounting/run_accountant.hpp) at that noise
+// multiplier: a Poisson run is its clients at rate q over every round, with the canaries on
+// fixed repetitions apart (canary_repeats known rounds); a shuffled run is the most rounds any
+// client or seen canary took part in, each known to the adversary (the schedule's count: no
+// amplification by shuffling is claimed).
+FederatedModel federated_model(const FederatedParticipation& participation,
+                               const FederatedSchedule& schedule, double noise_multiplier);
 
 }  // namespace dpaudit

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -92,4 +93,59 @@ TEST_CASE("participation schedule errors") {
   ParticipationConfig w = shuffle_config(10, 2, 2);
   w.sampling = Sampling::without_replacement;  // a schedule is Poisson or shuffled
   CHECK_THROWS_AS(participation_schedule(w), UsageError);
+}
+
+TEST_CASE("a federated run's schedule: canaries sampled like the clients, or on fixed repeats") {
+  FederatedParticipation p;
+  p.schedule = shuffle_config(0, 7, 4);  // the population is set from clients and canaries
+  p.clients = 10;
+  p.canaries = 4;
+  // Sampled like the clients: members 10..13 of one 14-member schedule, 2 rounds an epoch.
+  FederatedSchedule s = federated_schedule(p);
+  ParticipationConfig all = p.schedule;
+  all.population = 14;
+  const RoundMembers joint = participation_schedule(all);
+  for (std::size_t t = 0; t < 4; ++t) {
+    RoundMembers::value_type clients, canaries;
+    for (std::size_t id : joint[t])
+      (id < 10 ? clients : canaries).push_back(id < 10 ? id : id - 10);
+    CHECK(s.clients[t] == clients);
+    CHECK(s.canaries[t] == canaries);
+  }
+  FederatedModel m = federated_model(p, s, 2.0);
+  CHECK(m.max_participations == 2);  // two epochs: every member twice
+  CHECK(m.clients.sampling == Sampling::shuffle);
+  CHECK(m.clients.participations == 2);
+  CHECK(m.clients.noise_multiplier == 2.0);
+  CHECK_FALSE(m.canaries);
+  // On 3 fixed repeats: the clients alone (10 of them, 7 a round), the canaries' own schedule;
+  // a shuffled run counts the canaries' 3 rounds in max_participations.
+  p.canary_repeats = 3;
+  p.repeats_stream = 100;
+  s = federated_schedule(p);
+  all.population = 10;
+  CHECK(s.clients == participation_schedule(all));
+  CHECK(s.canaries == fixed_repeats_schedule(4, 3, 4, 11, 100));
+  m = federated_model(p, s, 2.0);
+  CHECK(m.max_participations == 3);
+  CHECK(m.clients.participations == 3);
+  CHECK_FALSE(m.canaries);
+  // Poisson: the clients at q over every round, the canaries on 3 known rounds apart.
+  p.schedule.sampling = Sampling::poisson;
+  p.schedule.q = 0.5;
+  s = federated_schedule(p);
+  m = federated_model(p, s, 2.0);
+  CHECK(m.clients.sampling == Sampling::poisson);
+  CHECK(m.clients.q == 0.5);
+  CHECK(m.clients.steps == 4);
+  REQUIRE(m.canaries);
+  CHECK(m.canaries->sampling == Sampling::shuffle);
+  CHECK(m.canaries->participations == 3);
+  CHECK(m.canaries->noise_multiplier == 2.0);
+  std::size_t most = 3;
+  for (std::size_t k : participation_counts(s.clients, 10)) most = std::max(most, k);
+  CHECK(m.max_participations == static_cast<long long>(most));
+  // Without seen canaries there is no canary model.
+  p.canaries = 0;
+  CHECK_FALSE(federated_model(p, federated_schedule(p), 2.0).canaries);
 }

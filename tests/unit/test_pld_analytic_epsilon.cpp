@@ -21,7 +21,7 @@ TEST_CASE("a Poisson-subsampled Gaussian run: PLD interval, RDP, and the PLD as 
   CHECK(a.pld->upper - a.pld->lower < 1e-4 * a.pld->upper);
   CHECK(std::abs(a.rdp.epsilon - 1.374) < 1e-3);
   CHECK(a.headline == a.pld->upper);
-  CHECK(std::string(a.headline_accountant) == "pld");
+  CHECK(a.headline_accountant == Accountant::pld);
 }
 
 TEST_CASE("without replacement: the PLD of replace-one neighbours, below RDP's Thm 27") {
@@ -33,7 +33,7 @@ TEST_CASE("without replacement: the PLD of replace-one neighbours, below RDP's T
   CHECK(wor.pld->upper < wor.rdp.epsilon);
   CHECK(wor.rdp.epsilon < 0.0478);  // all default orders, up to 1024
   CHECK(wor.headline == wor.pld->upper);
-  CHECK(std::string(wor.headline_accountant) == "pld");
+  CHECK(wor.headline_accountant == Accountant::pld);
 }
 
 TEST_CASE("no PLD: RDP is the headline, and the note says why") {

@@ -51,103 +51,47 @@ void check_options(const FedAvgConfig& c) {
     throw UsageError("delta must be in (0,1)", "--delta");
 }
 
-// Participation of every round: real clients are members 0..clients-1; seen canaries are
-// members clients..clients+k-1 when they are sampled like real clients, else they follow
-// their own fixed-repeats schedule (Andrew et al. 2024 Sec. 5.2).
-struct Schedules {
-  RoundMembers clients;   // real client ids per round
-  RoundMembers canaries;  // seen canary ids per round
-};
-
-Schedules make_schedules(const FedAvgConfig& c, std::size_t seen) {
-  ParticipationConfig p;
-  p.sampling = parse_sampling(c.sampling);
-  p.population = c.clients + (c.canary_repeats == 0 ? seen : 0);
-  p.rounds = c.rounds;
-  p.q = c.q;
-  p.per_round = c.clients_per_round;
-  p.seed = c.seed;
-  p.stream = streams::kFedAvgSchedule;
-  const RoundMembers all = participation_schedule(p);
-  Schedules s{RoundMembers(c.rounds), RoundMembers(c.rounds)};
-  for (std::size_t t = 0; t < c.rounds; ++t)
-    for (std::size_t id : all[t])
-      (id < c.clients ? s.clients[t].push_back(id) : s.canaries[t].push_back(id - c.clients));
-  if (c.canary_repeats > 0 && seen > 0)
-    s.canaries =
-        fixed_repeats_schedule(seen, c.canary_repeats, c.rounds, c.seed, streams::kFedAvgRepeats);
-  return s;
+// The run's participation: real clients are members 0..clients-1 of the schedule; seen canaries
+// are sampled like them, or follow their own fixed-repeats schedule (Andrew et al. 2024 Sec.
+// 5.2).
+FederatedParticipation participation(const FedAvgConfig& c, std::size_t seen) {
+  FederatedParticipation p;
+  p.schedule.sampling = parse_sampling(c.sampling);
+  p.schedule.rounds = c.rounds;
+  p.schedule.q = c.q;
+  p.schedule.per_round = c.clients_per_round;
+  p.schedule.seed = c.seed;
+  p.schedule.stream = streams::kFedAvgSchedule;
+  p.clients = c.clients;
+  p.canaries = seen;
+  p.canary_repeats = c.canary_repeats;
+  p.repeats_stream = streams::kFedAvgRepeats;
+  return p;
 }
 
-// The analytic bounds run.json reports, from the run accountant
-// (lib/accounting/run_accountant.hpp; z = 0 gives inf). eps_run covers the whole run for
-// every client and seen canary, counting each participation at a round the adversary
-// knows: k participations of the Gaussian mechanism at z, composed exactly (Dong, Roth &
-// Su 2019, Cor. 3.3), with k the most rounds any member took part in (shuffling is not
-// credited); Poisson-sampled members get the subsampled Gaussian over all rounds instead:
-// the smaller of the PLD accountant's upper bound and RDP (Mironov et al. 2019), both
-// reported. With adaptive clipping z is the round's total, count query included
-// (adaptive_clip.hpp). eps_gaussian_per_round is Andrew et al. 2024 footnote 5's one
-// participation.
-Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::size_t seen) {
-  const double z = c.noise_multiplier, delta = c.effective_delta();
-  std::size_t max_participations = 0;
-  for (std::size_t k : participation_counts(schedules.clients, c.clients))
-    max_participations = std::max(max_participations, k);
-  for (std::size_t k : participation_counts(schedules.canaries, seen))
-    max_participations = std::max(max_participations, k);
-  // Gaussian composition of k known participations (k = 0: nothing released about anyone).
-  auto composed = [&](std::size_t k) {
-    RunModel m;
-    m.sampling = Sampling::shuffle;
-    m.noise_multiplier = z;
-    m.participations = static_cast<long long>(k);
-    return run_epsilon(m, delta).epsilon;
-  };
+// run.json's analytic_epsilon, from the run accountant (lib/accounting/run_accountant.hpp;
+// z = 0 gives inf): eps_run for every client and seen canary and what it assumes,
+// max_participations, eps_gaussian_per_round (Andrew et al. 2024 footnote 5's one
+// participation), and for a Poisson run its clients' PLD interval, RDP and which of the two
+// is the headline. With adaptive clipping z is the round's total, count query included
+// (adaptive_clip.hpp).
+Json analytic_epsilons(const FedAvgConfig& c, const FederatedModel& model) {
+  const FederatedEpsilon e = federated_epsilon(model, c.effective_delta());
   Json j;
-  j["eps_gaussian_per_round"] = json_number(composed(1));
-  j["max_participations"] = max_participations;
-  if (parse_sampling(c.sampling) != Sampling::poisson) {
-    j["eps_run"] = json_number(composed(max_participations));
-    j["assumes"] =
-        "every client and seen canary takes part in at most max_participations rounds, each known "
-        "to "
-        "the adversary: the Gaussian mechanism at noise multiplier / sqrt(max_participations); no "
-        "amplification by shuffling";
-    return j;
-  }
-  // Poisson: the PLD interval and RDP, the smaller sound upper bound as the run's.
-  RunModel poisson;
-  poisson.noise_multiplier = z;
-  poisson.q = c.q;
-  poisson.steps = static_cast<long long>(c.rounds);
-  const RunEpsilon p = run_epsilon(poisson, delta);
-  const double sampled = p.epsilon;
-  const double rdp = p.rdp ? p.rdp->epsilon : std::numeric_limits<double>::infinity();
-  if (z > 0) {
+  j["eps_gaussian_per_round"] = json_number(e.eps_per_round);
+  j["max_participations"] = model.max_participations;
+  j["eps_run"] = json_number(e.eps_run);
+  j["assumes"] = e.assumes;
+  if (model.clients.sampling != Sampling::poisson) return j;
+  const RunEpsilon& p = e.clients;
+  if (model.clients.noise_multiplier > 0) {
     if (p.pld)
       j["eps_pld_poisson"] = {{"upper", json_number(p.pld->upper)},
                               {"lower", json_number(p.pld->lower)}};
     j["poisson_headline"] = accountant_name(p.accountant);
   }
-  j["eps_rdp_poisson"] = json_number(rdp);
-  if (seen > 0 && c.canary_repeats > 0) {
-    // Seen canaries on a fixed-repeats schedule are not Poisson-sampled: R known rounds.
-    j["eps_run"] = json_number(std::max(sampled, composed(c.canary_repeats)));
-    j["assumes"] =
-        "clients Poisson-sampled at rate q in every round (add/remove-one): subsampled Gaussian, "
-        "the "
-        "smaller of its PLD upper bound and RDP over all rounds; seen canaries in canary_repeats "
-        "rounds "
-        "known to the adversary: the Gaussian mechanism at noise multiplier / "
-        "sqrt(canary_repeats); "
-        "eps_run is the larger";
-  } else {
-    j["eps_run"] = json_number(sampled);
-    j["assumes"] =
-        "every client and seen canary Poisson-sampled at rate q in every round (add/remove-one): "
-        "subsampled Gaussian over all rounds, the smaller of its PLD upper bound and RDP";
-  }
+  j["eps_rdp_poisson"] =
+      json_number(p.rdp ? p.rdp->epsilon : std::numeric_limits<double>::infinity());
   return j;
 }
 
@@ -158,8 +102,8 @@ Json analytic_epsilons(const FedAvgConfig& c, const Schedules& schedules, std::s
 // metrics.csv's row.
 class RunObserver : public FedAvgObserver {
  public:
-  RunObserver(const FedAvgConfig& c, const CanaryPanel& canaries, const Schedules& schedules,
-              AdaptiveClip& adaptive, std::size_t dim)
+  RunObserver(const FedAvgConfig& c, const CanaryPanel& canaries,
+              const FederatedSchedule& schedules, AdaptiveClip& adaptive, std::size_t dim)
       : c_(c),
         canaries_(canaries),
         schedules_(schedules),
@@ -200,7 +144,7 @@ class RunObserver : public FedAvgObserver {
  private:
   const FedAvgConfig& c_;
   const CanaryPanel& canaries_;
-  const Schedules& schedules_;
+  const FederatedSchedule& schedules_;
   AdaptiveClip& adaptive_;
   std::size_t dim_;
   std::vector<double> seen_cos_, unseen_cos_;
@@ -216,7 +160,7 @@ class RunObserver : public FedAvgObserver {
 // combines their clipped updates with the seen canaries through the library round, evaluating
 // the model every c.eval_every rounds and after the last. Returns the last test accuracy.
 double train_rounds(const FedAvgConfig& c, torch::nn::Sequential& model, const Dataset& test,
-                    ClientTrainer& trainer, const Schedules& schedules,
+                    ClientTrainer& trainer, const FederatedSchedule& schedules,
                     double update_noise_multiplier, const AdaptiveClip& adaptive,
                     RunObserver& observer, std::vector<double>& theta) {
   FedAvgRound round(trainer, theta.size(), c.server_lr, c.server_momentum, c.seed,
@@ -297,8 +241,9 @@ Json run_fedavg(const FedAvgConfig& c) {
       make_model({kind, data.train.example_shape, data.train.num_classes, c.hidden}, c.seed);
   const std::size_t dim = static_cast<std::size_t>(parameter_count(*model));
   const CanaryPanel canaries(c, dim);
-  const Schedules schedules = make_schedules(c, canaries.seen());
-  const Json analytic = analytic_epsilons(c, schedules, canaries.seen());
+  const FederatedParticipation who = participation(c, canaries.seen());
+  const FederatedSchedule schedules = federated_schedule(who);
+  const Json analytic = analytic_epsilons(c, federated_model(who, schedules, c.noise_multiplier));
 
   staging.write([&] {
     if (!canaries.made_seen_spec_json().empty())

@@ -31,7 +31,7 @@ SgdAccounting account_sgd_run(const SgdConfig& c) {
   m.noise_multiplier = a.noise_multiplier;
   const RunEpsilon e = run_epsilon(m, c.delta);
   a.epsilon = e.epsilon;
-  a.accountant = e.label;
+  a.accountant = e.label();
   a.assumes = e.assumes;
   a.pld = e.pld;
   a.rdp = e.rdp ? e.rdp->epsilon : std::numeric_limits<double>::infinity();
