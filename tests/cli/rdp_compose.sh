@@ -71,7 +71,10 @@ expect_status 0 rdp-compose --sigma 0.1 --q 1e-6 --steps 10000000 --delta 1e-6
   || fail "extreme parameters: $(cat "$TMP/out")"
 
 # --fail-above: exit 3, one line, nothing on stdout; below the budget: exit 0
-expect_error 3 'rdp-compose: error: eps .* exceeds the budget --fail-above 1' rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --fail-above 1
+# The line names what eps is and the accountant that gave it.
+expect_error 3 '^rdp-compose: error: eps [0-9.]+ \(upper bound, by the rdp accountant\) exceeds the budget --fail-above 1$' rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --fail-above 1
+expect_error 3 '^rdp-compose: error: eps [0-9.]+ \(an approximation, not a bound, by the gdp accountant\) exceeds the budget --fail-above 0\.1$' rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --fail-above 0.1
+expect_error 3 '^rdp-compose: error: eps [0-9.]+ \(exact, by the gdp accountant\) exceeds the budget --fail-above 0\.1$' rdp-compose --accountant gdp --sigma 1.1 --q 1 --steps 10 --delta 1e-5 --fail-above 0.1
 expect_status 0 rdp-compose --sigma 1.1 --q 0.01 --steps 1000 --delta 1e-5 --fail-above 100
 expect_eq "$(cat "$TMP/out")" "$all" "under the budget prints eps"
 
@@ -214,7 +217,7 @@ expect_error 2 'rdp-compose: error: --lattice cannot be used without --accountan
 expect_error 2 'rdp-compose: error: --lattice' rdp-compose --accountant pld --lattice 0 --sigma 1 --q 0.1 --steps 10 --delta 1e-5
 # a spacing far below the run's own (3.2e-4 here) would only add points: refused, naming the floor
 expect_error 2 'below 1/1000 of the 0.00032090232742759624 chosen for this run: give at least 3.2090232742759625e-07' rdp-compose --accountant pld --lattice 1e-7 --sigma 1 --q 0.01 --steps 10 --delta 1e-5
-expect_error 3 'rdp-compose: error: eps .* exceeds the budget --fail-above 0.5' rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --fail-above 0.5
+expect_error 3 'rdp-compose: error: eps [0-9.]+ \(upper bound, by the pld accountant\) exceeds the budget --fail-above 0.5' rdp-compose --accountant pld --sigma 0.8 --q 0.0021333333333333334 --steps 469 --delta 1e-5 --fail-above 0.5
 
 # --- --accountant gdp ------------------------------------------------------------------------
 # full batch: exact, mu = sqrt(T)/sigma, the Gaussian mechanism at sigma/sqrt(T)

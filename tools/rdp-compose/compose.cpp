@@ -114,6 +114,14 @@ void describe(const Options& o, const RunEpsilon& r, Json& report, const Note& n
   report["headline"] = accountant_name(r.accountant);
 }
 
+// What the gate's eps is: a bound or not, and the accountant that gave it (the headline's: pld's
+// may be rdp's).
+std::string what_eps_is(const RunEpsilon& r) {
+  const std::string by = "by the " + accountant_name(r.accountant) + " accountant";
+  if (r.gdp) return (r.gdp->exact ? "exact, " : "an approximation, not a bound, ") + by;
+  return "upper bound, " + by;
+}
+
 void epsilon(const Options& o, const std::vector<AccountingEvent>& events, std::ostream& out,
              const Note& note) {
   long long total_steps = 0;
@@ -124,8 +132,9 @@ void epsilon(const Options& o, const std::vector<AccountingEvent>& events, std::
               {"steps", total_steps},
               {"sampling", sampling_name(o.sampling)}};
   const RunEpsilon r = run_epsilon(events, o.delta, o.accounting);
+  // The gate first: its line says what eps is, and is then the only line on stderr.
+  cli::check_budget(o.fail_above, r.epsilon, "eps", what_eps_is(r));
   describe(o, r, report, note);
-  cli::check_budget(o.fail_above, r.epsilon, "eps");
   report["eps"] = json_number(r.epsilon);
   print(o, report, r.epsilon, out);
 }
