@@ -2,13 +2,14 @@
 // clients as Andrew et al. 2024 Alg. 2-3): its two halves against what they must equal, the
 // clients' half against ClientTrainer itself, the combining half against the closed form
 // (sum of the clipped updates in order, the inserted ones after them, over m), and the
-// server step against theta + lr rho_bar.
+// server step against theta + lr rho_bar; the noise against the documented Philox stream's normals.
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "data/datasets.hpp"
 #include "random/philox_stream.hpp"
+#include "random/streams.hpp"
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 
@@ -110,4 +111,37 @@ TEST_CASE("fedavg round: combine sums in client order, then the inserted, over m
   FedAvgRelease bad = r;
   bad.rho_bar[1] = std::numeric_limits<double>::infinity();
   CHECK_FALSE(round.step(bad, theta));
+}
+
+TEST_CASE("fedavg round: the noise is z C times the documented Philox normals, over m") {
+  // dp-train fedavg's round t draws its noise from PhiloxStream(seed, kFedAvgNoise + t)
+  // (random/streams.hpp): the release is (clipped sum + z C N(0, I)) / m (Andrew et al. 2024,
+  // Alg. 3 line 9). Released minus the noiseless release, times m, must be z C times an
+  // independent draw of the same stream's normals.
+  Setup s = setup();
+  ClientTrainer trainer(s.model, s.data, s.clients, {1, 1, 0.1}, 1);
+  const std::size_t d = s.theta.size();
+  FedAvgRound round(trainer, d, 1.0, 0.0, 3, 100);
+  const double z = 1.5, clip = 0.05;
+  const std::size_t t = 4;
+  const std::vector<ClientUpdate> u = round.train_clients(s.theta, clip, {0, 1, 2}, t);
+  Recorder observer;  // inserts e_0: m = 4 participants
+  PhiloxStream none(3, streams::kFedAvgNoise + t);
+  const FedAvgRelease clean = round.combine(t, u, clip, 0.0, none, observer);
+  PhiloxStream noise(3, streams::kFedAvgNoise + t);
+  const FedAvgRelease noisy = round.combine(t, u, clip, z * clip, noise, observer);
+  std::vector<double> want(d);
+  PhiloxStream(3, streams::kFedAvgNoise + t).fill_normal(want.data(), d);
+  double mean = 0, square = 0;
+  for (std::size_t i = 0; i < d; ++i) {
+    const double drawn = (noisy.rho_bar[i] - clean.rho_bar[i]) * 4 / (z * clip);
+    CHECK(drawn == doctest::Approx(want[i]).epsilon(1e-9));
+    mean += drawn / static_cast<double>(d);
+    square += drawn * drawn / static_cast<double>(d);
+  }
+  // And the draws are N(0, 1): over d = 1210 coordinates the mean is within 4 / sqrt(d) of 0
+  // and the second moment within 4 sqrt(2 / d) of 1 (4 standard deviations each).
+  REQUIRE(d == 1210);
+  CHECK(std::abs(mean) < 4 / std::sqrt(1210.0));
+  CHECK(std::abs(square - 1) < 4 * std::sqrt(2 / 1210.0));
 }
