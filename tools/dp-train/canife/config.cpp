@@ -23,10 +23,6 @@ CanaryInit parse_canary_init(const std::string& name) {
   return parse_named(kInits, name, "init", "--init");
 }
 
-std::size_t CanifeConfig::total_rounds() const {
-  return rounds ? rounds : static_cast<std::size_t>(std::ceil(1 / q - 1e-9));
-}
-
 void CanifeConfig::validate() const {
   if (model != "mlp" && model != "logreg")
     throw UsageError("canife crafts through dense models only: mlp or logreg", "--model");
