@@ -15,7 +15,7 @@ namespace {
 
 struct CanifeOptions {
   CanifeConfig config;
-  std::string level = "sample", loss = "cov", init = "random";
+  std::string level = "sample", loss = "cov", init = "random", accountant = "pld";
   std::size_t clients_per_round = 100;
   bool json = false;
   CLI::Option *q = nullptr, *lr = nullptr, *noise = nullptr, *eps = nullptr;
@@ -103,7 +103,7 @@ void declare_user_options(CLI::App& sub, CanifeOptions& o) {
                  local_epochs, local_batch, client_lr, server_lr};
 }
 
-// The training: rounds, step, clipping and noise.
+// The training: rounds, step, clipping, noise and its accountant.
 void declare_training_options(CLI::App& sub, CanifeOptions& o) {
   CanifeConfig& c = o.config;
   sub.add_option("--rounds", c.rounds, "rounds (default: one epoch, ceil(1/q))");
@@ -116,9 +116,14 @@ void declare_training_options(CLI::App& sub, CanifeOptions& o) {
   o.noise = sub.add_option("--noise-multiplier", c.noise_multiplier,
                            "z: noise N(0, (z C)^2 I) on each round's sum")
                 ->check(cli::positive());
-  o.eps = sub.add_option("--eps", c.eps, "calibrate z so the whole run is (eps, delta)-DP (RDP)")
+  o.eps = sub.add_option("--eps", c.eps,
+                         "calibrate z so the whole run is (eps, delta)-DP by --accountant")
               ->check(cli::positive());
   o.noise->excludes(o.eps);
+  sub.add_option("--accountant", o.accountant,
+                 "pld (the privacy-loss distribution: the tightest sound bound) | rdp (Renyi DP, "
+                 "looser): calibrates --eps and gives the analytic eps")
+      ->capture_default_str();
   sub.add_option("--delta", c.delta, "delta of the run and of eps_hat")
       ->capture_default_str()
       ->check(cli::open_unit_interval());
@@ -191,6 +196,7 @@ void resolve(CanifeOptions& o) {
   }
   c.craft.loss = parse_canary_loss(o.loss);
   c.init = parse_canary_init(o.init);
+  c.accountant = parse_canife_accountant(o.accountant);
 }
 
 std::function<int()> declare_canife(CLI::App& sub) {

@@ -1,8 +1,9 @@
 // Configuration of `dp-train canife`: the game's (lib/games/canife_config.hpp), the noise
-// (given, or calibrated for a target eps), and the outputs.
+// (given, or calibrated for a target eps by the accountant), and the outputs.
 #pragma once
 #include <string>
 
+#include "accounting/run_accountant.hpp"
 #include "games/canife_config.hpp"
 #include "io/json.hpp"
 
@@ -12,10 +13,13 @@ CanifeLevel parse_canife_level(
     const std::string& name);  // "sample" | "user", UsageError naming --level
 CanaryInit parse_canary_init(
     const std::string& name);  // "random" | "sample", UsageError naming --init
+// "pld" | "rdp", UsageError naming --accountant.
+Accountant parse_canife_accountant(const std::string& name);
 
 struct CanifeConfig : CanifeGameConfig {
   double noise_multiplier = 0;  // z; 0 with eps > 0: calibrated for the whole run
   double eps = 0;
+  Accountant accountant = Accountant::pld;  // calibration and the analytic headline
   bool quiet = false;
   std::string out;
   bool force = false;

@@ -64,10 +64,18 @@ void write_metrics(const std::string& path, const std::vector<CanifeRoundMetrics
   write_metrics_csv(path, rows);
 }
 
-// The analytic bounds: the run's and one round's.
+// The analytic bounds: the accountant's headline and, beside it, RDP and one round.
 void add_analytic(Json& run, const CanifeConfig& c, const CanifeAnalytic& a) {
+  run["analytic_eps"] = json_number(a.run.epsilon);
+  run["accountant"] = a.run.label;
+  run["accountant_assumes"] = a.run.assumes;
+  if (a.run.pld)
+    run["eps_pld"] = {{"upper", json_number(a.run.pld->upper)},
+                      {"lower", json_number(a.run.pld->lower)}};
+  run["eps_rdp"] = json_number(rdp_or_inf(a.run));
   run["analytic"] = {
       {"eps_rdp_run", json_number(rdp_or_inf(a.run))},
+      {"eps_one_round", json_number(a.one_round.epsilon)},
       {"eps_one_round_rdp", json_number(rdp_or_inf(a.one_round))},
       {"eps_one_round_gaussian", json_number(a.one_round_gaussian)},
       {"assumes",

@@ -58,7 +58,7 @@ Json run_canife(const CanifeConfig& c) {
                          std::to_string(data.test.size()) + " test examples",
                      "--design-pool");
   AccountantOptions accounting;
-  accounting.accountant = Accountant::rdp;  // canife calibrates and reports by RDP
+  accounting.accountant = c.accountant;
   const double sigma = noise_of(c, accounting);
   const CanifeAnalytic analytic = canife_analytic(c, sigma, accounting);
 

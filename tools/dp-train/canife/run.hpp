@@ -1,5 +1,5 @@
 // `dp-train canife`'s run (Maddock et al. 2023, Alg. 1-2, at sample or user level): the
-// noise (given, or calibrated for --eps by the run accountant: RDP), the game
+// noise (given, or calibrated for --eps by the run accountant, --accountant), the game
 // (lib/games/torch/canife_game.hpp: training, and every --audit-every rounds an audit of the
 // frozen model, eps_r from its scores), the analytic epsilon and Alg. 2's eps_hat
 // (lib/games/canife_accounting.hpp), and the outputs in --out (canife/output.hpp):
