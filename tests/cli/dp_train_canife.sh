@@ -116,6 +116,37 @@ expect_error 2 "--orders cannot be used with --empirical" \
   rdp-compose --empirical backwards.csv --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5 --orders 2,3
 expect_error 1 "missing column 'epsilon'" rdp-compose --empirical t1/scores.csv --q 0.05 --rounds 60 --round-delta 0.01 --delta 1e-5
 
+# --- the accountant (--accountant, default pld): --eps calibrates z by it, run.json's headline
+# is its, RDP's beside it, audits.csv's theoretical eps_r by it. rdp reproduces the numbers
+# canife gave before the option (RDP throughout): z = 1.28558 for eps 2 here, as rdp-compose's
+# RDP calibration gives; pld calibrates less noise, as rdp-compose --accountant pld.
+expect_error 2 "unknown accountant 'gdp' \(pld or rdp\).*--accountant" "${SMALL[@]}" --eps 2 --accountant gdp --out bad
+ACC=("${BASE[@]}" --audit-every 30 --design-steps 2 --audit-rounds 4 --design-pool 8 --eps 2 --json)
+expect_status 0 "${ACC[@]}" --accountant rdp --out rdp
+z_rdp=$(jq .noise_multiplier "$TMP/out")
+expect_near "$z_rdp" "$(rdp-compose --eps 2 --q 0.05 --steps 60 --delta 1e-5)" 1e-12r "RDP's calibration"
+expect_near "$z_rdp" 1.28558 5e-5 "RDP's z as before --accountant"
+expect_eq "$(jq -r '.accountant, .config.accountant, (.eps_pld == null), (.analytic_eps == .eps_rdp)' "$TMP/out" | tr '\n' ' ')" \
+  "rdp-poisson rdp true true " "--accountant rdp: RDP's headline"
+expect_near "$(jq .analytic.eps_rdp_run "$TMP/out")" "$(rdp-compose --sigma "$z_rdp" --q 0.05 --steps 60 --delta 1e-5)" 1e-12r \
+  "the run's RDP eps"
+expect_near "$(tail -1 rdp/audits.csv | cut -d, -f15)" "$(rdp-compose --sigma "$z_rdp" --q 1 --steps 1 --delta 1e-5)" 1e-12r \
+  "one round's RDP eps at delta"
+expect_near "$(tail -1 rdp/audits.csv | cut -d, -f16)" "$(rdp-compose --sigma "$z_rdp" --q 1 --steps 1 --delta 0.25)" 1e-12r \
+  "one round's RDP eps at 1/n"
+expect_status 0 "${ACC[@]}" --out pld
+z_pld=$(jq .noise_multiplier "$TMP/out")
+expect_near "$z_pld" "$(rdp-compose --accountant pld --eps 2 --q 0.05 --steps 60 --delta 1e-5)" 1e-12r "PLD's calibration"
+expect_eq "$(jq -r '.accountant, .config.accountant, (.analytic_eps <= 2), (.eps_pld.lower <= .eps_pld.upper), (.eps_rdp > 2)' "$TMP/out" | tr '\n' ' ')" \
+  "pld-poisson pld true true true " "--accountant pld (default): PLD's headline meets eps 2, RDP's at that z does not"
+"$PYTHON" - "$z_pld" "$z_rdp" <<'PY' || fail "PLD calibrates less noise than RDP"
+import sys
+sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)
+PY
+CHECKS=$((CHECKS + 1))
+expect_near "$(tail -1 pld/audits.csv | cut -d, -f15)" "$(jq .analytic.eps_one_round "$TMP/out")" 1e-12r \
+  "audits.csv's theoretical eps_r by the accountant"
+
 # a run with few mock rounds still composes (n = 4 can show no finite eps_r above 0)
 expect_status 0 "${BASE[@]}" --audit-every 20 --design-pool 16 --noise-multiplier 1 --audit-rounds 4 --design-steps 20 --out small
 

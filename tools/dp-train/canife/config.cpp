@@ -13,6 +13,9 @@ constexpr Named<CanifeLevel> kLevels[] = {{"sample", CanifeLevel::sample},
                                           {"user", CanifeLevel::user}};
 constexpr Named<CanaryInit> kInits[] = {{"random", CanaryInit::random},
                                         {"sample", CanaryInit::sample}};
+// The sound accountants of a Poisson-sampled run (gdp is an approximation, gaussian is for
+// shuffled participation).
+constexpr Named<Accountant> kAccountants[] = {{"pld", Accountant::pld}, {"rdp", Accountant::rdp}};
 
 }  // namespace
 
@@ -22,9 +25,8 @@ CanifeLevel parse_canife_level(const std::string& name) {
 CanaryInit parse_canary_init(const std::string& name) {
   return parse_named(kInits, name, "init", "--init");
 }
-
-std::size_t CanifeConfig::total_rounds() const {
-  return rounds ? rounds : static_cast<std::size_t>(std::ceil(1 / q - 1e-9));
+Accountant parse_canife_accountant(const std::string& name) {
+  return parse_named(kAccountants, name, "accountant", "--accountant");
 }
 
 void CanifeConfig::validate() const {
@@ -74,7 +76,8 @@ Json CanifeConfig::to_json() const {
             {"loss", to_string(craft.loss)},
             {"norm_constant", json_number(craft.norm_constant)},
             {"init", name_of(kInits, init)},
-            {"seed", seed}};
+            {"seed", seed},
+            {"accountant", accountant_name(accountant)}};
   if (level == CanifeLevel::sample) {
     j["lr"] = json_number(lr);
   } else {

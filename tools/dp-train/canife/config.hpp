@@ -1,70 +1,31 @@
-// Configuration of `dp-train canife` (Maddock et al. 2023, CANIFE). At sample level every client
-// holds one example, so a round of DP-FedSGD is a DP-SGD step over Poisson lots (Andrew et al.
-// 2024, Sec. 5.4's setting); at user level the clients are fedavg's (a partition of the training
-// set, local SGD, each update clipped, Gaussian noise on the sum: Maddock et al. 2023, Sec. 3.1).
-// No LibTorch here.
+// Configuration of `dp-train canife`: the game's (lib/games/canife_config.hpp), the noise
+// (given, or calibrated for a target eps by the accountant), and the outputs.
 #pragma once
-#include <cstddef>
-#include <cstdint>
 #include <string>
 
-#include "adversaries/torch/canife_crafter.hpp"
+#include "accounting/run_accountant.hpp"
+#include "games/canife_config.hpp"
 #include "io/json.hpp"
 
 namespace dpaudit::dp_train {
 
-enum class CanifeLevel { sample, user };
 CanifeLevel parse_canife_level(
     const std::string& name);  // "sample" | "user", UsageError naming --level
-
-enum class CanaryInit { random, sample };
 CanaryInit parse_canary_init(
     const std::string& name);  // "random" | "sample", UsageError naming --init
+// "pld" | "rdp", UsageError naming --accountant.
+Accountant parse_canife_accountant(const std::string& name);
 
-// The clients of --level user (fedavg's options of the same names).
-struct UserLevelConfig {
-  std::size_t clients = 3000;
-  std::string partition = "iid";  // iid | label-skew (Dirichlet alpha per class)
-  double alpha = 0.5;
-  std::size_t local_epochs = 1;
-  std::size_t local_batch = 16;
-  double client_lr = 0.1;
-  double server_lr = 1;
-};
-
-struct CanifeConfig {
-  CanifeLevel level = CanifeLevel::sample;
-  UserLevelConfig user;
-  // data and model
-  std::string task = "fashion-mnist";
-  std::string data_dir;
-  std::string model = "mlp";
-  std::int64_t hidden = 128;  // Andrew et al. 2024, Sec. 5.4: 784-128-10
-  // training: Poisson lots at rate q over the training set (user level: over the
-  // clients), `rounds` steps
-  double q = 128.0 / 60000;
-  std::size_t rounds = 0;  // 0: one epoch, ceil(1 / q)
-  double lr = 1;           // sample level: learning rate of the averaged update
-  double clip = 1;
+struct CanifeConfig : CanifeGameConfig {
   double noise_multiplier = 0;  // z; 0 with eps > 0: calibrated for the whole run
   double eps = 0;
-  double delta = 1e-5;
-  // audits (Maddock et al. 2023, Sec. 3.4)
-  std::size_t audit_every = 100;
-  std::size_t audit_rounds = 100;  // n mock rounds, the canary in every other one
-  std::size_t design_pool = 512;   // M design examples from the test split
-  CraftOptions craft;              // minibatch 0: the expected lot size
-  CanaryInit init = CanaryInit::random;
-  std::uint64_t seed = 1;
-  int threads = 0;
+  Accountant accountant = Accountant::pld;  // calibration and the analytic headline
   bool quiet = false;
   std::string out;
   bool force = false;
   std::string
       timings;  // --timings FILE: wall times and peak memory (not deterministic, so not in --out)
 
-  // The number of rounds (one epoch when `rounds` is 0).
-  std::size_t total_rounds() const;
   // Throws UsageError before any work for an inconsistent configuration.
   void validate() const;
   Json to_json() const;

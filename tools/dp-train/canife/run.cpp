@@ -2,8 +2,8 @@
 
 #include <ATen/Parallel.h>
 
-#include "accounting/rdp.hpp"
-#include "canife/levels.hpp"
+#include "canife/output.hpp"
+#include "cli/progress.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "data/datasets.hpp"
@@ -12,6 +12,39 @@
 #include "sgd/accounting.hpp"
 
 namespace dpaudit::dp_train {
+
+namespace {
+
+// z: given, or the smallest meeting (--eps, --delta) for the whole run by the accountant.
+double noise_of(const CanifeConfig& c, const AccountantOptions& accounting) {
+  const double sigma =
+      c.eps > 0 ? sigma_for_eps([&] { return canife_noise_multiplier(c, c.eps, accounting); })
+                : c.noise_multiplier;
+  if (!(sigma * c.clip < 1e30))  // the noise is drawn in single precision
+    throw DataError("the noise's standard deviation z C = " + format_number(sigma * c.clip) +
+                        " overflows single precision: " +
+                        (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier"),
+                    c.eps > 0 ? "--eps" : "--noise-multiplier");
+  return sigma;
+}
+
+void write_timings(AtomicOutput& timings, const CanifeConfig& c, const std::vector<Audit>& audits,
+                   std::chrono::steady_clock::time_point start) {
+  Json per_audit = Json::array();
+  for (const Audit& a : audits)
+    per_audit.push_back({{"round", a.round},
+                         {"design_seconds", a.design_seconds},
+                         {"mock_seconds", a.mock_seconds}});
+  timings.stream() << Json{{"seconds", seconds_since(start)},
+                           {"peak_memory_mb", peak_memory_mb()},
+                           {"audits", per_audit},
+                           {"threads", c.threads}}
+                          .dump(2)
+                   << '\n';
+  timings.commit();
+}
+
+}  // namespace
 
 Json run_canife(const CanifeConfig& c) {
   c.validate();
@@ -24,47 +57,25 @@ Json run_canife(const CanifeConfig& c) {
     throw UsageError("the design pool " + std::to_string(c.design_pool) + " exceeds the " +
                          std::to_string(data.test.size()) + " test examples",
                      "--design-pool");
-  const auto steps = static_cast<long long>(c.total_rounds());
-  const double sigma =
-      c.eps > 0 ? sigma_for_eps([&] { return rdp_sigma_for_epsilon(c.eps, c.q, steps, c.delta); })
-                : c.noise_multiplier;
-  if (!(sigma * c.clip < 1e30))  // the noise is drawn in single precision
-    throw DataError("the noise's standard deviation z C = " + format_number(sigma * c.clip) +
-                        " overflows single precision: " +
-                        (c.eps > 0 ? "raise --eps" : "lower --noise-multiplier"),
-                    c.eps > 0 ? "--eps" : "--noise-multiplier");
+  AccountantOptions accounting;
+  accounting.accountant = c.accountant;
+  const double sigma = noise_of(c, accounting);
+  const CanifeAnalytic analytic = canife_analytic(c, sigma, accounting);
 
-  const std::size_t planned = (c.total_rounds() + c.audit_every - 1) / c.audit_every;
-  cli::Progress progress("dp-train canife", planned, c.quiet);
-  const LevelRun level = c.level == CanifeLevel::sample ? run_sample_level(c, data, sigma, progress)
-                                                        : run_user_level(c, data, sigma, progress);
+  cli::Progress progress("dp-train canife", c.planned_audits(), c.quiet);
+  const CanifeRun level =
+      play_canife(c, data, sigma, [&](std::size_t done) { progress.update(done); });
 
-  // Outputs: the scores, the audits, the crafted inputs and run.json.
-  staging.write([&] {
-    write_audit_files(staging, level.audits, c, sigma, data.train.example_size());
-    write_metrics_csv(staging.path("metrics.csv"), level.metrics);
-  });
+  // Outputs: the scores, the audits, the crafted inputs, the metrics and run.json.
+  staging.write([&] { write_audit_files(staging, level, c, analytic, data.train.example_size()); });
   Json run = level.extra.is_null() ? Json::object() : level.extra;
   run["config"] = c.to_json();
   run["noise_multiplier"] = json_number(sigma);
   run["parameters"] = level.parameters;
-  add_estimates(run, level.audits, c, sigma);
+  add_estimates(run, level.audits, c, sigma, analytic);
   run["test_accuracy"] = level.test_accuracy;
   staging.write([&] { write_whole(staging.path("run.json"), run.dump(2) + "\n"); });
-  if (timings) {
-    Json audits = Json::array();
-    for (const Audit& a : level.audits)
-      audits.push_back({{"round", a.round},
-                        {"design_seconds", a.design_seconds},
-                        {"mock_seconds", a.mock_seconds}});
-    timings->stream() << Json{{"seconds", seconds_since(start)},
-                              {"peak_memory_mb", peak_memory_mb()},
-                              {"audits", audits},
-                              {"threads", c.threads}}
-                             .dump(2)
-                      << '\n';
-    timings->commit();
-  }
+  if (timings) write_timings(*timings, c, level.audits, start);
   staging.commit();
   return run;
 }

@@ -1,4 +1,4 @@
-// `dp-train canife --level user` (canife/levels.hpp): DP-FedAvg over fedavg's clients and
+// The user level of CANIFE (games/torch/canife_game.hpp): DP-FedAvg over fedavg's clients and
 // Maddock et al. 2023's audits with a rogue client that holds only the crafted example. Local
 // training is fedavg's (train/torch/fedavg_client.hpp) for the real, the mock and the canary
 // clients alike; the server is lib's (mechanisms/fedavg_server.hpp, no momentum).
@@ -7,10 +7,11 @@
 
 #include <torch/nn/modules/container/sequential.h>
 
-#include "canife/levels.hpp"
+#include "adversaries/canife_score.hpp"
 #include "core/error.hpp"
 #include "data/datasets.hpp"
-#include "io/staging_dir.hpp"
+#include "games/torch/canife_game.hpp"
+#include "io/staging_dir.hpp"  // seconds_since
 #include "mechanisms/fedavg_server.hpp"
 #include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
@@ -42,7 +43,7 @@ std::vector<double> noisy_sum(std::size_t d, const std::vector<ClientUpdate>& up
 // The mock clients of Alg. 1 (Maddock et al. 2023 Sec. 3.3; its code draws them from the test
 // users): the test split cut into clients the way the training set is (same partition, the same
 // mean size), M of them drawn once, uniformly without replacement.
-ClientIndices design_clients(const CanifeConfig& c, const TrainTest& data, PartitionKind kind) {
+ClientIndices design_clients(const CanifeGameConfig& c, const TrainTest& data, PartitionKind kind) {
   const double per_client =
       static_cast<double>(data.train.size()) / static_cast<double>(c.user.clients);
   const auto same_size =
@@ -66,7 +67,7 @@ std::vector<std::size_t> first_ids(std::size_t n) {
 
 class UserAuditor {
  public:
-  UserAuditor(const CanifeConfig& c, const TrainTest& data, const torch::nn::Sequential& model,
+  UserAuditor(const CanifeGameConfig& c, const TrainTest& data, const torch::nn::Sequential& model,
               ClientTrainer& clients, const ClientIndices& client_ids, PartitionKind kind,
               double sigma)
       : c_(c),
@@ -132,20 +133,19 @@ class UserAuditor {
       a.scores.push_back(canary_score(s, canary, canary_update_norm, c_.clip));
     }
     a.mock_seconds = seconds_since(start) - a.design_seconds;
-    estimate_epsilon(a);
     return a;
   }
 
  private:
-  // --init sample: the first example of the first mock client that has one.
+  // CanaryInit::sample: the first example of the first mock client that has one.
   std::size_t first_design_example() const {
     for (const auto& client : pool_)
       if (!client.empty()) return client[0];
-    throw DataError(
-        "every mock client of the design pool is empty (try a larger --alpha or --design-pool)");
+    throw DataError(Pattern{
+        "every mock client of the design pool is empty (try a larger {alpha} or {design_pool})"});
   }
 
-  const CanifeConfig& c_;
+  const CanifeGameConfig& c_;
   const TrainTest& data_;
   const torch::nn::Sequential& model_;
   ClientTrainer& clients_;
@@ -162,8 +162,9 @@ class UserAuditor {
 // metrics.csv's row of every round.
 class UserLevelObserver : public FedAvgObserver {
  public:
-  UserLevelObserver(const CanifeConfig& c, const TrainTest& data, torch::nn::Sequential& model,
-                    UserAuditor& auditor, cli::Progress& progress, LevelRun& run)
+  UserLevelObserver(const CanifeGameConfig& c, const TrainTest& data, torch::nn::Sequential& model,
+                    UserAuditor& auditor, const std::function<void(std::size_t)>& progress,
+                    CanifeRun& run)
       : c_(c), data_(data), model_(model), auditor_(auditor), progress_(progress), run_(run) {}
 
   void starting(std::size_t t, const std::vector<double>& theta) override {
@@ -174,13 +175,12 @@ class UserLevelObserver : public FedAvgObserver {
     run_.audits.back().test_accuracy = evaluate(model_, data_.test).accuracy;
     if (t > 0) run_.metrics[t - 1].test_accuracy = run_.audits.back().test_accuracy;
     update_norms.push_back(json_number(norm));
-    progress_.update(run_.audits.size());
+    if (progress_) progress_(run_.audits.size());
   }
 
   void released(const FedAvgRelease& release) override {
-    RoundMetrics row;
+    CanifeRoundMetrics row;
     row.round = release.round + 1;
-    row.clip = c_.clip;
     row.train_loss = release.train_loss;
     row.update_norm = l2_norm(release.rho_bar.data(), release.rho_bar.size());
     run_.metrics.push_back(row);
@@ -189,18 +189,18 @@ class UserLevelObserver : public FedAvgObserver {
   Json update_norms = Json::array();  // the canary client's update norm at every audit
 
  private:
-  const CanifeConfig& c_;
+  const CanifeGameConfig& c_;
   const TrainTest& data_;
   torch::nn::Sequential& model_;
   UserAuditor& auditor_;
-  cli::Progress& progress_;
-  LevelRun& run_;
+  const std::function<void(std::size_t)>& progress_;
+  CanifeRun& run_;
 };
 
 }  // namespace
 
-LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sigma,
-                        cli::Progress& progress) {
+CanifeRun run_user_level(const CanifeGameConfig& c, const TrainTest& data, double sigma,
+                         const std::function<void(std::size_t)>& progress) {
   const PartitionKind kind = parse_partition(c.user.partition);
   const ClientIndices client_ids =
       partition_clients(data.train, c.user.clients, kind, c.user.alpha, c.seed);
@@ -215,7 +215,7 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
                         {c.user.local_epochs, c.user.local_batch, c.user.client_lr}, c.threads);
   UserAuditor auditor(c, data, model, clients, client_ids, kind, sigma);
   FedAvgRound round(clients, d, c.user.server_lr, 0.0, c.seed, streams::kCanifeUserBatch);
-  LevelRun run;
+  CanifeRun run;
   UserLevelObserver observer(c, data, model, auditor, progress, run);
   std::vector<std::size_t> lot;
   for (std::size_t t = 0; t < c.total_rounds(); ++t) {
@@ -224,10 +224,9 @@ LevelRun run_user_level(const CanifeConfig& c, const TrainTest& data, double sig
     PhiloxStream rng(c.seed, streams::kCanifeUserRound + t);
     draw_poisson_lot(client_ids.size(), c.q, rng, lot);
     if (!round.run(t, lot, c.clip, sigma * c.clip, rng, observer, theta))
-      throw DataError("training diverged: the model is not finite after round " +
-                          std::to_string(t + 1) +
-                          " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
-                      c.out);
+      throw DataError(Pattern{"training diverged: the model is not finite after round " +
+                              std::to_string(t + 1) +
+                              " (try a smaller {server_lr}, {client_lr} or {noise_multiplier})"});
   }
   assign_parameters(*model, to_float_tensor(theta));
   run.parameters = d;

@@ -1,14 +1,15 @@
-// `dp-train canife --level sample` (canife/levels.hpp): DP-SGD over Poisson lots, every
-// client one example, and the audits of Maddock et al.
-// 2023 with the canary as one more member of a lot.
+// The sample level of CANIFE (games/torch/canife_game.hpp): DP-SGD over Poisson lots, every
+// client one example, and the audits of Maddock et al. 2023 with the canary as one more
+// member of a lot.
 #include <algorithm>
 #include <cmath>
 
-#include "canife/levels.hpp"
+#include "adversaries/canife_score.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "data/datasets.hpp"
-#include "io/staging_dir.hpp"
+#include "games/torch/canife_game.hpp"
+#include "io/staging_dir.hpp"  // seconds_since
 #include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
 #include "train/torch/dp_sgd.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 class SampleAuditor {
  public:
-  SampleAuditor(const CanifeConfig& c, const TrainTest& data, const PerExampleModel& model,
+  SampleAuditor(const CanifeGameConfig& c, const TrainTest& data, const PerExampleModel& model,
                 std::vector<std::int64_t> widths, double sigma)
       : c_(c), data_(data), model_(model), widths_(std::move(widths)), sigma_(sigma) {
     // The design pool: M test examples drawn once, uniformly without replacement.
@@ -58,7 +59,6 @@ class SampleAuditor {
     a.design_seconds = seconds_since(start);
     a.scores = mock_rounds(round, theta, a.canary);
     a.mock_seconds = seconds_since(start) - a.design_seconds;
-    estimate_epsilon(a);
     a.test_accuracy = test_accuracy(*model_.clone(), theta, data_.test);
     return a;
   }
@@ -100,7 +100,7 @@ class SampleAuditor {
     return scores;
   }
 
-  const CanifeConfig& c_;
+  const CanifeGameConfig& c_;
   const TrainTest& data_;
   const PerExampleModel& model_;
   std::vector<std::int64_t> widths_;
@@ -110,8 +110,8 @@ class SampleAuditor {
 
 }  // namespace
 
-LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double sigma,
-                          cli::Progress& progress) {
+CanifeRun run_sample_level(const CanifeGameConfig& c, const TrainTest& data, double sigma,
+                           const std::function<void(std::size_t)>& progress) {
   const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   std::vector<float> theta;
   const auto model = PerExampleModel::make(mc, c.seed, theta);
@@ -124,13 +124,12 @@ LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double s
 
   // Train, auditing the frozen model before the rounds 0, S, 2S, ...
   const SampleAuditor auditor(c, data, *model, dense_widths(mc), sigma);
-  LevelRun run;
+  CanifeRun run;
   DpSgdTrainer trainer(training, data.train, *model, sigma);
   PhiloxStream rng(c.seed, streams::kCanifeTrain);
   trainer.train(theta, rng, nullptr, [&](std::size_t t, const float* update) {
-    RoundMetrics row;
+    CanifeRoundMetrics row;
     row.round = t + 1;
-    row.clip = c.clip;
     double norm2 = 0;
     for (std::size_t j = 0; j < theta.size(); ++j) norm2 += double(update[j]) * update[j];
     row.update_norm = std::sqrt(norm2);
@@ -138,7 +137,7 @@ LevelRun run_sample_level(const CanifeConfig& c, const TrainTest& data, double s
     if (t % c.audit_every) return;
     run.audits.push_back(auditor.audit(t, theta));
     if (t > 0) run.metrics[t - 1].test_accuracy = run.audits.back().test_accuracy;
-    progress.update(run.audits.size());
+    if (progress) progress(run.audits.size());
   });
   run.parameters = theta.size();
   run.test_accuracy = test_accuracy(*model, theta, data.test);

@@ -1,0 +1,13 @@
+#include "games/torch/canife_game.hpp"
+
+namespace dpaudit::dp_train {
+
+CanifeRun play_canife(const CanifeGameConfig& c, const TrainTest& data, double sigma,
+                      const std::function<void(std::size_t)>& progress) {
+  CanifeRun run = c.level == CanifeLevel::sample ? run_sample_level(c, data, sigma, progress)
+                                                 : run_user_level(c, data, sigma, progress);
+  estimate_audit_epsilons(run.audits);
+  return run;
+}
+
+}  // namespace dpaudit::dp_train
