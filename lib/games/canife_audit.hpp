@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "adversaries/torch/canife_crafter.hpp"  // CraftedCanary (a plain struct)
+#include "adversaries/canife_canary.hpp"
 #include "games/canife_config.hpp"
 #include "random/philox_stream.hpp"
 #include "stats/canife_epsilon.hpp"

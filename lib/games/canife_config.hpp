@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "adversaries/torch/canife_crafter.hpp"  // CraftOptions (a plain struct)
+#include "adversaries/canife_canary.hpp"
 
 namespace dpaudit::dp_train {
 
