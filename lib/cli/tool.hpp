@@ -39,16 +39,14 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
 int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body,
             const ParameterSpelling& spelling = option_flag);
 
-// Usage errors for option combinations: `mode` completes the sentence, e.g.
+// Usage errors for option combinations (core/error.hpp's forbid_given and require_given,
+// here for the tools): `mode` completes the sentence, e.g.
 // forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".
 void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 void require_options(const std::vector<CLI::Option*>& options, const std::string& mode);
-
 // The same for options as a body run in-process sees them: (name, given) pairs.
-void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
-                  const std::string& mode);
-void require_given(const std::vector<std::pair<std::string, bool>>& options,
-                   const std::string& mode);
+using dpaudit::forbid_given;
+using dpaudit::require_given;
 
 // Prints one line on stderr, `TOOL: note: ...` (callers skip it under --quiet).
 void note(const CLI::App& app, const std::string& message);
