@@ -82,18 +82,18 @@ std::string option_flag(const std::string& parameter) {
   return flag;
 }
 
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
-        const ParameterFlags& flags) {
+int run(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body,
+        const ParameterFlags& flags, std::ostream& err) {
   const std::string name = app.get_name();
   try {
     check_whole_numbers(app);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << name << ": error: " << e.what() << "\n";
+    err << name << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
-  return guarded(name, std::cerr, body, app_spelling(app, flags));
+  return guarded(name, err, body, app_spelling(app, flags));
 }
 
 int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body,
