@@ -6,13 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/tool.hpp"
 #include "command_line.hpp"
 #include "tool.hpp"
+#include "tool_run.hpp"
 
 using namespace dpaudit;
 
@@ -49,43 +50,20 @@ const std::string COS = "label,score\n1,0.1\n1,0.3\n0,0.05\n";
 // Three in and one out score tied at 1: the top two end inside the tie.
 const std::string TIE = "label,score\n1,1\n1,1\n1,1\n0,1\n0,0\n0,0\n";
 
-struct Run {
-  int status;
-  std::string out, err;
-};
-
-// eps-from-scores ARGS (space-separated) with `input` as its standard input.
-Run run_tool(const std::string& args, const std::string& input) {
-  CLI::App app{"", "eps-from-scores"};
-  const eps_from_scores::CommandLine command_line(app);
-  std::vector<std::string> words{"eps-from-scores"};
-  std::istringstream split(args);
-  for (std::string w; split >> w;) words.push_back(w);
-  std::vector<const char*> argv;
-  for (const std::string& w : words) argv.push_back(w.c_str());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const int status = cli::run(
-      app, static_cast<int>(argv.size()), argv.data(),
-      [&] { return eps_from_scores::run(command_line.options(), in, out, err); }, {}, err);
-  return {status, out.str(), err.str()};
+// eps-from-scores' options and body (tools/eps-from-scores), as its main() binds them.
+tool_test::Body declare(CLI::App& app) {
+  const auto line = std::make_shared<eps_from_scores::CommandLine>(app);
+  return [line](std::istream& in, std::ostream& out, std::ostream& err) {
+    return eps_from_scores::run(line->options(), in, out, err);
+  };
 }
 
-struct Refusal {
-  const std::string& input;
-  const char* args;
-  int status;
-  const char* error;  // the line after "eps-from-scores: error: "
-};
+tool_test::Run run_tool(const std::string& args, const std::string& input) {
+  return tool_test::run_tool("eps-from-scores", declare, args, input);
+}
 
-void check_refusals(const std::vector<Refusal>& refusals) {
-  for (const Refusal& r : refusals) {
-    CAPTURE(r.args);
-    const Run run = run_tool(r.args, r.input);
-    CHECK(run.status == r.status);
-    CHECK(run.err == "eps-from-scores: error: " + std::string(r.error) + "\n");
-    CHECK(run.out == "");
-  }
+void check_refusals(const std::vector<tool_test::Refusal>& refusals) {
+  tool_test::check_refusals("eps-from-scores", declare, refusals);
 }
 
 double number(const std::string& line) {
@@ -284,7 +262,7 @@ TEST_CASE(
 
 TEST_CASE("eps-from-scores: accepted combinations print their known answers") {
   // Separated classes: the threshold estimate is inf.
-  Run r = run_tool("-m threshold", SEP);
+  tool_test::Run r = run_tool("-m threshold", SEP);
   CHECK(r.status == 0);
   CHECK(r.out == "inf\n");
   CHECK(r.err == "");

@@ -6,13 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/tool.hpp"
 #include "compose.hpp"
 #include "options.hpp"
+#include "tool_run.hpp"
 
 using namespace dpaudit;
 
@@ -25,48 +26,24 @@ const std::string EVENTS = "sigma,q,steps\n2,1,1\n";
 const std::string EMP = "round,epsilon\n1,0.5\n2,inf\n";
 const std::string BIG = "round,epsilon\n1,0.5\n2,1e308\n";
 
-struct Run {
-  int status;
-  std::string out, err;
-};
-
-// rdp-compose ARGS (space-separated) with `input` as its standard input, as main() runs it.
-Run run_tool(const std::string& args, const std::string& input) {
-  CLI::App app{"", "rdp-compose"};
-  rdp_compose::CommandLine line;
-  rdp_compose::declare(app, line);
-  std::vector<std::string> words{"rdp-compose"};
-  std::istringstream split(args);
-  for (std::string w; split >> w;) words.push_back(w);
-  std::vector<const char*> argv;
-  for (const std::string& w : words) argv.push_back(w.c_str());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const auto body = [&] {
-    const rdp_compose::Options options = rdp_compose::validate(line);
+// rdp-compose's options, rules and body (tools/rdp-compose), as its main() binds them.
+tool_test::Body declare(CLI::App& app) {
+  const auto line = std::make_shared<rdp_compose::CommandLine>();
+  rdp_compose::declare(app, *line);
+  return [line](std::istream& in, std::ostream& out, std::ostream& err) {
+    const rdp_compose::Options options = rdp_compose::validate(*line);
     rdp_compose::compose(options, in, out,
                          [&](const std::string& note) { cli::note(err, "rdp-compose", note); });
     return 0;
   };
-  const int status = cli::run(app, static_cast<int>(argv.size()), argv.data(), body, {}, err);
-  return {status, out.str(), err.str()};
 }
 
-struct Refusal {
-  const std::string& input;
-  const char* args;
-  int status;
-  const char* error;  // the line after "rdp-compose: error: "
-};
+tool_test::Run run_tool(const std::string& args, const std::string& input) {
+  return tool_test::run_tool("rdp-compose", declare, args, input);
+}
 
-void check_refusals(const std::vector<Refusal>& refusals) {
-  for (const Refusal& r : refusals) {
-    CAPTURE(r.args);
-    const Run run = run_tool(r.args, r.input);
-    CHECK(run.status == r.status);
-    CHECK(run.err == "rdp-compose: error: " + std::string(r.error) + "\n");
-    CHECK(run.out == "");
-  }
+void check_refusals(const std::vector<tool_test::Refusal>& refusals) {
+  tool_test::check_refusals("rdp-compose", declare, refusals);
 }
 
 }  // namespace
@@ -175,20 +152,20 @@ TEST_CASE("rdp-compose: accepted combinations print their closed forms") {
        {std::pair{"--sigma 2 --q 1 --steps 1 --delta 1e-5 --orders 2", NONE},
         std::pair{"--events - --delta 1e-5 --orders 2", EVENTS}}) {
     CAPTURE(args);
-    const Run r = run_tool(args, input);
+    const tool_test::Run r = run_tool(args, input);
     CHECK(r.status == 0);
     CHECK(std::stod(r.out) == doctest::Approx(order2).epsilon(1e-13));
     CHECK(r.err == "");
   }
   // q = 1, 40 steps at order 10.5: 40 * 10.5/(2 * 9).
-  const Run r = run_tool("--sigma 3 --q 1 --steps 40 --delta 1e-6 --orders 10.5", NONE);
+  const tool_test::Run r = run_tool("--sigma 3 --q 1 --steps 40 --delta 1e-6 --orders 10.5", NONE);
   CHECK(std::stod(r.out) == doctest::Approx(40 * 10.5 / 18 + std::log(9.5 / 10.5) -
                                             (std::log(1e-6) + std::log(10.5)) / 9.5)
                                 .epsilon(1e-13));
   // The budget: under it the eps is printed; over it exit 3 and nothing on stdout.
   CHECK(run_tool("--sigma 2 --q 1 --steps 1 --delta 1e-5 --orders 2 --fail-above 11", NONE).out ==
         run_tool("--sigma 2 --q 1 --steps 1 --delta 1e-5 --orders 2", NONE).out);
-  const Run over =
+  const tool_test::Run over =
       run_tool("--sigma 2 --q 1 --steps 1 --delta 1e-5 --orders 2 --fail-above 10", NONE);
   CHECK(over.status == 3);
   CHECK(over.out == "");
