@@ -43,8 +43,8 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
       // Above ~4e7 (a data value such as 1e308): bad data, exit 1; a floor so small that no
       // noise up to 1e6 meets it (eps < 1e-12): the flag's fault.
       if (std::max(eps, o.floor) > 1)
-        throw DataError(std::string(e.what()) +
-                            ": an eps_r that large reads as inf (write inf, give --sigma-if-inf)",
+        throw DataError(Pattern{literal(e.what()) + ": an eps_r that large reads as inf (write "
+                                                    "inf, give {sigma_if_inf})"},
                         where);
       throw UsageError(std::string(e.what()), where);
     }

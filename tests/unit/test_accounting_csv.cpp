@@ -85,7 +85,7 @@ TEST_CASE("audits: increasing rounds below the run's, eps inf allowed") {
   CHECK(error_of([] { audits("round,epsilon\n3,1\n3,1\n", 10); }) ==
         "rounds must increase, got 3 after 3 (stdin, row 3, column 'round')");
   CHECK(error_of([] { audits("round,epsilon\n1,-1\n", 10); }) ==
-        "eps_r must be >= 0, got -1 (stdin, row 2, column 'epsilon')");
+        "epsilon must be >= 0, got -1 (stdin, row 2, column 'epsilon')");
   CHECK(error_of([] { audits("round,epsilon\n", 10); }) ==
         "no audits: the CSV has a header but no rows (stdin)");
 }
