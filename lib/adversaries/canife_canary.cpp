@@ -2,7 +2,7 @@
 
 #include "core/names.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -17,4 +17,4 @@ std::string to_string(CanaryLoss loss) {
   return name_of(kLosses, loss);
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

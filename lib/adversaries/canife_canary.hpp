@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 enum class CanaryLoss { cov, mean };
 CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", UsageError naming {loss}
@@ -32,4 +32,4 @@ struct CraftedCanary {
   double gradient_norm = 0;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -6,7 +6,7 @@
 #include "accounting/analytic_gaussian.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -80,4 +80,4 @@ CanifeEmpirical canife_empirical(const std::vector<AuditEpsilon>& audits, const 
   return r;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

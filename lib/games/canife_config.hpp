@@ -12,7 +12,7 @@
 
 #include "adversaries/canife_canary.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 enum class CanifeLevel { sample, user };
 enum class CanaryInit { random, sample };
@@ -58,4 +58,4 @@ struct CanifeGameConfig {
   std::size_t planned_audits() const;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -12,7 +12,7 @@
 #include "games/canife_accounting.hpp"
 
 using namespace dpaudit;
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 namespace {
 
@@ -82,7 +82,7 @@ TEST_CASE("analytic: RDP reproduces the old reports; PLD's one round holds the e
   CHECK(rdp.run.epsilon == rdp_epsilon({{z, c.q, 300}}, 1e-5).epsilon);
   CHECK(rdp.one_round.epsilon == rdp_epsilon({{z, 1.0, 1}}, 1e-5).epsilon);
   CHECK(rdp.one_round_1n.epsilon == rdp_epsilon({{z, 1.0, 1}}, 0.01).epsilon);
-  CHECK(rdp.run.label == "rdp-poisson");
+  CHECK(rdp.run.label() == "rdp-poisson");
   CHECK(!rdp.run.pld);
   // PLD: one round without amplification is the Gaussian mechanism, whose exact eps (Balle &
   // Wang 2018, gaussian_mechanism_epsilon) lies in the PLD's interval; the headline is the
@@ -95,7 +95,7 @@ TEST_CASE("analytic: RDP reproduces the old reports; PLD's one round holds the e
   CHECK(pld.one_round.pld->upper >= exact);
   CHECK(pld.one_round.epsilon < rdp.one_round.epsilon);
   CHECK(rdp_or_inf(pld.one_round) == rdp.one_round.epsilon);
-  CHECK(pld.run.label == "pld-poisson");
+  CHECK(pld.run.label() == "pld-poisson");
   CHECK(pld.run.epsilon < rdp.run.epsilon);
   CHECK(rdp_or_inf(pld.run) == rdp.run.epsilon);
   RunEpsilon none;

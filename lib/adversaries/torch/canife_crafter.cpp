@@ -10,7 +10,7 @@
 #include "data/datasets.hpp"
 #include "train/torch/differentiable_model.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 CanaryCrafter::CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta,
                              const std::vector<float>& pool, std::size_t pool_size)
@@ -145,4 +145,4 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
   return c;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -18,7 +18,7 @@
 #include "adversaries/canife_canary.hpp"
 #include "random/philox_stream.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // The differentiable forward pass of a dense ReLU network (widths as DensePerExample)
 // over a flat parameter tensor, for autograd: the per-example gradient it gives is the
@@ -57,4 +57,4 @@ class CanaryCrafter {
   std::size_t pool_size_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

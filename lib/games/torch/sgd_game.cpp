@@ -21,7 +21,7 @@
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -155,7 +155,7 @@ class TrialPlayer {
   }
 
   // Accuracy of the last trained model on the test set.
-  double test_accuracy() { return dp_train::test_accuracy(*model_, theta_, s_.test); }
+  double test_accuracy() { return dpaudit::test_accuracy(*model_, theta_, s_.test); }
   // C3's poisons crafted by this player, and the CPU seconds they took.
   std::size_t crafts() const { return crafts_; }
   double craft_seconds() const { return craft_seconds_; }
@@ -289,4 +289,4 @@ SgdGameResult play_sgd_game(const SgdGameConfig& c, double sigma, std::size_t ev
   return result;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit
