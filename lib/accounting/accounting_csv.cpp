@@ -32,16 +32,16 @@ std::vector<AccountingEvent> read_accounting_events(CsvReader& csv, Sampling sam
   return events;
 }
 
-std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_rounds,
-                                              const std::string& total_rounds_name) {
+std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_rounds) {
   const std::size_t round_col = csv.column("round"), eps_col = csv.column("epsilon");
   std::vector<AuditEpsilon> audits;
   while (csv.next()) {
     const double round = csv.number(round_col);
     if (!(is_whole_number(round) && round < static_cast<double>(total_rounds)))
-      throw DataError(fmt::format("round must be a whole number in [0, {}) ({}), got {}",
-                                  total_rounds, total_rounds_name, round),
-                      csv.where(round_col));
+      throw DataError(
+          Pattern{fmt::format("round must be a whole number in [0, {}) ({{rounds}}), got {}",
+                              total_rounds, round)},
+          literal(csv.where(round_col)));
     if (!audits.empty() && static_cast<long long>(round) <= audits.back().round)
       throw DataError(
           fmt::format("rounds must increase, got {} after {}", round, audits.back().round),
