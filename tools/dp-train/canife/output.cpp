@@ -1,7 +1,7 @@
 #include "canife/output.hpp"
 
 #include "core/format.hpp"
-#include "fedavg/output.hpp"
+#include "metrics_csv.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
 #include "io/staging_dir.hpp"

@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "data/datasets.hpp"
 #include "fedavg/canaries.hpp"
-#include "fedavg/output.hpp"
+#include "metrics_csv.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
 #include "io/staging_dir.hpp"
