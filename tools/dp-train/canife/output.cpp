@@ -1,10 +1,10 @@
 #include "canife/output.hpp"
 
 #include "core/format.hpp"
-#include "metrics_csv.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
 #include "io/staging_dir.hpp"
+#include "metrics_csv.hpp"
 #include "stats/gaussian_fit.hpp"
 #include "stats/guarantee.hpp"
 
