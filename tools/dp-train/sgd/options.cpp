@@ -151,7 +151,8 @@ void declare_canary_options(CLI::App& sub, Names& names, SgdConfig& c) {
   sub.add_option("--trials", c.trials, "trials per hypothesis (one model on D and one on D' each)")
       ->capture_default_str();
   sub.add_option("--trial-range", o->trial_range,
-                 "A:B: play trials [A, B) of the --trials (a shard)");
+                 "A:B: play trials [A, B) of the --trials (a shard; the CSV then carries the shard "
+                 "columns)");
   sub.add_option("--watermark-coords", c.watermark_coords,
                  "2n: coordinates of the gradient watermark (C4)")
       ->capture_default_str();
