@@ -45,11 +45,14 @@ CommandLine::CommandLine(CLI::App& app) {
 }
 
 void CommandLine::declare_inputs(CLI::App& app) {
-  scores_opt = app.add_option("scores", scores_path, "scores CSV; - or none: stdin");
+  scores_opt = app.add_option("scores", scores_paths,
+                              "scores CSV; - or none: stdin. Several: the shards of one run "
+                              "(dp-train --trial-range), checked and merged");
   in_opt = app.add_option("--in", in_npy, "NPY file of in scores (label 1)");
   out_opt = app.add_option("--out", out_npy, "NPY file of out scores (label 0)");
-  decisions_opt = app.add_option("--decisions", decisions_path,
-                                 "decisions CSV of a distinguishing game (label,guess); - = stdin");
+  decisions_opt = app.add_option("--decisions", decisions_paths,
+                                 "decisions CSV of a distinguishing game (label,guess); - = stdin. "
+                                 "Several: the shards of one run, checked and merged");
   negate_opt = app.add_flag("--negate", negate, "lower score means more likely in");
   null_dim_opt =
       app.add_option(
@@ -199,10 +202,10 @@ void CommandLine::declare_outputs(CLI::App& app) {
 
 Options CommandLine::options() const {
   Options o;
-  o.scores = scores_path;
+  o.scores = scores_paths;
   o.in_npy = in_npy;
   o.out_npy = out_npy;
-  o.decisions = given(decisions_opt, decisions_path);
+  o.decisions = given(decisions_opt, decisions_paths);
   o.against_curve = given(against_opt, curve_path);
   o.fail_on_refute = fail_on_refute;
   o.fail_above = given(fail_opt, fail_above);

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,8 @@ class CommandLine {
   void declare_strategy(CLI::App& app);
   void declare_outputs(CLI::App& app);
 
-  std::string scores_path = "-", in_npy, out_npy, decisions_path, output_path = "-";
+  std::vector<std::string> scores_paths{"-"}, decisions_paths;
+  std::string in_npy, out_npy, output_path = "-";
   std::string method_name, thresholds_name = "bonferroni", null_name = "exact", per;
   std::size_t null_dim = 0;
   double alpha = 0.05, delta = 0, fixed_threshold = 0, fail_above = 0;

@@ -5,16 +5,20 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "stats/estimate_request.hpp"
 
 namespace dpaudit::eps_from_scores {
 
 struct Options {
-  std::string scores = "-";  // scores CSV; "-": the input stream
-  std::string in_npy;        // --in (NPY pairs when given), --out
+  // Scores CSVs; "-": the input stream. Several: the shards of one run, merged with their
+  // checks (io/scores_reader.hpp).
+  std::vector<std::string> scores{"-"};
+  std::string in_npy;  // --in (NPY pairs when given), --out
   std::string out_npy;
-  std::optional<std::string> decisions;      // decisions CSV; "-": the input stream
+  // Decisions CSVs ("-": the input stream), several as the scores.
+  std::optional<std::vector<std::string>> decisions;
   std::optional<std::string> against_curve;  // the curve CSV of --against-curve
   bool fail_on_refute = false;
   std::optional<double> fail_above;
