@@ -75,6 +75,14 @@ RocHull roc_hull(const RocSweep& sweep) {
   return h;
 }
 
+// Grid point j: j / m when the step is 1/m for a whole m (so 0.01's points print as 3.01, not
+// as 301 * 0.01 = 3.0100000000000002), else j * step.
+double grid_point(std::size_t j, double step) {
+  const double m = std::round(1 / step);
+  if (m >= 1 && std::abs(1 / step - m) < 1e-9) return static_cast<double>(j) / m;
+  return static_cast<double>(j) * step;
+}
+
 }  // namespace
 
 SequentialAudit::SequentialAudit(SequentialInput input, const SequentialOptions& options)
@@ -95,7 +103,7 @@ SequentialAudit::SequentialAudit(SequentialInput input, const SequentialOptions&
   for (auto* v : {&g00_, &g01_, &g10_, &g11_}) v->resize(grid_.size());
   const double d = options_.delta;
   for (std::size_t j = 0; j < grid_.size(); ++j) {
-    grid_[j] = static_cast<double>(j) * options_.eps_step;
+    grid_[j] = grid_point(j, options_.eps_step);
     const double r = std::exp(grid_[j]);
     const double loss = s * r + d;
     g00_[j] = -d / loss;

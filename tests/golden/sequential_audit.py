@@ -7,7 +7,7 @@ tests/unit/test_sequential_audit.cpp, written from the header's description (not
   - a decision game with labels 1, 0, 1, 0, ... and perfect guesses: rule + sees
     (2 - delta)/(2 e^eps + delta) on label-1 trials and -delta/(2 e^eps + delta) on label-0
     trials, rule - the other way round.
-Grid points j * step bet while they lie within 2 above the first uncrossed one; a point is
+Grid points j * step (j / m for a step 1/m) bet while they lie within 2 above the first uncrossed one; a point is
 crossed once W+ + W- >= 2/alpha (1 + 1e-6); eps_lo is the point below the first uncrossed one
 (0 when that is point 0 or 1).        python3 tests/golden/sequential_audit.py"""
 import math
@@ -26,9 +26,11 @@ class Lane:
         self.a += z * z
         self.lam = min(0.5, max(0.0, self.lam + GAIN * z / self.a))
 
-def eps_lo(outcome, n, step, eps_max, alpha, delta, warmup):
+def eps_lo(outcome, n, step, eps_max, alpha, delta, warmup, above=None):
+    """The bound after n trials; with `above`, the first trial count at which it exceeds it."""
     points = int(math.floor(eps_max / step + 1e-9)) + 1
-    grid = [j * step for j in range(points)]
+    m = round(1 / step)  # points j / m for a step 1/m (so 3.01 prints as 3.01), else j * step
+    grid = [j / m if m >= 1 and abs(1 / step - m) < 1e-9 else j * step for j in range(points)]
     plus = [Lane() for _ in grid]
     minus = [Lane() for _ in grid]
     crossed = [False] * points
@@ -44,6 +46,8 @@ def eps_lo(outcome, n, step, eps_max, alpha, delta, warmup):
                 crossed[j] = True
         while frontier < points and crossed[frontier]:
             frontier += 1
+        if above is not None and frontier >= 2 and grid[frontier - 1] > above:
+            return t + 1
     return grid[frontier - 1] if frontier >= 2 else 0.0
 
 def perfect_pair(eps, t, delta):
@@ -61,3 +65,5 @@ for n in (100, 1000, 10000):
 for n in (100, 1000, 10000):
     e = eps_lo(perfect_decision, n, 0.01, 10, 0.05, 0.0, 0)
     print(f"decisions n={n} delta=0 alpha=0.05 step=0.01: eps_lo = {e!r}")
+t = eps_lo(perfect_pair, 10**6, 0.01, 10, 0.05, 1e-5, 16, above=3)
+print(f"pairs delta=1e-5 alpha=0.05 step=0.01: the bound first exceeds 3 after {t} trials")
