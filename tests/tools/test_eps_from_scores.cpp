@@ -331,6 +331,13 @@ std::string decision_shard(int first, int last, const std::string& hash = "a97ff
   return csv;
 }
 
+// n trials of a score game that separates perfectly (in 1, out 0), as dp-train sgd writes them.
+std::string perfect_trials(int n) {
+  std::string csv = "trial,label,score\n";
+  for (int t = 0; t < n; ++t) csv += std::to_string(t) + ",0,0\n" + std::to_string(t) + ",1,1\n";
+  return csv;
+}
+
 }  // namespace
 
 TEST_CASE("eps-from-scores: shards merged in any order, or refused with the files and trials") {
@@ -369,5 +376,41 @@ TEST_CASE("eps-from-scores: shards merged in any order, or refused with the file
       {DEC, args[4].c_str(), 1,
        "not a shard (no config_hash column): several files are read as the shards of one run "
        "(test_eps_shard_plain.csv)"},
+  });
+}
+
+TEST_CASE("eps-from-scores --sequential: its bound, its gate, its refusals") {
+  // The bound after 1,000 perfectly separating trials at delta 1e-5, and the trial at which it
+  // first exceeds 3: tests/golden/sequential_audit.py (an independent recomputation).
+  const std::string perfect = perfect_trials(1000);
+  tool_test::Run r = run_tool("--sequential --delta 1e-5", perfect);
+  CHECK(r.status == 0);
+  CHECK(r.out == "4.93\n");
+  CHECK(r.err == "");
+  r = run_tool("--sequential --delta 1e-5 --fail-above 3", perfect);
+  CHECK(r.status == 3);
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "eps-from-scores: error: epsilon 3.01 (anytime-valid lower bound after 161 trials) exceeds "
+        "the budget --fail-above 3 (stdin)\n");
+  r = run_tool("--sequential --every 400", perfect);
+  CHECK(r.err.rfind("eps-from-scores: note: 400 trials: eps_lo ", 0) == 0);
+  // A repeated trial ends the run with the bound so far, then the error.
+  r = run_tool("--sequential", perfect + "999,0,0\n999,1,1\n");
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "eps-from-scores: note: the bound after the 1000 trials before the error: eps_lo 4.93\n"
+        "eps-from-scores: error: trial 999 comes after trial 999 (trial ids must increase: a "
+        "repeated or reordered trial) (stdin, row 2002, column 'trial')\n");
+  check_refusals({
+      {perfect, "--sequential -m threshold", 2, "--method cannot be used with --sequential"},
+      {perfect, "--sequential --report", 2, "--report cannot be used with --sequential"},
+      {perfect, "--sequential --eps-grid 0.1", 2,
+       "the grid must be STEP:MAX with 0 < STEP <= MAX, got '0.1' (--eps-grid)"},
+      {perfect, "--every 10", 2, "--every requires --sequential"},
+      {perfect, "--sequential a.csv b.csv", 2,
+       "--sequential reads one stream of trials, not several files"},
+      {SEP, "--sequential", 1, "missing column 'trial' (header: label,score) (stdin)"},
+      {perfect, "--sequential --decisions -", 1, "a decision game needs a guess column (stdin)"},
   });
 }

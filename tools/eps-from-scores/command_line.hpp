@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ class CommandLine {
   void declare_inputs(CLI::App& app);
   void declare_strategy(CLI::App& app);
   void declare_outputs(CLI::App& app);
+  void declare_sequential(CLI::App& app);
+  std::optional<SequentialRun> sequential_run() const;
 
   std::vector<std::string> scores_paths{"-"}, decisions_paths;
   std::string in_npy, out_npy, output_path = "-";
@@ -36,6 +39,10 @@ class CommandLine {
   std::string guesses_text, curve_path;
   bool negate = false, one_sided = false, json = false, report = false, quiet = false;
   bool fail_on_refute = false;
+  bool sequential = false;
+  std::size_t every = 0;
+  std::string trace_path, grid_text = "0.01:10";
+  CLI::Option *sequential_opt, *every_opt, *trace_opt, *grid_opt;
   CLI::Option *scores_opt, *in_opt, *out_opt, *decisions_opt, *negate_opt, *null_dim_opt, *null_opt,
       *method_opt, *delta_opt, *thresholds_opt, *threshold_opt, *guesses_opt, *curve_opt, *seed_opt,
       *splits_opt, *bootstrap_opt, *groups_opt, *tpr_opt, *one_sided_opt, *per_opt, *fail_opt,

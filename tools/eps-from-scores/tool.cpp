@@ -154,7 +154,11 @@ int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, st
 
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err) {
   return cli::guarded(
-      kTool, err, [&] { return estimate_and_print(options, in, out, err); },
+      kTool, err,
+      [&] {
+        return options.sequential ? run_sequential(*options.sequential, in, out, err)
+                                  : estimate_and_print(options, in, out, err);
+      },
       flag_spelling(options));
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sequential.hpp"
 #include "stats/estimate_request.hpp"
 
 namespace dpaudit::eps_from_scores {
@@ -31,6 +32,8 @@ struct Options {
   // The estimator's parameters (no data): the method, alpha, delta, the strategy, the null,
   // per round (input rounds), decisions (input decisions), bootstrap, ...
   EstimateRequest request;
+  // --sequential: the anytime-valid audit of a stream of trials instead (sequential.hpp).
+  std::optional<SequentialRun> sequential;
 };
 
 // Reads the data, estimates, prints to `out` (or --output), notes and errors on `err`;
