@@ -3,12 +3,14 @@
 # tests/fuzz with clang in build-fuzz/ and runs each for FUZZ_SECONDS (not part of test).
 # `make test-sanitize` builds the LibTorch-free part (lib, the five numerics tools, their
 # tests) with ASan and UBSan in build-sanitize/ and runs its tests (.ci/run does both).
-# `make lint` checks the formatting (clang-format) and runs clang-tidy (scripts/lint).
+# `make lint` checks the formatting (clang-format) and runs clang-tidy (scripts/lint): JOBS
+# processes, over TIDY=all (default), core (the LibTorch-free files), torch or none.
 BUILD ?= build
 SANITIZE_BUILD ?= build-sanitize
 JOBS ?= 2
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
+TIDY ?= all
 MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps configure build test test-sanitize demo fuzz lint clean
@@ -45,7 +47,7 @@ fuzz:
 lint:
 	@scripts/install-deps --lint
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $(CMAKE_ARGS) >/dev/null
-	@scripts/lint $(BUILD)
+	@JOBS=$(JOBS) TIDY=$(TIDY) scripts/lint $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD)

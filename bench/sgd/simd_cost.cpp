@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   const long hidden = argc > 1 ? std::atol(argv[1]) : 128,
              lot = argc > 2 ? std::atol(argv[2]) : 256;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 200;
-  dpaudit::dp_train::DensePerExample model({784, hidden, 10});
+  dpaudit::DensePerExample model({784, hidden, 10});
   std::mt19937 gen(1);
   std::uniform_real_distribution<float> pixel(0.0f, 1.0f);
   std::normal_distribution<float> weight(0.0f, 0.03f);

@@ -1,6 +1,5 @@
 #include "accounting/accounting_csv.hpp"
 
-#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -8,13 +7,6 @@
 #include "core/error.hpp"
 
 namespace dpaudit {
-
-namespace {
-
-// Largest steps count read from CSV that converts exactly from a double.
-constexpr double kMaxSteps = 9007199254740992.0;  // 2^53
-
-}  // namespace
 
 std::vector<AccountingEvent> read_accounting_events(CsvReader& csv, Sampling sampling) {
   const std::size_t sigma_col = csv.column("sigma"), q_col = csv.column("q"),
@@ -28,7 +20,7 @@ std::vector<AccountingEvent> read_accounting_events(CsvReader& csv, Sampling sam
       throw DataError(fmt::format("sigma must be > 0, got {}", sigma), csv.where(sigma_col));
     if (!(q > 0 && q <= 1))
       throw DataError(fmt::format("q must be in (0,1], got {}", q), csv.where(q_col));
-    if (!(steps >= 1 && steps <= kMaxSteps && steps == std::floor(steps)))
+    if (!is_whole_number(steps, 1))
       throw DataError(fmt::format("steps must be a whole number in [1, 2^53], got {}", steps),
                       csv.where(steps_col));
     if (steps > static_cast<double>(std::numeric_limits<long long>::max() - total_steps))
@@ -40,16 +32,16 @@ std::vector<AccountingEvent> read_accounting_events(CsvReader& csv, Sampling sam
   return events;
 }
 
-std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_rounds,
-                                              const std::string& total_rounds_name) {
+std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_rounds) {
   const std::size_t round_col = csv.column("round"), eps_col = csv.column("epsilon");
   std::vector<AuditEpsilon> audits;
   while (csv.next()) {
     const double round = csv.number(round_col);
-    if (!(round >= 0 && round == std::floor(round) && round < static_cast<double>(total_rounds)))
-      throw DataError(fmt::format("round must be a whole number in [0, {}) ({}), got {}",
-                                  total_rounds, total_rounds_name, round),
-                      csv.where(round_col));
+    if (!(is_whole_number(round) && round < static_cast<double>(total_rounds)))
+      throw DataError(
+          Pattern{fmt::format("round must be a whole number in [0, {}) ({{rounds}}), got {}",
+                              total_rounds, round)},
+          literal(csv.where(round_col)));
     if (!audits.empty() && static_cast<long long>(round) <= audits.back().round)
       throw DataError(
           fmt::format("rounds must increase, got {} after {}", round, audits.back().round),
@@ -57,7 +49,7 @@ std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_ro
     const double e =
         csv.field(eps_col) == "inf" ? std::numeric_limits<double>::infinity() : csv.number(eps_col);
     if (!(e >= 0))
-      throw DataError(fmt::format("eps_r must be >= 0, got {}", e), csv.where(eps_col));
+      throw DataError(fmt::format("epsilon must be >= 0, got {}", e), csv.where(eps_col));
     audits.push_back({static_cast<long long>(round), e});
   }
   if (audits.empty()) throw DataError("no audits: the CSV has a header but no rows", csv.source());

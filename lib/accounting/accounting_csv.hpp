@@ -19,9 +19,8 @@ namespace dpaudit {
 std::vector<AccountingEvent> read_accounting_events(CsvReader& csv, Sampling sampling);
 
 // The audits, eps "inf" allowed. DataError naming the row and column for a round that is
-// not a whole number in [0, total_rounds) (the bound named `total_rounds_name` in the
-// message) or not above the previous one, eps below 0, and no rows.
-std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_rounds,
-                                              const std::string& total_rounds_name = "rounds");
+// not a whole number in [0, total_rounds) (the message names the bound {rounds}) or not
+// above the previous one, eps below 0, and no rows.
+std::vector<AuditEpsilon> read_audit_epsilons(CsvReader& csv, long long total_rounds);
 
 }  // namespace dpaudit

@@ -9,8 +9,10 @@
 
 namespace dpaudit {
 
-EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
-                                       const EmpiricalCompositionOptions& o) {
+namespace {
+
+// The options' ranges, and audits at strictly increasing rounds within the run.
+void check_audits(const std::vector<AuditEpsilon>& audits, const EmpiricalCompositionOptions& o) {
   if (audits.empty()) throw UsageError("no audit estimates to compose");
   if (o.total_rounds < 1) throw UsageError("the run needs at least one round");
   if (!(o.q > 0 && o.q <= 1)) throw UsageError("the sampling rate q must lie in (0, 1]");
@@ -18,8 +20,7 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
     throw UsageError("the eps floor must be a finite number > 0");
   if (!(o.round_delta > 0 && o.round_delta < 1))
     throw UsageError("the delta of eps_r must lie in (0, 1)");
-  const std::size_t k = audits.size();
-  for (std::size_t j = 0; j < k; ++j) {
+  for (std::size_t j = 0; j < audits.size(); ++j) {
     const AuditEpsilon& a = audits[j];
     if (a.round < 0 || a.round >= o.total_rounds || (j > 0 && a.round <= audits[j - 1].round))
       throw UsageError("audit rounds must increase strictly within [0, " +
@@ -30,34 +31,51 @@ EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
       throw UsageError("an infinite eps_r needs the run's noise multiplier (audit at round " +
                        std::to_string(a.round) + ")");
   }
+}
+
+// GetNoise: one step of the Gaussian mechanism (q = 1) at (max(eps_r, floor), round_delta).
+double audit_sigma(const AuditEpsilon& audit, const EmpiricalCompositionOptions& o) {
+  const double eps = audit.epsilon;
+  try {
+    return std::isinf(eps) ? o.sigma_if_inf
+                           : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta);
+  } catch (const UsageError& e) {  // an eps_r beyond what any noise in [1e-4, 1e6] has
+    const std::string where = "audit at round " + std::to_string(audit.round);
+    // Above ~4e7 (a data value such as 1e308): bad data, exit 1; a floor so small that no
+    // noise up to 1e6 meets it (eps < 1e-12): the flag's fault.
+    if (std::max(eps, o.floor) > 1)
+      throw DataError(Pattern{literal(e.what()) + ": an eps_r that large reads as inf (write "
+                                                  "inf, give {sigma_if_inf})"},
+                      where);
+    throw UsageError(std::string(e.what()), where);
+  }
+}
+
+// The number of rounds [begin, end) that audit j stands for.
+long long covered_rounds(const std::vector<AuditEpsilon>& audits, std::size_t j,
+                         const EmpiricalCompositionOptions& o) {
+  const std::size_t k = audits.size();
+  long long begin, end;
+  if (o.cover == AuditCover::backward) {
+    begin = j == 0 ? 0 : audits[j - 1].round + 1;
+    end = j + 1 == k ? o.total_rounds : audits[j].round + 1;
+  } else {
+    begin = j == 0 ? 0 : audits[j].round;
+    end = j + 1 == k ? o.total_rounds : audits[j + 1].round;
+  }
+  return end - begin;
+}
+
+}  // namespace
+
+EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
+                                       const EmpiricalCompositionOptions& o) {
+  check_audits(audits, o);
+  const std::size_t k = audits.size();
   EmpiricalComposition result;
   for (std::size_t j = 0; j < k; ++j) {
-    const double eps = audits[j].epsilon;
-    // GetNoise: one step of the Gaussian mechanism (q = 1) at (max(eps_r, floor), round_delta).
-    try {
-      result.sigma.push_back(
-          std::isinf(eps) ? o.sigma_if_inf
-                          : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta));
-    } catch (const UsageError& e) {  // an eps_r beyond what any noise in [1e-4, 1e6] has
-      const std::string where = "audit at round " + std::to_string(audits[j].round);
-      // Above ~4e7 (a data value such as 1e308): bad data, exit 1; a floor so small that no
-      // noise up to 1e6 meets it (eps < 1e-12): the flag's fault.
-      if (std::max(eps, o.floor) > 1)
-        throw DataError(std::string(e.what()) +
-                            ": an eps_r that large reads as inf (write inf, give --sigma-if-inf)",
-                        where);
-      throw UsageError(std::string(e.what()), where);
-    }
-    // Rounds [begin, end) the audit stands for.
-    long long begin, end;
-    if (o.cover == AuditCover::backward) {
-      begin = j == 0 ? 0 : audits[j - 1].round + 1;
-      end = j + 1 == k ? o.total_rounds : audits[j].round + 1;
-    } else {
-      begin = j == 0 ? 0 : audits[j].round;
-      end = j + 1 == k ? o.total_rounds : audits[j + 1].round;
-    }
-    result.covered.push_back(end - begin);
+    result.sigma.push_back(audit_sigma(audits[j], o));
+    result.covered.push_back(covered_rounds(audits, j, o));
   }
   std::vector<RdpEvent> events;
   for (std::size_t j = 0; j < k; ++j) {

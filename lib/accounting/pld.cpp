@@ -145,42 +145,32 @@ void trim(PldPmf& p) {
   p.mass = std::vector<double>(first, last);
 }
 
-}  // namespace
-
-PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
-                             const PldOptions& options) {
-  if (events.empty()) throw UsageError("no accounting events");
-  if (!(options.lattice >= 0) || !std::isfinite(options.lattice))
-    throw UsageError(
-        fmt::format("the lattice spacing must be a finite number >= 0, got {}", options.lattice));
-  // (sigma over the sensitivity, q, replace-one) -> steps; q = 1 is the Gaussian mechanism
-  // at that sigma under either sampling.
+// The events grouped into segments: (sigma over the sensitivity, q, replace-one) -> steps;
+// q = 1 is the Gaussian mechanism at that sigma under either sampling.
+struct EventSegments {
   std::map<SegmentKey, long long> steps_of;
   double total_steps = 0;
   bool add_differs = false;  // some Poisson segment with q < 1: the add direction differs
+};
+
+EventSegments event_segments(const std::vector<AccountingEvent>& events) {
+  EventSegments r;
   for (const AccountingEvent& e : events) {
     check_event(e);
     const bool replace_one = e.sampling == Sampling::without_replacement && e.q < 1;
-    long long& t = steps_of[{noise_over_sensitivity(e), e.q, replace_one}];
+    long long& t = r.steps_of[{noise_over_sensitivity(e), e.q, replace_one}];
     if (e.steps > std::numeric_limits<long long>::max() - t)
       throw UsageError("the steps of all events add up beyond 2^63 - 1");
     t += e.steps;
-    total_steps += static_cast<double>(e.steps);
-    add_differs = add_differs || (e.q < 1 && !replace_one);
+    r.total_steps += static_cast<double>(e.steps);
+    r.add_differs = r.add_differs || (e.q < 1 && !replace_one);
   }
-  // Beyond max_segments distinct segments, merged in groups (merged_segments).
-  if (options.max_segments < 1) throw UsageError("max_segments must be >= 1");
-  std::vector<Segment> upper = merged_segments(steps_of, options.max_segments, true),
-                       lower = merged_segments(steps_of, options.max_segments, false);
-  if (steps_of.size() > options.max_segments) merged_from_ = steps_of.size();
-  for (std::vector<Segment>* list : {&upper, &lower})
-    for (Segment& s : *list)
-      s.loss_sd = std::sqrt(privacy_loss_moments({s.sigma, s.q, Adjacency::remove}).variance);
-  std::vector<Adjacency> adjacencies{Adjacency::remove};
-  if (add_differs) adjacencies.push_back(Adjacency::add);
-  const double tail = std::max(kTruncatedMass / total_steps, 1e-300);
+  return r;
+}
 
-  double h =
+// The lattice spacing for the (upper) segments' variance, or options.lattice.
+double chosen_spacing(const std::vector<Segment>& upper, const PldOptions& options) {
+  const double h =
       lattice_spacing_for(upper, options.relative_variance_error);  // checks the variance too
   if (options.lattice > 0) {
     // A spacing far below the chosen one only adds points (and would build one-step PLDs of
@@ -190,52 +180,109 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
           "a lattice spacing of {} is below 1/1000 of the {} chosen for this run: give at "
           "least {}",
           options.lattice, h, h / 1000));
-    h = options.lattice;
+    return options.lattice;
   }
-  // The one-step PLDs, before they are built: none above max_points, all together at most
-  // kMaxStepPointsTotal (a few distinct segments at q 1e-6 with the spacing their variance
-  // asks for span 1e8 points each): h grows to fit, a wider interval, still sound.
-  {
-    double most = 0, total = 0;
-    for (const std::vector<Segment>* list : {&upper, &lower})
-      for (const Segment& s : *list)
-        for (Adjacency a : adjacencies) {
-          const double n = step_points(step_pair(s, a), h, tail);
-          most = std::max(most, n);
-          total += n;
-        }
-    const double grow =
-        std::max(most / static_cast<double>(options.max_points), total / kMaxStepPointsTotal);
-    if (grow > 1) h *= 1.05 * grow;
+  return h;
+}
+
+// The one-step PLDs, before they are built: none above max_points, all together at most
+// kMaxStepPointsTotal (a few distinct segments at q 1e-6 with the spacing their variance
+// asks for span 1e8 points each): h grows to fit, a wider interval, still sound.
+double spacing_that_fits(double h, const std::vector<Segment>& upper,
+                         const std::vector<Segment>& lower,
+                         const std::vector<Adjacency>& adjacencies, double tail,
+                         std::size_t max_points) {
+  double most = 0, total = 0;
+  for (const std::vector<Segment>* list : {&upper, &lower})
+    for (const Segment& s : *list)
+      for (Adjacency a : adjacencies) {
+        const double n = step_points(step_pair(s, a), h, tail);
+        most = std::max(most, n);
+        total += n;
+      }
+  const double grow = std::max(most / static_cast<double>(max_points), total / kMaxStepPointsTotal);
+  if (grow > 1) h *= 1.05 * grow;
+  return h;
+}
+
+// Estimate c's segments: pessimistic ones (c even) from `upper`, optimistic ones from `lower`
+// (c / 2 is the direction).
+const std::vector<Segment>& segments_of(std::size_t c, const std::vector<Segment>& upper,
+                                        const std::vector<Segment>& lower) {
+  return c % 2 == 0 ? upper : lower;
+}
+
+// One-step PLDs of every segment, each direction and estimate, on the lattice h.
+std::vector<std::vector<PldPmf>> one_step_plds(const std::vector<Segment>& upper,
+                                               const std::vector<Segment>& lower,
+                                               const std::vector<Adjacency>& adjacencies, double h,
+                                               double tail, int threads) {
+  const std::size_t estimates = 2 * adjacencies.size();
+  std::vector<std::vector<PldPmf>> steps(estimates);
+  std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (estimate, segment)
+  for (std::size_t c = 0; c < estimates; ++c) {
+    steps[c].resize(segments_of(c, upper, lower).size());
+    for (std::size_t i = 0; i < segments_of(c, upper, lower).size(); ++i) jobs.emplace_back(c, i);
   }
+  parallel_blocks(jobs.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const auto [c, i] = jobs[k];
+      const GaussianPair pair = step_pair(segments_of(c, upper, lower)[i], adjacencies[c / 2]);
+      steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
+    }
+  });
+  return steps;
+}
+
+// The compositions, on one window length for all, `needed` points: the FFT plans are then
+// shared (a longer window only leaves less mass outside it).
+std::vector<ComposedPld> compositions(const std::vector<std::vector<PldFactor>>& factors,
+                                      std::vector<CompositionPlan>& plans, std::size_t needed,
+                                      const PldOptions& options) {
+  for (CompositionPlan& plan : plans) plan.hi = plan.lo + static_cast<long long>(needed) - 1;
+  std::vector<ComposedPld> composed(plans.size());
+  parallel_blocks(
+      plans.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+        for (std::size_t c = begin; c < end; ++c)
+          composed[c] =
+              compose_grouped(factors[c], plans[c],
+                              options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
+      });
+  return composed;
+}
+
+}  // namespace
+
+PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
+                             const PldOptions& options) {
+  if (events.empty()) throw UsageError("no accounting events");
+  if (!(options.lattice >= 0) || !std::isfinite(options.lattice))
+    throw UsageError(
+        fmt::format("the lattice spacing must be a finite number >= 0, got {}", options.lattice));
+  const EventSegments grouped = event_segments(events);
+  // Beyond max_segments distinct segments, merged in groups (merged_segments).
+  if (options.max_segments < 1) throw UsageError("max_segments must be >= 1");
+  std::vector<Segment> upper = merged_segments(grouped.steps_of, options.max_segments, true),
+                       lower = merged_segments(grouped.steps_of, options.max_segments, false);
+  if (grouped.steps_of.size() > options.max_segments) merged_from_ = grouped.steps_of.size();
+  for (std::vector<Segment>* list : {&upper, &lower})
+    for (Segment& s : *list)
+      s.loss_sd = std::sqrt(privacy_loss_moments({s.sigma, s.q, Adjacency::remove}).variance);
+  std::vector<Adjacency> adjacencies{Adjacency::remove};
+  if (grouped.add_differs) adjacencies.push_back(Adjacency::add);
+  const double tail = std::max(kTruncatedMass / grouped.total_steps, 1e-300);
+  double h = spacing_that_fits(chosen_spacing(upper, options), upper, lower, adjacencies, tail,
+                               options.max_points);
   // The work splits over threads by whole one-step PLDs and whole compositions, each
   // computed the same way on any thread: the result does not depend on the count.
   const std::size_t estimates = 2 * adjacencies.size();  // pessimistic, optimistic per direction
-  // Estimate c's segments: pessimistic ones (c even) from `upper`, optimistic ones from `lower`.
-  const auto segments_of = [&](std::size_t c) -> const std::vector<Segment>& {
-    return c % 2 == 0 ? upper : lower;
-  };
   for (int attempt = 0;; ++attempt) {
-    // One-step PLDs of every segment, each direction and estimate, on the lattice h.
-    std::vector<std::vector<PldPmf>> steps(estimates);
-    std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (estimate, segment)
-    for (std::size_t c = 0; c < estimates; ++c) {
-      steps[c].resize(segments_of(c).size());
-      for (std::size_t i = 0; i < segments_of(c).size(); ++i) jobs.emplace_back(c, i);
-    }
-    parallel_blocks(
-        jobs.size(), options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-          for (std::size_t k = begin; k < end; ++k) {
-            const auto [c, i] = jobs[k];
-            const GaussianPair pair = step_pair(segments_of(c)[i], adjacencies[c / 2]);
-            steps[c][i] =
-                c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
-          }
-        });
+    std::vector<std::vector<PldPmf>> steps =
+        one_step_plds(upper, lower, adjacencies, h, tail, options.threads);
     std::vector<std::vector<PldFactor>> factors(estimates);
     for (std::size_t c = 0; c < estimates; ++c)
-      for (std::size_t i = 0; i < segments_of(c).size(); ++i)
-        factors[c].push_back({&steps[c][i], segments_of(c)[i].steps});
+      for (std::size_t i = 0; i < segments_of(c, upper, lower).size(); ++i)
+        factors[c].push_back({&steps[c][i], segments_of(c, upper, lower)[i].steps});
     std::vector<CompositionPlan> plans(estimates);
     parallel_blocks(estimates, options.threads,
                     [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -251,17 +298,7 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
       h *= 1.05 * static_cast<double>(needed) / static_cast<double>(options.max_points);
       continue;
     }
-    // One window length for all: the FFT plans are then shared (a longer window only
-    // leaves less mass outside it).
-    for (CompositionPlan& plan : plans) plan.hi = plan.lo + static_cast<long long>(needed) - 1;
-    std::vector<ComposedPld> composed(estimates);
-    parallel_blocks(
-        estimates, options.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-          for (std::size_t c = begin; c < end; ++c)
-            composed[c] =
-                compose_grouped(factors[c], plans[c],
-                                options.roundoff_delta / std::sqrt(static_cast<double>(needed)));
-        });
+    std::vector<ComposedPld> composed = compositions(factors, plans, needed, options);
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
       Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};
       // Upper: the slack goes to +inf. Lower: it is taken off each delta when it is read.

@@ -321,6 +321,127 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
 
 namespace {
 
+// The half spectrum's weights: frequency k stands for itself and n - k, but at 0 and n/2.
+double half_spectrum_weight(std::size_t k, std::size_t n) {
+  return k == 0 || k == n / 2 ? 1.0 : 2.0;
+}
+
+// A factor's frequencies computed again directly, in long double (k ascending), their error
+// bound a_low, and the sum of their half-spectrum weights.
+struct Direct {
+  std::vector<std::pair<std::size_t, std::complex<long double>>> at;
+  double a_low;
+  double replaced = 0;
+};
+
+// In double, the frequencies whose B_k^(m-1) is within e^-16 of the largest are computed
+// again directly (DirectTransform, error a_low instead of a) where that costs less than
+// about one transform (|low| len <= n log2(n) / 2 products in long double).
+Direct direct_frequencies(const std::vector<std::complex<double>>& spectrum,
+                          const std::vector<double>& buffer, const PldPmf& p, long long count,
+                          std::size_t n, double mass, double e1, double a) {
+  thread_local std::optional<DirectTransform> direct_transform;
+  const double m = static_cast<double>(count);
+  const std::size_t len = std::min(p.mass.size(), n);
+  // |X_k|^(m-1) >= e^-16 max_k |X_k|^(m-1)  <=>  |X_k|^2 >= e^(-32 / (m - 1)) max_k |X_k|^2
+  double largest_norm = 0;
+  for (const auto& x : spectrum)
+    largest_norm = std::max(largest_norm, static_cast<double>(std::norm(x)));
+  const double cut = largest_norm * std::exp(-32 / (m - 1));
+  std::vector<std::size_t> low;
+  for (std::size_t k = 0; k < spectrum.size(); ++k)
+    if (count > 1 && static_cast<double>(std::norm(spectrum[k])) >= cut) low.push_back(k);
+  Direct direct{{}, DirectTransform::low_error(len) * mass + e1};
+  // (only where long double is wider than double: x87's 64-bit significand)
+  if (std::numeric_limits<long double>::digits >= 64 && count > 1 && n <= (std::size_t{1} << 31) &&
+      direct.a_low < a &&
+      static_cast<double>(low.size()) * static_cast<double>(len) <=
+          0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
+    if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
+    for (std::size_t k : low) {
+      direct.at.emplace_back(k, direct_transform->at(buffer, index_mod(p.first, n), len, k));
+      direct.replaced += half_spectrum_weight(k, n);
+    }
+  }
+  return direct;
+}
+
+// A factor's bounds on its input: a (the error of a transformed entry), the l1 norm's bound,
+// and rho (the relative error of the products of one power).
+struct FactorBounds {
+  double a, bound, rho;
+};
+
+// sum_k a_k^2 B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded) and the largest |X^_k|^m.
+struct PowerSums {
+  double b_sum = 0, z_sum = 0, largest = 0;
+};
+
+// Multiplies `product` by the factor's spectrum to the power `count` (the recomputed
+// frequencies from `direct`), and sums the terms of the roundoff bound.
+template <typename Real>
+PowerSums multiply_powers(std::vector<std::complex<Real>>& product,
+                          const std::vector<std::complex<Real>>& spectrum, const Direct& direct,
+                          long long count, const FactorBounds& f, std::size_t n) {
+  const double m = static_cast<double>(count);
+  PowerSums sums;
+  auto next_direct = direct.at.begin();
+  const double vanish = vanishing(count);
+  for (std::size_t k = 0; k < product.size(); ++k) {
+    const bool recomputed = next_direct != direct.at.end() && next_direct->first == k;
+    std::complex<Real> z;
+    double x_abs;  // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
+    if (recomputed) {
+      const std::complex<long double> zl = power(next_direct->second, count, vanish);
+      z = {static_cast<Real>(zl.real()), static_cast<Real>(zl.imag())};
+      x_abs = static_cast<double>(std::sqrt(std::norm(next_direct->second)));
+      ++next_direct;
+    } else {
+      z = power(spectrum[k], count, vanish);
+      x_abs = std::sqrt(static_cast<double>(std::norm(spectrum[k])));
+    }
+    const double z_abs = std::sqrt(static_cast<double>(std::norm(z)));
+    const double powered = (z_abs + FftErrorModel::kFlush) / (1 - f.rho);  // >= |X^_k|^m
+    if (count > 1) {
+      const double a_k = recomputed ? direct.a_low : f.a;
+      const double b_power = x_abs > 0 && x_abs >= m * a_k ? std::exp(1.0) * powered / x_abs
+                             : (m + 1) * a_k <= 1          ? (m + 1) * a_k
+                                                  : std::pow(std::max(1.0, f.bound), m - 1);
+      sums.b_sum += half_spectrum_weight(k, n) * (a_k * b_power) * (a_k * b_power);
+    }
+    sums.z_sum += half_spectrum_weight(k, n) * powered * powered;
+    sums.largest = std::max(sums.largest, z_abs);
+    if (product[k] != Real(0)) product[k] = flush(product[k] * z);
+  }
+  return sums;
+}
+
+// The composed PMF read off the inverse transform `buffer` over the plan's window, with the
+// roundoff bound: the spectral one, plus in long double the rounding of the result to double.
+template <typename Real>
+ComposedPld composed_window(const std::vector<Real>& buffer, const CompositionPlan& plan, double h,
+                            double log_finite, double spectral_roundoff) {
+  const std::size_t n = buffer.size();
+  ComposedPld out{};
+  out.pld.h = h;
+  out.pld.first = plan.lo;
+  out.pld.mass.resize(n);
+  double rounded = 0;  // ||c||_2^2, for the rounding of a long double result to double
+  for (std::size_t j = 0, at = index_mod(plan.lo, n); j < n; ++j, at = cyclic_next(at, n)) {
+    const double m = static_cast<double>(buffer[at]);  // rounded to double: 2^-53 relative
+    if (!std::isfinite(m))
+      throw DataError("the FFT of the privacy-loss distribution is not finite");
+    out.pld.mass[j] = std::max(0.0, m);
+    rounded += m * m;
+  }
+  out.pld.inf_mass = -std::expm1(log_finite);
+  out.outside_mass = plan.outside_mass;
+  out.roundoff = spectral_roundoff +
+                 (sizeof(Real) > sizeof(double) ? std::ldexp(std::sqrt(rounded), -52) : 0.0);
+  if (!std::isfinite(out.roundoff)) throw DataError("the FFT's roundoff bound is not finite");
+  return out;
+}
+
 // The composition in the arithmetic Real (double or long double), with its roundoff bound.
 template <typename Real>
 ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionPlan& plan) {
@@ -344,8 +465,6 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   const double root_n = std::sqrt(static_cast<double>(n));
   const double products = static_cast<double>(factors.size());
   double error_sum = 0, growth = 1;
-  // the half spectrum: frequency k stands for itself and n - k, but at 0 and n/2
-  auto weight = [&](std::size_t k) { return k == 0 || k == n / 2 ? 1.0 : 2.0; };
   for (const PldFactor& f : factors) {
     std::fill(buffer.begin(), buffer.end(), 0.0);
     const PldPmf& p = *f.pld;
@@ -371,104 +490,31 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     const double a = model.phi * mass + e1, bound = mass + e1;
     const double m = static_cast<double>(f.count);
     const double rho = model.products(power_products(f.count));
-    // In double, the frequencies whose B_k^(m-1) is within e^-16 of the largest are computed
-    // again directly (DirectTransform, error a_low instead of a) where that costs less than
-    // about one transform (|low| len <= n log2(n) / 2 products in long double): their
-    // transforms in long double, in `direct` (k ascending).
-    std::vector<std::pair<std::size_t, std::complex<long double>>> direct;
-    double a_low = a;
+    // In double, some frequencies computed again in long double (direct_frequencies).
+    Direct direct{{}, a};
     if constexpr (std::is_same_v<Real, double>) {
-      thread_local std::optional<DirectTransform> direct_transform;
-      const std::size_t len = std::min(p.mass.size(), n);
-      // |X_k|^(m-1) >= e^-16 max_k |X_k|^(m-1)  <=>  |X_k|^2 >= e^(-32 / (m - 1)) max_k |X_k|^2
-      double largest_norm = 0;
-      for (const auto& x : spectrum)
-        largest_norm = std::max(largest_norm, static_cast<double>(std::norm(x)));
-      const double cut = largest_norm * std::exp(-32 / (m - 1));
-      std::vector<std::size_t> low;
-      for (std::size_t k = 0; k < spectrum.size(); ++k)
-        if (f.count > 1 && static_cast<double>(std::norm(spectrum[k])) >= cut) low.push_back(k);
-      a_low = DirectTransform::low_error(len) * mass + e1;
-      // (only where long double is wider than double: x87's 64-bit significand)
-      if (std::numeric_limits<long double>::digits >= 64 && f.count > 1 &&
-          n <= (std::size_t{1} << 31) && a_low < a &&
-          static_cast<double>(low.size()) * static_cast<double>(len) <=
-              0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
-        if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
-        double replaced = 0;  // sum of the weights of the recomputed frequencies
-        for (std::size_t k : low) {
-          direct.emplace_back(k, direct_transform->at(buffer, index_mod(p.first, n), len, k));
-          replaced += weight(k);
-        }
-        // the normwise bound: the recomputed entries' errors are now within a_low each
-        dx += std::sqrt(replaced) * a_low;
-      }
+      direct = direct_frequencies(spectrum, buffer, p, f.count, n, mass, e1, a);
+      // the normwise bound: the recomputed entries' errors are now within a_low each
+      if (!direct.at.empty()) dx += std::sqrt(direct.replaced) * direct.a_low;
     }
-    double b_sum = 0, z_sum = 0,
-           largest = 0;  // sum_k a_k^2 B_k^(2(m-1)), sum_k |X^_k|^(2m) (bounded)
-    auto next_direct = direct.begin();
-    const double vanish = vanishing(f.count);
-    for (std::size_t k = 0; k < product.size(); ++k) {
-      const bool recomputed = next_direct != direct.end() && next_direct->first == k;
-      std::complex<Real> z;
-      double x_abs;  // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
-      if (recomputed) {
-        const std::complex<long double> zl = power(next_direct->second, f.count, vanish);
-        z = {static_cast<Real>(zl.real()), static_cast<Real>(zl.imag())};
-        x_abs = static_cast<double>(std::sqrt(std::norm(next_direct->second)));
-        ++next_direct;
-      } else {
-        z = power(spectrum[k], f.count, vanish);
-        x_abs = std::sqrt(static_cast<double>(std::norm(spectrum[k])));
-      }
-      const double z_abs = std::sqrt(static_cast<double>(std::norm(z)));
-      const double powered = (z_abs + FftErrorModel::kFlush) / (1 - rho);  // >= |X^_k|^m
-      if (f.count > 1) {
-        const double a_k = recomputed ? a_low : a;
-        const double b_power = x_abs > 0 && x_abs >= m * a_k ? std::exp(1.0) * powered / x_abs
-                               : (m + 1) * a_k <= 1          ? (m + 1) * a_k
-                                                    : std::pow(std::max(1.0, bound), m - 1);
-        b_sum += weight(k) * (a_k * b_power) * (a_k * b_power);
-      }
-      z_sum += weight(k) * powered * powered;
-      largest = std::max(largest, z_abs);
-      if (product[k] != Real(0)) product[k] = flush(product[k] * z);
-    }
+    const PowerSums sums = multiply_powers(product, spectrum, direct, f.count, {a, bound, rho}, n);
     double d = dx;  // m = 1
     if (f.count > 1)
-      d = std::min(m * std::pow(std::max(1.0, bound), m - 1) * dx, m * std::sqrt(b_sum)) +
-          rho * std::sqrt(z_sum) + root_n * FftErrorModel::kFlush;
+      d = std::min(m * std::pow(std::max(1.0, bound), m - 1) * dx, m * std::sqrt(sums.b_sum)) +
+          rho * std::sqrt(sums.z_sum) + root_n * FftErrorModel::kFlush;
     error_sum += d;
-    growth *= std::max({1.0, largest, std::pow(bound, m)});
+    growth *= std::max({1.0, sums.largest, std::pow(bound, m)});
     log_finite += static_cast<double>(f.count) * std::log1p(-p.inf_mass);
   }
   double product_square = 0;  // ||Z^||_2^2 over all n frequencies
   for (std::size_t k = 0; k < product.size(); ++k)
-    product_square += weight(k) * static_cast<double>(std::norm(product[k]));
+    product_square += half_spectrum_weight(k, n) * static_cast<double>(std::norm(product[k]));
   const double rho_f = model.products(products);
   const double spectral_error = growth * error_sum +
                                 (rho_f / (1 - rho_f) + model.gamma) * std::sqrt(product_square) +
                                 root_n * (products + 1) * FftErrorModel::kFlush * growth;
   fft.inv(buffer, product, static_cast<Eigen::Index>(n));
-
-  ComposedPld out{};
-  out.pld.h = factors.front().pld->h;
-  out.pld.first = plan.lo;
-  out.pld.mass.resize(n);
-  double rounded = 0;  // ||c||_2^2, for the rounding of a long double result to double
-  for (std::size_t j = 0, at = index_mod(plan.lo, n); j < n; ++j, at = cyclic_next(at, n)) {
-    const double m = static_cast<double>(buffer[at]);  // rounded to double: 2^-53 relative
-    if (!std::isfinite(m))
-      throw DataError("the FFT of the privacy-loss distribution is not finite");
-    out.pld.mass[j] = std::max(0.0, m);
-    rounded += m * m;
-  }
-  out.pld.inf_mass = -std::expm1(log_finite);
-  out.outside_mass = plan.outside_mass;
-  out.roundoff = spectral_error / root_n +
-                 (sizeof(Real) > sizeof(double) ? std::ldexp(std::sqrt(rounded), -52) : 0.0);
-  if (!std::isfinite(out.roundoff)) throw DataError("the FFT's roundoff bound is not finite");
-  return out;
+  return composed_window(buffer, plan, factors.front().pld->h, log_finite, spectral_error / root_n);
 }
 
 }  // namespace

@@ -170,6 +170,67 @@ PldPmf checked(PldPmf pld, const GaussianPair& p) {
   return pld;
 }
 
+// optimistic_pld's cell between the anchor and x: its masses, g = rho - u_k with
+// rho = log(N1/N0) (the merged loss is L(rho)), and dg/dx; g rises in x either way.
+struct Probe {
+  CellMasses m;
+  double g, slope;
+};
+
+// Where the cell from the anchor reaches the lattice point u_k: safeguarded Newton from x
+// for the root of g, accepting 0 <= g <= tol, inside the bracket g(lo) < 0 <= g(hi). Not
+// found when even the cell up to `end` stays below it (end_checked) or the bracket is spent.
+struct CellEnd {
+  double x;
+  Probe pr;
+  bool found, end_checked;
+};
+
+template <class ProbeAt>
+CellEnd cell_end(const ProbeAt& probe, double u_k, double lo, double hi, double x, double end,
+                 bool upward, double tol) {
+  bool end_checked = false;
+  Probe pr{};
+  bool found = false;
+  for (int iter = 0; iter < 200; ++iter) {
+    if (!(x > lo && x < hi)) {  // outside the bracket: check the far end once, then bisect
+      if (!end_checked) {
+        end_checked = true;
+        pr = probe(end, u_k);
+        if (upward ? pr.g < 0 : pr.g >= 0) break;  // the rest cannot cross k h
+      }
+      x = 0.5 * (lo + hi);
+    }
+    pr = probe(x, u_k);
+    if (pr.g >= 0 && pr.g <= tol) {
+      found = true;
+      break;
+    }
+    (pr.g < 0 ? lo : hi) = x;
+    x -= (pr.g - 0.5 * tol) / pr.slope;
+    if (hi - lo <= 1e-15 * std::max(std::abs(lo), std::abs(hi))) {  // bracket exhausted: take hi
+      x = hi;
+      pr = probe(x, u_k);
+      found = pr.g >= 0;
+      break;
+    }
+  }
+  return {x, pr, found, end_checked};
+}
+
+// The PMF of (lattice index, P-mass) atoms, the masses at one index added.
+PldPmf pmf_of_atoms(const std::vector<std::pair<long long, double>>& atoms, double h,
+                    const GaussianPair& p) {
+  PldPmf pld;
+  pld.h = h;
+  if (atoms.empty()) return pld;
+  const auto [lowest, highest] = std::minmax_element(atoms.begin(), atoms.end());
+  pld.first = lowest->first;
+  pld.mass.assign(static_cast<std::size_t>(highest->first - lowest->first + 1), 0.0);
+  for (const auto& [k, m] : atoms) pld.mass[static_cast<std::size_t>(k - pld.first)] += m;
+  return checked(std::move(pld), p);
+}
+
 }  // namespace
 
 double gaussian_pair_delta(const GaussianPair& p, double eps) {
@@ -266,12 +327,7 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
   const double end = upward ? x_hi : x_lo;
   double anchor = upward ? x_lo : x_hi;
   Tails t_anchor = tails_at(pair, anchor);
-  // The cell between the anchor and x: its masses, g = rho - u_k with
-  // rho = log(N1/N0) (the merged loss is L(rho)), and dg/dx; g rises in x either way.
-  struct Probe {
-    CellMasses m;
-    double g, slope;
-  };
+  // The cell between the anchor and x (Probe).
   const double log_norm = std::log(pair.sigma) + 0.91893853320467274178;  // log(sigma sqrt(2 pi))
   auto probe = [&](double x, double u_k) {
     const Tails t = tails_at(pair, x);
@@ -300,51 +356,25 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
     // cells are thin), inside a bracket g(lo) < 0 <= g(hi).
     const double tol =
         std::max(1e-7 * std::abs(u_k - pair.u_of_x(anchor)), 1e-11 * (1 + std::abs(u_k)));
-    double lo = upward ? x_k : end, hi = upward ? end : x_k;
-    bool end_checked = false;
-    double x = x_k + (x_k - anchor);
-    Probe pr{};
-    bool found = false;
-    for (int iter = 0; iter < 200; ++iter) {
-      if (!(x > lo && x < hi)) {  // outside the bracket: check the far end once, then bisect
-        if (!end_checked) {
-          end_checked = true;
-          pr = probe(end, u_k);
-          if (upward ? pr.g < 0 : pr.g >= 0) break;  // the rest cannot cross k h
-        }
-        x = 0.5 * (lo + hi);
-      }
-      pr = probe(x, u_k);
-      if (pr.g >= 0 && pr.g <= tol) {
-        found = true;
-        break;
-      }
-      (pr.g < 0 ? lo : hi) = x;
-      x -= (pr.g - 0.5 * tol) / pr.slope;
-      if (hi - lo <= 1e-15 * std::max(std::abs(lo), std::abs(hi))) {  // bracket exhausted: take hi
-        x = hi;
-        pr = probe(x, u_k);
-        found = pr.g >= 0;
-        break;
-      }
-    }
+    CellEnd c = cell_end(probe, u_k, upward ? x_k : end, upward ? end : x_k, x_k + (x_k - anchor),
+                         end, upward, tol);
     long long index = k;
-    if (!found) {
+    if (!c.found) {
       // Even all the rest merged stays below k h (say the bulk of N0, loss near log(1-q),
       // with h far above it). Upward, the cell up to x_k is closed instead, its merged
       // loss rounded down, and the sweep goes on from x_k; otherwise (or when x_k is the
       // end) the rest is the remainder below.
-      if (!upward || !end_checked || !(pr.g < 0)) break;
-      x = x_k;
-      pr = probe(x, u_k);
-      index = index_below(pair.loss(pr.g + u_k), h);
+      if (!upward || !c.end_checked || !(c.pr.g < 0)) break;
+      c.x = x_k;
+      c.pr = probe(c.x, u_k);
+      index = index_below(pair.loss(c.pr.g + u_k), h);
     }
-    atoms.emplace_back(index, std::exp(log_p_mass(pair, pr.m)));
+    atoms.emplace_back(index, std::exp(log_p_mass(pair, c.pr.m)));
     if (static_cast<long long>(atoms.size()) > kMaxStepPoints)
       throw DataError(
           fmt::format("one step needs more than {} lattice points of {} (sigma {}, q {})",
                       kMaxStepPoints, h, p.sigma, p.q));
-    anchor = x;
+    anchor = c.x;
     t_anchor = tails_at(pair, anchor);
     k = upward ? std::max(k + 1, next_point(anchor)) : std::min(k - 1, next_point(anchor));
   }
@@ -355,14 +385,7 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
   if (rest.n0 > -kInf || rest.n1 > -kInf)
     atoms.emplace_back(index_below(pair.loss(rest.n1 - rest.n0), h),
                        std::exp(log_p_mass(pair, rest)));
-  PldPmf pld;
-  pld.h = h;
-  if (atoms.empty()) return pld;
-  const auto [lowest, highest] = std::minmax_element(atoms.begin(), atoms.end());
-  pld.first = lowest->first;
-  pld.mass.assign(static_cast<std::size_t>(highest->first - lowest->first + 1), 0.0);
-  for (const auto& [k, m] : atoms) pld.mass[static_cast<std::size_t>(k - pld.first)] += m;
-  return checked(std::move(pld), p);
+  return pmf_of_atoms(atoms, h, p);
 }
 
 }  // namespace dpaudit

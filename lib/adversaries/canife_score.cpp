@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v,
                     double v_norm, double clip) {
@@ -11,4 +11,4 @@ double canary_score(const std::vector<double>& noisy_sum, const std::vector<doub
   return dot / v_norm / clip;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -5,11 +5,11 @@
 #pragma once
 #include <vector>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // <noisy_sum, v / ||v||> / C, with v the canary's update direction (as many values as
 // noisy_sum) and v_norm = ||v||.
 double canary_score(const std::vector<double>& noisy_sum, const std::vector<double>& v,
                     double v_norm, double clip);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -5,7 +5,7 @@
 
 #include <Eigen/Core>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 DenseInputGradient::DenseInputGradient(std::vector<std::int64_t> widths)
     : widths_(std::move(widths)) {
@@ -91,4 +91,4 @@ std::vector<float> DenseInputGradient::input_vjp(const float* w) const {
   return result;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

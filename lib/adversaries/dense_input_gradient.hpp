@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // One example's gradient g(x) of a dense ReLU network with at most one hidden layer
 // (logreg, mlp: widths as DensePerExample), and grad_x <g(x), w> for a fixed flat w,
@@ -33,4 +33,4 @@ class DenseInputGradient {
   std::vector<float> x_, h_, mask_, p_, e1_, e2_, g_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

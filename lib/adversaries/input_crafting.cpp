@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 InputBox input_box(const Dataset& data) {
   const auto [lo, hi] = std::minmax_element(data.features.begin(), data.features.end());
@@ -20,4 +20,4 @@ bool normalised_step(std::vector<float>& x, const float* g, double step, InputBo
   return true;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

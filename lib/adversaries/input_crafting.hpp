@@ -8,7 +8,7 @@
 
 #include "data/datasets.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // The range of the values of `data`'s inputs, the box every crafted input stays in.
 struct InputBox {
@@ -24,4 +24,4 @@ bool normalised_step(std::vector<float>& x, const float* g, double step, InputBo
 // (what the text says it is for), or the ascent Crafter 3 prints.
 enum class CraftSign { descent, printed };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

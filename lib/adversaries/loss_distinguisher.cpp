@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 double final_loss_score(double loss) {
   return -loss;
@@ -18,4 +18,4 @@ double IntermediateLossScore::score(LossReduce reduce) const {
   return -(reduce == LossReduce::max ? largest_ : total_ / static_cast<double>(count_));
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

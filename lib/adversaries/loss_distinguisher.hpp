@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <limits>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // Distinguisher 1's score of the final model's loss on the target.
 double final_loss_score(double loss);
@@ -26,4 +26,4 @@ class IntermediateLossScore {
   std::size_t count_ = 0;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -82,18 +82,18 @@ std::string option_flag(const std::string& parameter) {
   return flag;
 }
 
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
-        const ParameterFlags& flags) {
+int run(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body,
+        const ParameterFlags& flags, std::ostream& err) {
   const std::string name = app.get_name();
   try {
     check_whole_numbers(app);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << name << ": error: " << e.what() << "\n";
+    err << name << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
-  return guarded(name, std::cerr, body, app_spelling(app, flags));
+  return guarded(name, err, body, app_spelling(app, flags));
 }
 
 int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body,
@@ -115,26 +115,23 @@ int guarded(const std::string& tool, std::ostream& err, const std::function<int(
   }
 }
 
+namespace {
+
+// Each option by its name (a literal: a flag is no pattern), and whether it was given.
+GivenParameters given(const std::vector<CLI::Option*>& options) {
+  GivenParameters out;
+  for (const auto* o : options) out.emplace_back(literal(o->get_name()), o->count() > 0);
+  return out;
+}
+
+}  // namespace
+
 void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode) {
-  for (const auto* o : options)
-    if (o->count()) throw UsageError(o->get_name() + " cannot be used " + mode);
+  forbid_given(given(options), mode);
 }
 
 void require_options(const std::vector<CLI::Option*>& options, const std::string& mode) {
-  for (const auto* o : options)
-    if (!o->count()) throw UsageError(o->get_name() + " is required " + mode);
-}
-
-void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
-                  const std::string& mode) {
-  for (const auto& [name, given] : options)
-    if (given) throw UsageError(name + " cannot be used " + mode);
-}
-
-void require_given(const std::vector<std::pair<std::string, bool>>& options,
-                   const std::string& mode) {
-  for (const auto& [name, given] : options)
-    if (!given) throw UsageError(name + " is required " + mode);
+  require_given(given(options), mode);
 }
 
 void note(const CLI::App& app, const std::string& message) {

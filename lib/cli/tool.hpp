@@ -3,6 +3,7 @@
 // (cli/exit_status.hpp): usage errors exit 2, DataError 1, and a gate's refusal 3.
 #pragma once
 #include <functional>
+#include <iostream>
 #include <map>
 #include <ostream>
 #include <string>
@@ -27,11 +28,12 @@ using ParameterFlags = std::map<std::string, std::string>;
 std::string option_flag(const std::string& parameter);
 
 // Parses argv, then calls body() as guarded() does. Prints `TOOL: error: WHAT (WHERE)` on
-// one line for any failure and returns the documented exit status. A parameter in the
-// message reads as flags[name] when given, else as option_flag(name) when the running
+// one line on `err` for any failure and returns the documented exit status. A parameter in
+// the message reads as flags[name] when given, else as option_flag(name) when the running
 // (sub)command or a command above it has that option, else in words (parameter_words).
-int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
-        const ParameterFlags& flags = {});
+// (--help and --version print on stdout.)
+int run(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body,
+        const ParameterFlags& flags = {}, std::ostream& err = std::cerr);
 
 // Calls body() and returns its status; for an error, prints `TOOL: error: WHAT (WHERE)` on
 // `err` and returns the error's exit status (a tool's body run in-process: tests, fuzzing).
@@ -39,16 +41,14 @@ int run(CLI::App& app, int argc, char** argv, const std::function<int()>& body,
 int guarded(const std::string& tool, std::ostream& err, const std::function<int()>& body,
             const ParameterSpelling& spelling = option_flag);
 
-// Usage errors for option combinations: `mode` completes the sentence, e.g.
+// Usage errors for option combinations (core/error.hpp's forbid_given and require_given,
+// here for the tools): `mode` completes the sentence, e.g.
 // forbid_options({a, b}, "with --batch") -> "--a cannot be used with --batch".
 void forbid_options(const std::vector<CLI::Option*>& options, const std::string& mode);
 void require_options(const std::vector<CLI::Option*>& options, const std::string& mode);
-
 // The same for options as a body run in-process sees them: (name, given) pairs.
-void forbid_given(const std::vector<std::pair<std::string, bool>>& options,
-                  const std::string& mode);
-void require_given(const std::vector<std::pair<std::string, bool>>& options,
-                   const std::string& mode);
+using dpaudit::forbid_given;
+using dpaudit::require_given;
 
 // Prints one line on stderr, `TOOL: note: ...` (callers skip it under --quiet).
 void note(const CLI::App& app, const std::string& message);

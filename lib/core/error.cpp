@@ -20,6 +20,22 @@ constexpr ParameterWords kWords[] = {
     {"design_lr", "the design learning rate"},
     {"out", "the out scores"},
     {"null_dim", "the null's dimension"},
+    // The estimator request's (stats/estimate_request.hpp).
+    {"method", "the estimator"},
+    {"against_curve", "the test against a trade-off curve"},
+    {"null", "the cosine null"},
+    {"one_sided", "one-sided"},
+    {"budget", "a budget"},
+    {"bootstrap", "the bootstrap replicates"},
+    {"tpr_at", "the FPRs of the TPR summary"},
+    {"guesses", "the guess counts"},
+    {"thresholds", "the threshold strategy"},
+    {"threshold", "a fixed threshold"},
+    {"splits", "the number of splits"},
+    {"curve", "the trade-off curve"},
+    {"jackknife_groups", "the jackknife groups"},
+    {"details", "the details"},
+    {"negated", "negated scores"},
 };
 
 bool token_char(char c, bool first) {
@@ -69,6 +85,25 @@ std::string literal(std::string_view text) {
     out += c;
   }
   return out;
+}
+
+namespace {
+
+// The first parameter whose given-ness is `given`: UsageError "NAME VERB MODE".
+void refuse_first(const GivenParameters& parameters, bool given, const char* verb,
+                  const std::string& mode) {
+  for (const auto& [name, is_given] : parameters)
+    if (is_given == given) throw UsageError(Pattern{name + verb + mode});
+}
+
+}  // namespace
+
+void forbid_given(const GivenParameters& parameters, const std::string& mode) {
+  refuse_first(parameters, true, " cannot be used ", mode);
+}
+
+void require_given(const GivenParameters& parameters, const std::string& mode) {
+  refuse_first(parameters, false, " is required ", mode);
 }
 
 Error::Error(std::string pattern, ErrorKind kind)

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace dpaudit {
 
@@ -70,5 +72,15 @@ struct UsageError : Error {
   explicit UsageError(const Pattern& what, const std::string& where = "")
       : Error(what, where, ErrorKind::usage) {}
 };
+
+// Parameters that go together or not: each named as a message names it (a pattern: "{seed}",
+// or a binding's literal() flag) with whether the caller gave it. `mode` is a pattern that
+// completes the sentence: forbid_given({{"{seed}", true}}, "with {method} canife") throws
+// UsageError "{seed} cannot be used with {method} canife".
+using GivenParameters = std::vector<std::pair<std::string, bool>>;
+// UsageError "NAME cannot be used MODE" for the first parameter given.
+void forbid_given(const GivenParameters& parameters, const std::string& mode);
+// UsageError "NAME is required MODE" for the first parameter not given.
+void require_given(const GivenParameters& parameters, const std::string& mode);
 
 }  // namespace dpaudit

@@ -12,7 +12,7 @@
 #include "random/philox_stream.hpp"
 #include "random/streams.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[uniform_below(rng, i)]);
@@ -200,4 +200,4 @@ PartitionSummary summarize_partition(const Dataset& data, const ClientIndices& c
   return s;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -8,7 +8,7 @@
 
 #include "random/philox_stream.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // A labelled classification data set: size() examples of shape example_shape
 // (e.g. {1, 28, 28}), features row-major, one row of example_size() floats per example.
@@ -73,4 +73,4 @@ void shuffle(std::vector<std::size_t>& v, PhiloxStream& rng);
 // (a partial Fisher-Yates from the front: position i swaps with i + uniform_below(n - i)).
 void shuffle_prefix(std::vector<std::size_t>& v, std::size_t k, PhiloxStream& rng);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -6,7 +6,7 @@
 #include "accounting/analytic_gaussian.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -70,8 +70,9 @@ CanifeEmpirical canife_empirical(const std::vector<AuditEpsilon>& audits, const 
   // can show: an estimate of what a perfect audit at least shows, comparable with Maddock et
   // al. 2023's and Andrew et al. 2024's.
   std::vector<AuditEpsilon> capped = audits;
-  const auto n_in = static_cast<double>(n / 2), n_out = static_cast<double>(n - n / 2);
-  const double cap = epsilon_from_rates(1 / n_out, 1 / n_in, 1.0 / static_cast<double>(n));
+  const std::size_t in = n / 2, out = n - in;  // the mock rounds with and without the canary
+  const double cap = epsilon_from_rates(1 / static_cast<double>(out), 1 / static_cast<double>(in),
+                                        1.0 / static_cast<double>(n));
   for (AuditEpsilon& e : capped)
     if (std::isinf(e.epsilon)) e.epsilon = cap;
   o.cover = AuditCover::backward;
@@ -79,4 +80,4 @@ CanifeEmpirical canife_empirical(const std::vector<AuditEpsilon>& audits, const 
   return r;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

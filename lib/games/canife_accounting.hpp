@@ -13,7 +13,7 @@
 #include "accounting/run_accountant.hpp"
 #include "games/canife_config.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // The run's participation model at noise multiplier `sigma`.
 RunModel canife_run_model(const CanifeGameConfig& c, double sigma);
@@ -46,4 +46,4 @@ struct CanifeEmpirical {
 CanifeEmpirical canife_empirical(const std::vector<AuditEpsilon>& audits, const CanifeGameConfig& c,
                                  double sigma);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -6,7 +6,7 @@
 #include "data/datasets.hpp"
 #include "stats/estimate.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 void split_scores(const Audit& a, std::vector<double>& in, std::vector<double>& out) {
   for (std::size_t k = 0; k < a.scores.size(); ++k) (k % 2 ? in : out).push_back(a.scores[k]);
@@ -45,4 +45,4 @@ void estimate_audit_epsilons(std::vector<Audit>& audits) {
   for (Audit& a : audits) a.eps = rounds.at(static_cast<double>(a.round));
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

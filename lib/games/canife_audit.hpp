@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "adversaries/torch/canife_crafter.hpp"  // CraftedCanary (a plain struct)
+#include "adversaries/canife_canary.hpp"
 #include "games/canife_config.hpp"
 #include "random/philox_stream.hpp"
 #include "stats/canife_epsilon.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct Dataset;
 
@@ -43,4 +43,4 @@ void split_scores(const Audit& a, std::vector<double>& in, std::vector<double>& 
 // App. C.1 at delta = 1/n, its interval two-sided at alpha 0.05).
 void estimate_audit_epsilons(std::vector<Audit>& audits);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

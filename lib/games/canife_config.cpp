@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 std::size_t CanifeGameConfig::total_rounds() const {
   return rounds ? rounds : static_cast<std::size_t>(std::ceil(1 / q - 1e-9));
@@ -12,4 +12,4 @@ std::size_t CanifeGameConfig::planned_audits() const {
   return (total_rounds() + audit_every - 1) / audit_every;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <string>
 
-#include "adversaries/torch/canife_crafter.hpp"  // CraftOptions (a plain struct)
+#include "adversaries/canife_canary.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 enum class CanifeLevel { sample, user };
 enum class CanaryInit { random, sample };
@@ -58,4 +58,4 @@ struct CanifeGameConfig {
   std::size_t planned_audits() const;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -1,6 +1,6 @@
 #include "games/sgd_game_config.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 bool crafts_input(SgdThreat t) {
   return t == SgdThreat::static_poison || t == SgdThreat::intermediate_poison ||
@@ -15,4 +15,4 @@ bool uses_watermark(SgdThreat t) {
   return t == SgdThreat::gradient_canary || t == SgdThreat::malicious_dataset;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -11,7 +11,7 @@
 #include "adversaries/watermark.hpp"
 #include "train/dp_sgd_config.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // Nasr et al. 2021, Table I: what the adversary inserts and what the distinguisher sees.
 enum class SgdThreat {
@@ -65,4 +65,4 @@ struct SgdGameConfig : DpSgdConfig {
   int threads = 0;  // 0: all cores
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -45,6 +45,10 @@ std::optional<double> parse_finite(std::string_view s) {
   return v;
 }
 
+bool is_whole_number(double x, double lowest) {
+  return x >= lowest && x <= 9007199254740992.0 /* 2^53 */ && x == std::floor(x);
+}
+
 CsvReader::CsvReader(const std::string& path, std::istream& standard_input)
     : source_(path.empty() || path == "-" ? "stdin" : path) {
   if (path.empty() || path == "-") {

@@ -53,4 +53,8 @@ void split_csv_line(std::string_view line, std::vector<std::string_view>& out);
 // Parses a whole string as a finite double; nullopt for anything else.
 std::optional<double> parse_finite(std::string_view s);
 
+// Whether a number read as a double is a whole number in [lowest, 2^53]: up to 2^53 every
+// whole number is exact, so it converts to an integer count, id or dimension unchanged.
+bool is_whole_number(double x, double lowest = 0);
+
 }  // namespace dpaudit

@@ -26,8 +26,7 @@ class DimColumn {
   void check_row(const CsvReader& csv) {
     if (!col_) return;
     const double d = csv.number(*col_);
-    if (!(d >= 1 && d == std::floor(d) &&
-          d <= 9007199254740992.0))  // 2^53: every whole number is exact
+    if (!is_whole_number(d, 1))
       throw DataError(fmt::format("dim {} is not a whole number >= 1", format_number(d)),
                       csv.where(*col_));
     const auto dim = static_cast<std::size_t>(d);
@@ -60,8 +59,7 @@ class TrialColumn {
   void add_row(const CsvReader& csv, int label) {
     if (!col_) return;
     const double t = csv.number(*col_);
-    if (!(t >= 0 && t == std::floor(t) &&
-          t <= 9007199254740992.0))  // 2^53: every whole number is exact
+    if (!is_whole_number(t))
       throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)),
                       csv.where(*col_));
     rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, static_cast<std::uint64_t>(t),

@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "io/atomic_output.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace fs = std::filesystem;
 
@@ -97,4 +97,4 @@ std::unique_ptr<AtomicOutput> open_timings(const std::string& path) {
   return path.empty() ? nullptr : std::make_unique<AtomicOutput>(path);
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -12,7 +12,7 @@
 #include "io/atomic_output.hpp"
 #include "io/remove_on_signal.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 class StagingDir {
  public:
@@ -45,4 +45,4 @@ double seconds_since(std::chrono::steady_clock::time_point start);
 // FILE that cannot be written fails first; nullptr when `path` is empty.
 std::unique_ptr<AtomicOutput> open_timings(const std::string& path);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

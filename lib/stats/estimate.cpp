@@ -18,20 +18,9 @@ double worst_epsilon(double a, double b) {
   return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
 }
 
-const Method* rate_method(const std::string& name) {
-  static const std::pair<const char*, Method> kMethods[] = {
-      {"threshold", Method::threshold},
-      {"clopper-pearson", Method::clopper_pearson},
-      {"jeffreys", Method::jeffreys},
-      {"gauss-fit", Method::gauss_fit}};
-  for (const auto& [n, m] : kMethods)
-    if (name == n) return &m;
-  return nullptr;
-}
-
 EstimatorOptions estimator_options(const EstimateRequest& r) {
   EstimatorOptions options;
-  options.method = *rate_method(r.method_name());
+  options.method = *find_estimator(r.method_name())->method;
   options.delta = r.delta.value_or(0);
   options.alpha = r.alpha;
   options.sides = r.one_sided ? Sides::tpr_over_fpr : Sides::both;
@@ -53,7 +42,7 @@ OneRunOptions one_run_options(const EstimateRequest& r) {
 std::optional<CosineNull> null_of(const EstimateRequest& r, std::size_t scores_dim) {
   if (!r.has_null()) return std::nullopt;
   if (!r.null_dim && scores_dim == 0)
-    throw RequestError("{null} needs {null_dim}: the scores have no dim column");
+    throw UsageError(Pattern{"{null} needs {null_dim}: the scores have no dim column"});
   if (!r.null_dim && scores_dim < 2)
     throw DataError(
         fmt::format("the cosine null needs a dimension >= 2, the scores' dim is {}", scores_dim),
@@ -155,19 +144,20 @@ Guarantee rate_based_guarantee(const EstimateRequest& r) {
 
 void check_gauss_fit(const EstimateRequest& r) {
   if (r.thresholds || r.threshold || r.one_sided || r.input == EstimateInput::decisions)
-    throw RequestError("gauss-fit takes no {thresholds}, {threshold}, {one_sided} or {decisions}");
+    throw UsageError(
+        Pattern{"gauss-fit takes no {thresholds}, {threshold}, {one_sided} or {decisions}"});
   if (!r.delta && r.input != EstimateInput::rounds)
-    throw RequestError(
-        "gauss-fit needs {delta} in (0,1): between two Gaussians epsilon is infinite at delta 0");
+    throw UsageError(Pattern{
+        "gauss-fit needs {delta} in (0,1): between two Gaussians epsilon is infinite at delta 0"});
 }
 
-// Data errors of the one-run audit name the scores' source.
+// Data errors of the one-run audit name the scores' source (their pattern kept).
 template <class F>
 auto naming_source(const EstimateRequest& r, F&& f) {
   try {
     return f();
   } catch (const DataError& err) {
-    throw DataError(err.what(), r.source);
+    throw DataError(Pattern{err.pattern()}, literal(r.source));
   }
 }
 
@@ -184,7 +174,7 @@ Estimate run_one_run(const EstimateRequest& r) {
       result.estimate = naming_source(
           r, [&] { return one_run_fixed(r.scores, r.guesses->first, r.guesses->second, options); });
     } catch (const UsageError& err) {  // no guess, or more than the canaries
-      throw RequestError(std::string(err.what()) + " ({guesses})");
+      throw UsageError(Pattern{err.pattern()}, "{guesses}");
     }
   } else {
     e.thresholds = r.strategy_name();
@@ -201,9 +191,9 @@ Guarantee one_run_guarantee_of(const EstimateRequest& r) {
 
 void check_one_run_fdp(const EstimateRequest& r) {
   if (r.curve.value_or(FdpCurve::gaussian) == FdpCurve::gaussian && r.delta.value_or(0) == 0)
-    throw RequestError(
+    throw UsageError(Pattern{
         "one-run-fdp against the Gaussian curve needs {delta} in (0,1) (no Gaussian mechanism is "
-        "(eps, 0)-DP); {curve} dp takes delta 0");
+        "(eps, 0)-DP); {curve} dp takes delta 0"});
 }
 
 Estimate run_gdp(const EstimateRequest& r) {
@@ -221,7 +211,8 @@ Guarantee gdp_guarantee(const EstimateRequest& r) {
 
 void check_gdp(const EstimateRequest& r) {
   if (r.delta.value_or(0) == 0)
-    throw RequestError("gdp needs {delta} in (0,1): mu-GDP is not (eps, 0)-DP for any finite eps");
+    throw UsageError(
+        Pattern{"gdp needs {delta} in (0,1): mu-GDP is not (eps, 0)-DP for any finite eps"});
 }
 
 // Maddock et al. 2023's eps_r per round, delta 1/n unless given.
@@ -239,19 +230,19 @@ Guarantee point_estimate(const EstimateRequest&) {
 
 void check_canife(const EstimateRequest& r) {
   if (r.input != EstimateInput::rounds)
-    throw RequestError("the canife method is per audit round: give {per} round ({method})");
-  forbid_parameters({{Parameter::thresholds, r.thresholds.has_value()},
-                     {Parameter::threshold, r.threshold.has_value()},
-                     {Parameter::one_sided, r.one_sided},
-                     {Parameter::null_dim, r.null_dim.has_value()},
-                     {Parameter::null, r.null.has_value()},
-                     {Parameter::negated, r.negated},
-                     {Parameter::details, r.details},
-                     {Parameter::guesses, r.guesses.has_value()},
-                     {Parameter::seed, r.seed.has_value()},
-                     {Parameter::splits, r.splits.has_value()},
-                     {Parameter::tpr_at, r.tpr_at.has_value()}},
-                    "with {method} canife");
+    throw UsageError(Pattern{"the canife method is per audit round: give {per} round"}, "{method}");
+  forbid_given({{"{thresholds}", r.thresholds.has_value()},
+                {"{threshold}", r.threshold.has_value()},
+                {"{one_sided}", r.one_sided},
+                {"{null_dim}", r.null_dim.has_value()},
+                {"{null}", r.null.has_value()},
+                {"{negated}", r.negated},
+                {"{details}", r.details},
+                {"{guesses}", r.guesses.has_value()},
+                {"{seed}", r.seed.has_value()},
+                {"{splits}", r.splits.has_value()},
+                {"{tpr_at}", r.tpr_at.has_value()}},
+               "with {method} canife");
 }
 
 // The curve test (stats/curve_test.hpp): a test at level alpha, valid for every mechanism.
@@ -266,19 +257,19 @@ Estimate run_curve_test(const EstimateRequest& r) {
   return e;
 }
 
-constexpr unsigned kRate =
-    kRateBased | kAcceptsRounds | kAcceptsDecisions | kAcceptsNull | kAcceptsSummary;
+constexpr unsigned kRate = kAcceptsRounds | kAcceptsDecisions | kAcceptsNull | kAcceptsSummary;
 
 }  // namespace
 
 const std::vector<Estimator>& estimators() {
   static const std::vector<Estimator> kTable = {
-      {"clopper-pearson", kRate, rate_based_guarantee, run_rate_based, nullptr},
+      {"clopper-pearson", kRate, rate_based_guarantee, run_rate_based, nullptr,
+       Method::clopper_pearson},
       {"gauss-fit", kRate | kAcceptsBootstrap, rate_based_guarantee, run_rate_based,
-       check_gauss_fit},
-      {"jeffreys", kRate, rate_based_guarantee, run_rate_based, nullptr},
+       check_gauss_fit, Method::gauss_fit},
+      {"jeffreys", kRate, rate_based_guarantee, run_rate_based, nullptr, Method::jeffreys},
       {"threshold", kRate | kAcceptsBootstrap | kAcceptsJackknife, rate_based_guarantee,
-       run_rate_based, nullptr},
+       run_rate_based, nullptr, Method::threshold},
       {"canife", kOnlyRounds, point_estimate, run_canife, check_canife},
       {"one-run", kAcceptsGuesses, one_run_guarantee_of, run_one_run, nullptr},
       {"one-run-fdp", kAcceptsGuesses | kAcceptsCurve, one_run_guarantee_of, run_one_run,
@@ -308,7 +299,7 @@ std::string estimator_names(unsigned accepts, const std::string& separator,
 Estimate estimate(const EstimateRequest& request) {
   if (request.against_curve) return run_curve_test(request);
   const Estimator* e = find_estimator(request.method_name());
-  if (!e) throw RequestError("unknown {method} '" + request.method_name() + "'");
+  if (!e) throw UsageError(Pattern{"unknown {method} '" + literal(request.method_name()) + "'"});
   return e->run(request);
 }
 

@@ -58,7 +58,7 @@ struct Estimate {
   Guarantee guarantee;     // what `epsilon` is and assumes
   double epsilon = 0;      // the number a budget is checked against (per round: the largest)
   std::optional<CosineNull> null;
-  std::vector<std::string> notes;  // for the user, patterns as RequestError's
+  std::vector<std::string> notes;  // for the user, patterns (core/error.hpp)
   std::variant<ScoreEstimate, RoundEstimates, OneRunResult, GdpAuditEstimate, CanifeRounds,
                CurveTestResult>
       result;
@@ -75,7 +75,6 @@ enum EstimatorAccepts : unsigned {
   kAcceptsSummary = 64,    // the score summary (TPR at FPR, accuracies)
   kAcceptsGuesses = 128,   // fixed guess counts
   kAcceptsCurve = 256,     // a trade-off curve to test against
-  kRateBased = 512,        // estimate_epsilon's methods (stats/epsilon_estimators.hpp)
 };
 
 struct Estimator {
@@ -84,6 +83,8 @@ struct Estimator {
   Guarantee (*guarantee)(const EstimateRequest&);
   Estimate (*run)(const EstimateRequest&);
   void (*check)(const EstimateRequest&);  // its own rules (validate() calls it); may be null
+  // The rate-based estimators: estimate_epsilon's method (stats/epsilon_estimators.hpp).
+  std::optional<Method> method = std::nullopt;
 };
 
 // Every estimator, in the order they are listed to users.
@@ -95,7 +96,7 @@ const Estimator* find_estimator(const std::string& name);
 std::string estimator_names(unsigned accepts, const std::string& separator,
                             const std::string& last);
 
-// The request's estimate: RequestError, UsageError or DataError where the request and its
+// The request's estimate: UsageError or DataError where the request and its
 // data do not go together. Call validate(request) before reading the data.
 Estimate estimate(const EstimateRequest& request);
 

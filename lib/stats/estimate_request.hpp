@@ -6,13 +6,15 @@
 // the scores) are checked there.
 //
 // A parameter left unset (std::nullopt) is "not given": its default applies, and some
-// combinations refuse a parameter only when it is given. Messages name parameters through
-// patterns, "{splits} is for {thresholds} multi-split": what() spells them in words ("the
-// number of splits"); a binding renders them in its own spelling (a tool: its flags).
+// combinations refuse a parameter only when it is given. Messages are UsageErrors that name
+// parameters as core/error.hpp's patterns do, "{splits} is for {thresholds} multi-split":
+// what() spells them in words ("the number of splits"); a binding renders them in its own
+// spelling (a tool: its flags). A token is the request's field name ({method}, {delta},
+// {null_dim}, {negated}, ...), or one of: {per} (input rounds), {decisions} (input
+// decisions), {budget} and {details} (below).
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,51 +29,6 @@
 #include "stats/threshold_strategy.hpp"
 
 namespace dpaudit {
-
-// The parameters a message can name; the pattern token is the name in braces.
-enum class Parameter {
-  method,            // {method}: the estimator
-  against_curve,     // {against_curve}: test against a trade-off curve instead of estimating
-  delta,             // {delta}
-  null_dim,          // {null_dim}: the dimension of the cosine null
-  null,              // {null}: the kind of the cosine null
-  one_sided,         // {one_sided}
-  per,               // {per}: one estimate per round
-  budget,            // {budget}: a budget the caller checks the epsilon against
-  bootstrap,         // {bootstrap}: bootstrap replicates
-  tpr_at,            // {tpr_at}: the FPRs at which the summary gives the TPR
-  guesses,           // {guesses}: one-run's guess counts
-  thresholds,        // {thresholds}: the threshold strategy
-  threshold,         // {threshold}: one fixed threshold
-  seed,              // {seed}
-  splits,            // {splits}: multi-split's number of splits
-  curve,             // {curve}: one-run-fdp's trade-off curve
-  jackknife_groups,  // {jackknife_groups}
-  decisions,         // {decisions}: the data are a game's decisions
-  details,           // {details}: the summary and description besides the number
-  negated,           // {negated}: lower scores mean "in"
-};
-
-// How a binding spells a parameter in messages.
-using ParameterNames = std::function<std::string(Parameter)>;
-// The library's spelling: "the number of splits", "delta", ...
-std::string parameter_words(Parameter p);
-// `pattern` with every {token} of a Parameter replaced by names(p); other text as it is.
-std::string render_parameters(const std::string& pattern, const ParameterNames& names);
-
-// A usage error about parameters: what() in words; pattern() for a binding to render.
-class RequestError : public UsageError {
- public:
-  explicit RequestError(const std::string& pattern);
-  const std::string& pattern() const { return pattern_; }
-
- private:
-  std::string pattern_;
-};
-
-// RequestError "{p} cannot be used MODE" for the first parameter of `given` that is given.
-void forbid_parameters(const std::vector<std::pair<Parameter, bool>>& given,
-                       const std::string& mode);
 
 enum class EstimateInput { scores, rounds, decisions };
 
@@ -118,7 +75,7 @@ struct EstimateRequest {
   std::string strategy_name() const;
 };
 
-// Every rule that needs no data, in a fixed order: RequestError for the first broken one.
+// Every rule that needs no data, in a fixed order: UsageError for the first broken one.
 void validate(const EstimateRequest& request);
 
 }  // namespace dpaudit

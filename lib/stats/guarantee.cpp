@@ -48,7 +48,7 @@ std::optional<std::string> guarantee_note(const Guarantee& g, const std::string&
     return what +
            " takes the best rule without paying for the choice: its confidence is over-stated, not "
            "a valid "
-           "bound (--thresholds bonferroni, split or multi-split give one)" +
+           "bound ({thresholds} bonferroni, split or multi-split give one)" +
            (g.assumes == Assumption::gaussian_tradeoff_curve ? "; it also assumes " + curve
                                                              : std::string());
   if (g.assumes == Assumption::gaussian_tradeoff_curve)

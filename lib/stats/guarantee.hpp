@@ -49,7 +49,8 @@ GuaranteeKind bound_kind(ThresholdChoice choice, GuaranteeKind sound = Guarantee
 // One sentence for stderr when a number is not a plain lower bound valid for every
 // mechanism: what it assumes, or why its confidence is over-stated, naming `what` (e.g.
 // "gdp's eps"). None for a lower bound that assumes nothing, and for a point estimate
-// that assumes nothing (its name says what it is).
+// that assumes nothing (its name says what it is). The sentence is a pattern (core/error.hpp)
+// that may name {thresholds}; `what` is a pattern too.
 std::optional<std::string> guarantee_note(const Guarantee& g, const std::string& what);
 
 }  // namespace dpaudit

@@ -299,9 +299,9 @@ OneRunEstimate one_run_audit(const ScoreSet& scores, const OneRunOptions& o) {
       return best_threshold(sweep, o, level(sweep.points.size()));
     }
     throw UsageError(
-        "one-run has no error rates to spend alpha on: uncorrected is for the rate-based methods; "
-        "max is its uncorrected search",
-        "--thresholds");
+        Pattern{"one-run has no error rates to spend alpha on: uncorrected is for the rate-based "
+                "methods; max is its uncorrected search"},
+        "{thresholds}");
   };
   hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double alpha) {
     return choose_then_test(choose, hold, o, alpha);

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -122,4 +122,4 @@ void DensePerExample::predict(const float* theta, const float* x, std::size_t co
   }
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

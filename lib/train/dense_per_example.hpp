@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 class DensePerExample {
  public:
@@ -48,4 +48,4 @@ class DensePerExample {
   std::vector<float> error_, next_error_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

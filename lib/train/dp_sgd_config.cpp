@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 double DpSgdConfig::expected_lot() const {
   return sampling == Sampling::shuffle ? static_cast<double>(batch)
@@ -28,4 +28,4 @@ bool DpSgdConfig::shuffled() const {
   return sampling == Sampling::shuffle || fault == SgdFault::shuffle_as_poisson;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -5,7 +5,7 @@
 
 #include "core/sampling.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // Realistic implementation bugs a CI privacy gate must catch (none by default).
 enum class SgdFault {
@@ -35,4 +35,4 @@ struct DpSgdConfig {
   bool shuffled() const;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -4,7 +4,7 @@
 
 #include "data/datasets.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng,
                       std::vector<std::size_t>& lot) {
@@ -47,4 +47,4 @@ const std::vector<std::size_t>& LotSchedule::next(std::size_t step, std::size_t 
   return lot_;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

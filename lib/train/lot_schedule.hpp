@@ -6,7 +6,7 @@
 
 #include "random/philox_stream.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // A Poisson lot: each of `members` indices independently with probability q, drawn by
 // geometric skips (the gap before the next member is floor(log U / log(1 - q))), so a
@@ -35,4 +35,4 @@ class LotSchedule {
   std::vector<std::size_t> order_, lot_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

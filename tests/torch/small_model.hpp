@@ -4,7 +4,7 @@
 
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train::test {
+namespace dpaudit::test {
 
 inline ModelConfig small_model(ModelKind kind) {
   ModelConfig c;
@@ -15,4 +15,4 @@ inline ModelConfig small_model(ModelKind kind) {
   return c;
 }
 
-}  // namespace dpaudit::dp_train::test
+}  // namespace dpaudit::test

@@ -18,7 +18,7 @@
 #include <doctest/doctest.h>
 
 using namespace dpaudit;
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "random/philox_stream.hpp"
 
 using namespace dpaudit;
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "adversaries/canife_score.hpp"
 
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 TEST_CASE("canife score: projection on the unit direction, in units of the clip norm") {
   // <(3,4), (3,4)/5> / 2 = 25/5/2 = 2.5

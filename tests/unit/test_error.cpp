@@ -102,3 +102,21 @@ TEST_CASE("error: guarded() and run() print the tool's spelling") {
   CHECK(run_line(app, {"t", "sum"}, e) ==
         "t: error: noise or --clip or target quantile (--clip)\n");
 }
+
+TEST_CASE("error: forbid_given and require_given name the first parameter that breaks the rule") {
+  // Patterns: a library token reads in words, a flag given as literal text as itself.
+  const GivenParameters given = {{"{seed}", false}, {"{null_dim}", true}, {"--json", true}};
+  try {
+    forbid_given(given, "with {method} canife");
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) == "the null's dimension cannot be used with the estimator canife");
+    CHECK(flags(e.pattern()) == "--null-dim cannot be used with --method canife");
+  }
+  CHECK_THROWS_WITH_AS(require_given(given, "(or give --events)"),
+                       "seed is required (or give --events)", UsageError);
+  CHECK_NOTHROW(forbid_given({{"{seed}", false}}, "here"));
+  CHECK_NOTHROW(require_given({{"--json", true}}, "here"));
+  CHECK_THROWS_WITH_AS(cli::forbid_given({{"--json", false}, {"--report", true}}, "with --x"),
+                       "--report cannot be used with --x", UsageError);
+}

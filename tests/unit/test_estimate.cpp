@@ -15,7 +15,7 @@ namespace {
 std::string refusal(const EstimateRequest& r) {
   try {
     validate(r);
-  } catch (const RequestError& e) {
+  } catch (const UsageError& e) {
     return e.what();
   }
   return "";
@@ -50,6 +50,10 @@ TEST_CASE("the table of estimators: names, and what each accepts") {
   CHECK(estimator_names(kAcceptsCurve, ", ", " or ") == "one-run-fdp");
   CHECK(find_estimator("gdp") != nullptr);
   CHECK(find_estimator("gauss") == nullptr);
+  // The rate-based rows carry estimate_epsilon's method; the others none.
+  CHECK(find_estimator("jeffreys")->method == Method::jeffreys);
+  CHECK(find_estimator("gauss-fit")->method == Method::gauss_fit);
+  CHECK_FALSE(find_estimator("one-run")->method.has_value());
 }
 
 TEST_CASE("validate: the rules, in words; a binding renders the pattern its own way") {
@@ -59,10 +63,10 @@ TEST_CASE("validate: the rules, in words; a binding renders the pattern its own 
   CHECK(refusal(r) == "the number of splits is for the threshold strategy multi-split");
   try {
     validate(r);
-  } catch (const RequestError& e) {
+  } catch (const UsageError& e) {
     CHECK(e.pattern() == "{splits} is for {thresholds} multi-split");
-    CHECK(render_parameters(e.pattern(), [](Parameter p) {
-            return p == Parameter::splits ? "--splits" : "--thresholds";
+    CHECK(render_parameters(e.pattern(), [](const std::string& p) {
+            return p == "splits" ? "--splits" : "--thresholds";
           }) == "--splits is for --thresholds multi-split");
   }
   r.thresholds = ThresholdChoice::multi_split;
@@ -89,7 +93,7 @@ TEST_CASE("validate: the rules, in words; a binding renders the pattern its own 
   CHECK(refusal(canife) == "the canife method is per audit round: give per round (the estimator)");
   canife.input = EstimateInput::rounds;
   canife.seed = 1;
-  CHECK(refusal(canife) == "the seed cannot be used with the estimator canife");
+  CHECK(refusal(canife) == "seed cannot be used with the estimator canife");
   EstimateRequest curve;
   curve.against_curve = true;
   curve.delta = 0.1;
@@ -140,7 +144,7 @@ TEST_CASE("estimate: the cosine null needs a dimension; per round, the largest e
   CHECK_THROWS_WITH_AS(estimate(r),
                        "the cosine null needs the null's dimension: the scores have "
                        "no dim column",
-                       RequestError);
+                       UsageError);
   EstimateRequest rounds;
   rounds.method = "threshold";
   rounds.input = EstimateInput::rounds;
@@ -152,4 +156,33 @@ TEST_CASE("estimate: the cosine null needs a dimension; per round, the largest e
   // delta 1/n = 1/200 per round (CANIFE's): log((1 - 1/200 - 0.2)/0.1) in round 1, the largest.
   CHECK(per_round.at(1).estimate.epsilon == doctest::Approx(std::log((1 - 0.005 - 0.2) / 0.1)));
   CHECK(e.epsilon == per_round.at(1).estimate.epsilon);
+}
+
+TEST_CASE("estimate: the one-run audit's errors keep their pattern and name the source") {
+  // 2 in and 2 out canaries, guessing 3 in and 2 out: more guesses than canaries.
+  EstimateRequest r;
+  r.method = "one-run";
+  r.guesses = std::pair<std::size_t, std::size_t>{3, 2};
+  r.scores = ScoreSet({3, 4}, {1, 2});
+  r.source = "c{1}.csv";
+  validate(r);
+  try {
+    estimate(r);
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) == "3 + 2 guesses exceed the 4 canaries (the guess counts)");
+    CHECK(e.pattern() == "3 + 2 guesses exceed the 4 canaries ({guesses})");
+  }
+  // Tied scores where the top 2 end: a data error, named by the source (a literal).
+  r.guesses = std::pair<std::size_t, std::size_t>{2, 0};
+  r.scores = ScoreSet({3, 2}, {2, 1});
+  try {
+    estimate(r);
+    FAIL("no error");
+  } catch (const DataError& e) {
+    CHECK(std::string(e.what()) ==
+          "the 2 highest scores end inside tied scores (2): guess a different number (c{1}.csv)");
+    CHECK(e.pattern() ==
+          "the 2 highest scores end inside tied scores (2): guess a different number (c{{1}}.csv)");
+  }
 }

@@ -8,7 +8,7 @@
 #include "adversaries/input_crafting.hpp"
 
 using namespace dpaudit;
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 TEST_CASE("the input box is the range of the data's values") {
   Dataset d;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -206,6 +207,18 @@ TEST_CASE("parse_finite rejects nan, inf and trailing text") {
   CHECK(!parse_finite("inf"));
   CHECK(!parse_finite("1.0x"));
   CHECK(!parse_finite(""));
+}
+
+TEST_CASE("is_whole_number: whole, at least the lowest, and at most 2^53 (exact as a double)") {
+  CHECK(is_whole_number(0));
+  CHECK(is_whole_number(3, 1));
+  CHECK_FALSE(is_whole_number(0, 1));
+  CHECK_FALSE(is_whole_number(-1));
+  CHECK_FALSE(is_whole_number(2.5));
+  CHECK(is_whole_number(9007199254740992.0));        // 2^53
+  CHECK_FALSE(is_whole_number(9007199254740994.0));  // 2^53 + 2: past it, odd ones are lost
+  CHECK_FALSE(is_whole_number(std::nan("")));
+  CHECK_FALSE(is_whole_number(std::numeric_limits<double>::infinity()));
 }
 
 TEST_CASE("NPY: a header claiming more values than the file holds is refused at open") {

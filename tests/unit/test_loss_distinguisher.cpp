@@ -9,7 +9,7 @@
 
 #include "adversaries/loss_distinguisher.hpp"
 
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 TEST_CASE("D1 scores minus the final model's loss") {
   CHECK(final_loss_score(2.5) == -2.5);

@@ -13,7 +13,7 @@
 #include "train/lot_schedule.hpp"
 
 using namespace dpaudit;
-using namespace dpaudit::dp_train;
+using namespace dpaudit;
 
 TEST_CASE("shuffled lots: each epoch a permutation of the members, cut into near-equal lots") {
   // 23 members in 5 lots per epoch: sizes floor(23 k / 5) differences, 4 or 5 each.

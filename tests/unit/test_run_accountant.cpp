@@ -190,9 +190,10 @@ TEST_CASE("a model out of range, or an accountant its sampling has not, is a usa
 
 TEST_CASE("CANIFE's user-level example calibrated by PLD instead of RDP: less noise") {
   // dp-train canife --help (Maddock et al. 2023, Fig. 4's setting): clients Poisson-sampled
-  // at q = 100/3000 for 300 rounds, eps 50 at delta 1e-5. canife calibrates on RDP today;
-  // the PLD, tighter and sound, allows less noise, at which RDP's eps of the run, which
-  // canife's run.json reports as eps_rdp_run, is above the target. [golden]
+  // at q = 100/3000 for 300 rounds, eps 50 at delta 1e-5. canife calibrated on RDP before it
+  // took the run accountant's PLD default; the PLD, tighter and sound, allows less noise, at
+  // which RDP's eps of the run, which canife's run.json reports as eps_rdp_run, is above the
+  // target. [golden]
   // tests/golden/run_accountant.py, independent of this code: RDP's sigma for eps 50 is
   // 0.3846380259772383 (quadrature at the default orders); at the PLD's sigma here
   // (0.3687850432099635, 0.959 of RDP's) RDP's eps is 56.50003542616021 and the true eps lies

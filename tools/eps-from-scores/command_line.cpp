@@ -26,7 +26,7 @@ const std::map<std::string, NullKind> kNullKinds{{"exact", NullKind::exact},
 std::vector<std::string> method_names(bool rate_based) {
   std::vector<std::string> names;
   for (const Estimator& e : estimators())
-    if (((e.accepts & kRateBased) != 0) == rate_based) names.emplace_back(e.name);
+    if (e.method.has_value() == rate_based) names.emplace_back(e.name);
   return names;
 }
 

@@ -22,52 +22,13 @@ namespace {
 
 const char* kTool = "eps-from-scores";
 
-// The flag of each parameter, for the library's messages.
-ParameterNames flag_names(const Options& o) {
-  return [&o](Parameter p) -> std::string {
-    switch (p) {
-      case Parameter::method:
-        return "--method";
-      case Parameter::against_curve:
-        return "--against-curve";
-      case Parameter::delta:
-        return "--delta";
-      case Parameter::null_dim:
-        return "--null-dim";
-      case Parameter::null:
-        return "--null";
-      case Parameter::one_sided:
-        return "--one-sided";
-      case Parameter::per:
-        return "--per";
-      case Parameter::budget:
-        return "--fail-above";
-      case Parameter::bootstrap:
-        return "--bootstrap";
-      case Parameter::tpr_at:
-        return "--tpr-at";
-      case Parameter::guesses:
-        return "--guesses";
-      case Parameter::thresholds:
-        return "--thresholds";
-      case Parameter::threshold:
-        return "--threshold";
-      case Parameter::seed:
-        return "--seed";
-      case Parameter::splits:
-        return "--splits";
-      case Parameter::curve:
-        return "--curve";
-      case Parameter::jackknife_groups:
-        return "--jackknife-groups";
-      case Parameter::decisions:
-        return "--decisions";
-      case Parameter::details:
-        return o.json ? "--json" : o.report ? "--report" : "--json and --report";
-      case Parameter::negated:
-        return "--negate";
-    }
-    return "";
+// The library's parameters as flags: option_flag's, but for the three named otherwise.
+ParameterSpelling flag_spelling(const Options& o) {
+  return [&o](const std::string& name) -> std::string {
+    if (name == "budget") return "--fail-above";
+    if (name == "negated") return "--negate";
+    if (name == "details") return o.json ? "--json" : o.report ? "--report" : "--json and --report";
+    return cli::option_flag(name);
   };
 }
 
@@ -114,7 +75,7 @@ EstimateRequest validated_request(const Options& o) {
   validate(r);
   if (o.tpr_at) r.tpr_at = parse_fpr_targets(*o.tpr_at);
   const Estimator* e = find_estimator(r.method_name());  // none: the curve test
-  const bool rate_based = !e || (e->accepts & kRateBased);
+  const bool rate_based = !e || e->method;
   if (rate_based && !o.in_npy.empty() && o.out_npy.empty() && !r.has_null())
     throw UsageError("--in needs --out (or --null-dim)");
   return r;
@@ -158,7 +119,8 @@ int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, st
   if (o.guesses) r.guesses = parse_guesses(*o.guesses);
   const Estimate e = estimate(r);
   if (!o.quiet)  // after the estimate: an error is then the only line on stderr
-    for (const std::string& n : e.notes) cli::note(err, kTool, render_parameters(n, flag_names(o)));
+    for (const std::string& n : e.notes)
+      cli::note(err, kTool, render_parameters(n, flag_spelling(o)));
   const RunDescription run = described(r, e);
   const auto* test = std::get_if<CurveTestResult>(&e.result);
   if (test && o.fail_on_refute && test->refuted)
@@ -172,7 +134,7 @@ int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, st
                                  assumption_name(e.guarantee.assumes)
                            : "",
                       r.source);
-  if (note && !o.quiet) cli::note(err, kTool, *note);
+  if (note && !o.quiet) cli::note(err, kTool, render_parameters(*note, flag_spelling(o)));
   cli::write_output(
       o.output,
       estimate_text(e, run, cli::output_format(o.json, o.report), o.against_curve.value_or("")),
@@ -183,13 +145,9 @@ int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, st
 }  // namespace
 
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  return cli::guarded(kTool, err, [&] {
-    try {
-      return estimate_and_print(options, in, out, err);
-    } catch (const RequestError& e) {
-      throw UsageError(render_parameters(e.pattern(), flag_names(options)));
-    }
-  });
+  return cli::guarded(
+      kTool, err, [&] { return estimate_and_print(options, in, out, err); },
+      flag_spelling(options));
 }
 
 }  // namespace dpaudit::eps_from_scores

@@ -32,8 +32,8 @@ void print(const Options& o, const Json& report, double number, std::ostream& ou
 // covers.
 void empirical(const Options& o, std::istream& in, std::ostream& out) {
   CsvReader csv(o.empirical_path, in);
-  const EmpiricalComposition e = compose_empirical(
-      read_audit_epsilons(csv, o.empirical.total_rounds, "--rounds"), o.empirical);
+  const EmpiricalComposition e =
+      compose_empirical(read_audit_epsilons(csv, o.empirical.total_rounds), o.empirical);
   cli::check_budget(o.fail_above, e.epsilon, "eps");
   Json report{{"eps_hat", json_number(e.epsilon)},
               {"sigma_r", e.sigma},

@@ -7,7 +7,7 @@
 
 #include "train/torch/differentiable_model.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -82,4 +82,4 @@ const std::vector<float>& AdaptiveCrafter::craft(const float* theta, std::size_t
   return x_;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -22,7 +22,7 @@
 #include "adversaries/dense_input_gradient.hpp"
 #include "adversaries/input_crafting.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // Crafter 3 for one query. Keeps the last poison; one per thread.
 class AdaptiveCrafter {
@@ -59,4 +59,4 @@ class AdaptiveCrafter {
   DenseInputGradient poison_, query_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -7,24 +7,10 @@
 #include <Eigen/Core>
 
 #include "core/error.hpp"
-#include "core/names.hpp"
 #include "data/datasets.hpp"
 #include "train/torch/differentiable_model.hpp"
 
-namespace dpaudit::dp_train {
-
-namespace {
-
-constexpr Named<CanaryLoss> kLosses[] = {{"cov", CanaryLoss::cov}, {"mean", CanaryLoss::mean}};
-
-}  // namespace
-
-CanaryLoss parse_canary_loss(const std::string& name) {
-  return parse_named(kLosses, name, "loss", "{loss}");
-}
-std::string to_string(CanaryLoss loss) {
-  return name_of(kLosses, loss);
-}
+namespace dpaudit {
 
 CanaryCrafter::CanaryCrafter(std::vector<std::int64_t> widths, const std::vector<float>& theta,
                              const std::vector<float>& pool, std::size_t pool_size)
@@ -159,4 +145,4 @@ CraftedCanary CanaryCrafter::craft(std::vector<float> x0, std::int64_t label, co
   return c;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

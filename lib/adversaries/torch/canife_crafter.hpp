@@ -13,35 +13,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
+#include "adversaries/canife_canary.hpp"
 #include "random/philox_stream.hpp"
 
-namespace dpaudit::dp_train {
-
-enum class CanaryLoss { cov, mean };
-CanaryLoss parse_canary_loss(const std::string& name);  // "cov" | "mean", UsageError naming {loss}
-std::string to_string(CanaryLoss loss);
-
-struct CraftOptions {
-  std::size_t steps = 2500;  // Adam steps T
-  double lr = 1;             // Adam's learning rate (Maddock et al. 2023: 1)
-  CanaryLoss loss = CanaryLoss::cov;
-  double norm_constant = 1;     // C_n; 0 drops the hinge term
-  double clip = 1;              // C
-  std::size_t minibatch = 128;  // m design updates per step (all of the pool when it has fewer)
-};
-
-struct CraftedCanary {
-  std::vector<float> x;  // the crafted input
-  std::int64_t label = 0;
-  double initial_loss = 0;      // L over the whole pool at the initial input
-  double final_loss = 0;        // ... and at the crafted one
-  double health = 0;            // (initial - final) / initial (Maddock et al. 2023 Sec. 4.2)
-  std::vector<float> gradient;  // g at the crafted input (unclipped)
-  double gradient_norm = 0;
-};
+namespace dpaudit {
 
 // The differentiable forward pass of a dense ReLU network (widths as DensePerExample)
 // over a flat parameter tensor, for autograd: the per-example gradient it gives is the
@@ -80,4 +57,4 @@ class CanaryCrafter {
   std::size_t pool_size_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -5,7 +5,7 @@
 #include <torch/autograd.h>
 #include <torch/optim/sgd.h>
 
-namespace dpaudit::dp_train::ldp {
+namespace dpaudit::ldp {
 
 namespace {
 
@@ -104,4 +104,4 @@ void pretrain(torch::nn::Sequential& model, const Dataset& train,
   }
 }
 
-}  // namespace dpaudit::dp_train::ldp
+}  // namespace dpaudit::ldp

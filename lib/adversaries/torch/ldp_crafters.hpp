@@ -13,7 +13,7 @@
 #include "random/philox_stream.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train::ldp {
+namespace dpaudit::ldp {
 
 // The gradient pair of one trial and the images the distinguisher is given.
 struct CraftedPair {
@@ -66,4 +66,4 @@ void pretrain(torch::nn::Sequential& model, const Dataset& train,
 // Flat parameters as doubles.
 Eigen::VectorXd parameters_of(const torch::nn::Module& model);
 
-}  // namespace dpaudit::dp_train::ldp
+}  // namespace dpaudit::ldp

@@ -5,7 +5,7 @@
 
 #include "random/streams.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 void craft_malicious_dataset(std::size_t n, std::uint64_t seed, PerExampleModel& model,
                              const std::vector<float>& theta0, Dataset& data) {
@@ -29,4 +29,4 @@ Watermark craft_malicious_watermark(const Dataset& train, PerExampleModel& model
   return select_watermark(total.data(), d, coords / 2);
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

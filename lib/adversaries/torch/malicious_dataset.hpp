@@ -13,7 +13,7 @@
 #include "data/datasets.hpp"
 #include "train/torch/per_example_model.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // Fills `data` (its example_shape set) with n crafted examples, the inputs from the
 // Philox stream (seed, streams::kSgdCraft), labelled by `model` at theta0.
@@ -26,4 +26,4 @@ Watermark craft_malicious_watermark(const Dataset& train, PerExampleModel& model
                                     const std::vector<float>& theta0, double clip,
                                     std::size_t coords);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -10,7 +10,7 @@
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/per_example_model.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 std::vector<std::vector<float>> train_shadow_models(const DpSgdConfig& trainer,
                                                     const ShadowModels& shadows,
@@ -61,4 +61,4 @@ CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths,
   return r;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

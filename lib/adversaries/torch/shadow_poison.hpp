@@ -14,7 +14,7 @@
 #include "train/dp_sgd_config.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // Crafter 2, line 1: `count` models trained by DP-SGD as `trainer` says (noise multiplier
 // sigma, no fault: the adversary assumes the documented trainer) on `shadow`, each from
@@ -45,4 +45,4 @@ CraftedInput ascend_shadow_loss(const std::vector<std::int64_t>& widths,
                                 std::vector<float> x0, std::int64_t y, std::size_t steps, double lr,
                                 InputBox box);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

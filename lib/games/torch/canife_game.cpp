@@ -1,6 +1,6 @@
 #include "games/torch/canife_game.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 CanifeRun play_canife(const CanifeGameConfig& c, const TrainTest& data, double sigma,
                       const std::function<void(std::size_t)>& progress) {
@@ -10,4 +10,4 @@ CanifeRun play_canife(const CanifeGameConfig& c, const TrainTest& data, double s
   return run;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -19,7 +19,7 @@
 #include "games/canife_audit.hpp"
 #include "io/json.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct TrainTest;
 
@@ -51,4 +51,4 @@ CanifeRun run_sample_level(const CanifeGameConfig& c, const TrainTest& data, dou
 CanifeRun run_user_level(const CanifeGameConfig& c, const TrainTest& data, double sigma,
                          const std::function<void(std::size_t)>& progress);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

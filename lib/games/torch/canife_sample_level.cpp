@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "adversaries/canife_score.hpp"
+#include "adversaries/torch/canife_crafter.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "data/datasets.hpp"
@@ -15,7 +16,7 @@
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -145,4 +146,4 @@ CanifeRun run_sample_level(const CanifeGameConfig& c, const TrainTest& data, dou
   return run;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -8,6 +8,7 @@
 #include <torch/nn/modules/container/sequential.h>
 
 #include "adversaries/canife_score.hpp"
+#include "adversaries/torch/canife_crafter.hpp"
 #include "core/error.hpp"
 #include "data/datasets.hpp"
 #include "games/torch/canife_game.hpp"
@@ -19,7 +20,7 @@
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -239,4 +240,4 @@ CanifeRun run_user_level(const CanifeGameConfig& c, const TrainTest& data, doubl
   return run;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

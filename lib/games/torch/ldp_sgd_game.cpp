@@ -13,7 +13,7 @@
 #include "random/streams.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 using namespace ldp;
 
@@ -223,4 +223,4 @@ LdpGameResult run_ldp_game(const LdpGameConfig& config,
   return result;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

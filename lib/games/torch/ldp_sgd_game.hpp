@@ -16,7 +16,7 @@
 #include "io/json.hpp"
 #include "mechanisms/ldp_sgd.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct LdpGameConfig {
   LdpCrafter crafter = LdpCrafter::dummy_gradient;
@@ -65,4 +65,4 @@ struct LdpGameResult {
 LdpGameResult run_ldp_game(const LdpGameConfig& config,
                            const std::function<void(std::size_t)>& progress = {});
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -21,7 +21,7 @@
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -54,10 +54,10 @@ void craft_static(const SgdGameConfig& c, const Dataset& all_train, const ModelC
                   double sigma, GameSetup& s) {
   const std::size_t n = c.train_size, width = all_train.example_size();
   if (2 * n > all_train.size())
-    throw UsageError("the crafter's shadow data are the " + std::to_string(n) +
-                         " training examples after D, but " + c.task + " has only " +
-                         std::to_string(all_train.size()),
-                     "--train-size");
+    throw UsageError(Pattern{literal("the crafter's shadow data are the " + std::to_string(n) +
+                                     " training examples after D, but " + c.task + " has only " +
+                                     std::to_string(all_train.size()))},
+                     "{train_size}");
   Dataset shadow;
   shadow.example_shape = all_train.example_shape;
   shadow.num_classes = all_train.num_classes;
@@ -80,17 +80,18 @@ void craft_static(const SgdGameConfig& c, const Dataset& all_train, const ModelC
 GameSetup prepare(const SgdGameConfig& c, double sigma) {
   TrainTest data = load_task(c.task, c.data_dir, c.seed);
   if (c.train_size > data.train.size())
-    throw UsageError("the train size " + std::to_string(c.train_size) + " exceeds the " +
-                         std::to_string(data.train.size()) + " training examples of " + c.task,
-                     "--train-size");
+    throw UsageError(
+        Pattern{literal("the train size " + std::to_string(c.train_size) + " exceeds the " +
+                        std::to_string(data.train.size()) + " training examples of " + c.task)},
+        "{train_size}");
   GameSetup s;
   const ModelConfig mc = model_config(c.model, data.train, c.hidden);
   s.model = PerExampleModel::make(mc, c.seed, s.theta0);
   if (uses_watermark(c.threat) && c.watermark_coords > s.theta0.size())
-    throw UsageError("the watermark's " + std::to_string(c.watermark_coords) +
-                         " coordinates exceed the model's " + std::to_string(s.theta0.size()) +
-                         " parameters",
-                     "--watermark-coords");
+    throw UsageError(Pattern{"the watermark's " + std::to_string(c.watermark_coords) +
+                             " coordinates exceed the model's " + std::to_string(s.theta0.size()) +
+                             " parameters"},
+                     "{watermark_coords}");
   s.test = std::move(data.test);
   s.train.example_shape = data.train.example_shape;
   s.train.num_classes = data.train.num_classes;
@@ -154,7 +155,7 @@ class TrialPlayer {
   }
 
   // Accuracy of the last trained model on the test set.
-  double test_accuracy() { return dp_train::test_accuracy(*model_, theta_, s_.test); }
+  double test_accuracy() { return dpaudit::test_accuracy(*model_, theta_, s_.test); }
   // C3's poisons crafted by this player, and the CPU seconds they took.
   std::size_t crafts() const { return crafts_; }
   double craft_seconds() const { return craft_seconds_; }
@@ -288,4 +289,4 @@ SgdGameResult play_sgd_game(const SgdGameConfig& c, double sigma, std::size_t ev
   return result;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

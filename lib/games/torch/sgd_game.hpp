@@ -24,7 +24,7 @@
 
 #include "games/sgd_game_config.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct SgdGameResult {
   std::vector<double> scores;  // trial first_trial + k: [2k] on D, [2k + 1] on D'
@@ -46,4 +46,4 @@ struct SgdGameResult {
 SgdGameResult play_sgd_game(const SgdGameConfig& config, double sigma, std::size_t evaluate,
                             const std::function<void(std::size_t)>& progress = {});
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

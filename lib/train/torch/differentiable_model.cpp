@@ -5,7 +5,7 @@
 #include "core/error.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 std::vector<std::int64_t> dense_widths(const ModelConfig& config) {
   if (config.kind == ModelKind::cnn)
@@ -54,4 +54,4 @@ std::vector<float> to_vector(const torch::Tensor& t) {
   return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

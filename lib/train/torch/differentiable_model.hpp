@@ -12,7 +12,7 @@
 
 #include <torch/types.h>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct ModelConfig;
 
@@ -34,4 +34,4 @@ torch::Tensor dense_example_loss(const std::vector<std::int64_t>& widths,
 torch::Tensor to_tensor(const std::vector<float>& v);
 std::vector<float> to_vector(const torch::Tensor& t);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 DpSgdTrainer::DpSgdTrainer(const DpSgdConfig& config, const Dataset& train, PerExampleModel& model,
                            double sigma)
@@ -64,4 +64,4 @@ void DpSgdTrainer::train(std::vector<float>& theta, PhiloxStream& rng, const Ins
   }
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -16,7 +16,7 @@
 #include "train/lot_schedule.hpp"
 #include "train/torch/per_example_model.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // The extra member of D'. With `x`, an example (x, y); with `craft`, an example (x, y)
 // whose input craft(theta_t) returns when the member is drawn into step t's lot (Nasr et
@@ -60,4 +60,4 @@ class DpSgdTrainer {
   std::vector<double> noise_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

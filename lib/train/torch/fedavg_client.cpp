@@ -7,7 +7,7 @@
 #include "random/philox_stream.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 torch::Tensor to_float_tensor(const std::vector<double>& v) {
   return torch::from_blob(const_cast<double*>(v.data()), {static_cast<std::int64_t>(v.size())},
@@ -86,4 +86,4 @@ ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torc
   return result;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -11,7 +11,7 @@
 
 #include "data/datasets.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct LocalTraining {
   std::size_t epochs = 1;
@@ -55,4 +55,4 @@ class ClientTrainer {
   std::vector<torch::nn::Sequential> replicas_;  // one per thread
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 void FedAvgObserver::starting(std::size_t, const std::vector<double>&) {}
 
@@ -58,4 +58,4 @@ bool FedAvgRound::run(std::size_t round, const std::vector<std::size_t>& ids, do
   return step(combine(round, updates, clip, noise_std, noise, observer), theta);
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -17,7 +17,7 @@
 #include "random/philox_stream.hpp"
 #include "train/torch/fedavg_client.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 // What a round released: rho_bar = (sum of clipped updates + N(0, noise_std^2 I)) / max(m, 1).
 struct FedAvgRelease {
@@ -79,4 +79,4 @@ class FedAvgRound {
   std::uint64_t seed_, batch_stream_;
 };
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

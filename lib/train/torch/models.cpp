@@ -17,7 +17,7 @@
 #include "core/error.hpp"
 #include "core/names.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace nn = torch::nn;
 
@@ -226,4 +226,4 @@ Evaluation evaluate(nn::Sequential& model, const Dataset& data, std::size_t batc
   return {n ? loss_sum / n : 0.0, n ? correct / n : 0.0};
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

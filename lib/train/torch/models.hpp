@@ -12,7 +12,7 @@
 
 #include "data/datasets.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 enum class ModelKind { logreg, mlp, cnn };
 ModelKind parse_model_kind(
@@ -75,4 +75,4 @@ struct Evaluation {
 Evaluation evaluate(torch::nn::Sequential& model, const Dataset& data,
                     std::size_t batch_size = 2000);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

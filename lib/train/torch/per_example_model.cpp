@@ -8,7 +8,7 @@
 #include "train/dense_per_example.hpp"
 #include "train/torch/models.hpp"
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 namespace {
 
@@ -46,7 +46,7 @@ class TorchModel final : public PerExampleModel {
     return std::make_unique<TorchModel>(config_, seed_);
   }
   std::size_t parameter_count() const override {
-    return static_cast<std::size_t>(dp_train::parameter_count(*model_));
+    return static_cast<std::size_t>(dpaudit::parameter_count(*model_));
   }
   void add_clipped_sum(const float* theta, const float* x, const std::int64_t* y, std::size_t count,
                        double clip, float* sum) override {
@@ -139,4 +139,4 @@ std::unique_ptr<PerExampleModel> PerExampleModel::make(const ModelConfig& config
   return nullptr;
 }
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-namespace dpaudit::dp_train {
+namespace dpaudit {
 
 struct ModelConfig;
 struct Dataset;
@@ -44,4 +44,4 @@ class PerExampleModel {
 // The fraction of `test` that `model` at theta predicts right, in batches of 1,000.
 double test_accuracy(PerExampleModel& model, const std::vector<float>& theta, const Dataset& test);
 
-}  // namespace dpaudit::dp_train
+}  // namespace dpaudit

@@ -1,10 +1,10 @@
 #include "canife/output.hpp"
 
 #include "core/format.hpp"
-#include "fedavg/output.hpp"
 #include "io/atomic_output.hpp"
 #include "io/npy.hpp"
 #include "io/staging_dir.hpp"
+#include "metrics_csv.hpp"
 #include "stats/gaussian_fit.hpp"
 #include "stats/guarantee.hpp"
 
@@ -67,7 +67,7 @@ void write_metrics(const std::string& path, const std::vector<CanifeRoundMetrics
 // The analytic bounds: the accountant's headline and, beside it, RDP and one round.
 void add_analytic(Json& run, const CanifeConfig& c, const CanifeAnalytic& a) {
   run["analytic_eps"] = json_number(a.run.epsilon);
-  run["accountant"] = a.run.label;
+  run["accountant"] = a.run.label();
   run["accountant_assumes"] = a.run.assumes;
   if (a.run.pld)
     run["eps_pld"] = {{"upper", json_number(a.run.pld->upper)},

@@ -11,9 +11,11 @@
 #include "games/torch/canife_game.hpp"
 #include "io/json.hpp"
 
-namespace dpaudit::dp_train {
-
+namespace dpaudit {
 class StagingDir;
+}  // namespace dpaudit
+
+namespace dpaudit::dp_train {
 
 // scores.csv, audits.csv, canaries.npy and metrics.csv into the staging folder; audits.csv's
 // theoretical eps_r are `analytic`'s one round at delta and at 1/n.

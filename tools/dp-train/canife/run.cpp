@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 
+#include "calibration.hpp"
 #include "canife/output.hpp"
 #include "cli/progress.hpp"
 #include "core/error.hpp"
@@ -9,7 +10,6 @@
 #include "data/datasets.hpp"
 #include "io/atomic_output.hpp"
 #include "io/staging_dir.hpp"
-#include "sgd/accounting.hpp"
 
 namespace dpaudit::dp_train {
 

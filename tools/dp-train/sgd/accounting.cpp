@@ -4,17 +4,9 @@
 #include <limits>
 
 #include "accounting/run_accountant.hpp"
-#include "core/error.hpp"
+#include "calibration.hpp"
 
 namespace dpaudit::dp_train {
-
-double sigma_for_eps(const std::function<double()>& calibrate) {
-  try {
-    return calibrate();
-  } catch (const UsageError& e) {
-    throw UsageError(e.what(), "--eps");
-  }
-}
 
 SgdAccounting account_sgd_run(const SgdConfig& c) {
   RunModel m;

@@ -9,7 +9,6 @@
 //     amplification by shuffling is claimed (no tight bound for it is known).
 // A run with the fault shuffle-as-poisson is accounted as Poisson: that is the fault.
 #pragma once
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -30,9 +29,5 @@ struct SgdAccounting {
 // With config.eps > 0, the smallest noise multiplier meeting (eps, delta); otherwise
 // config.noise_multiplier, and its epsilon.
 SgdAccounting account_sgd_run(const SgdConfig& config);
-
-// calibrate(): the noise multiplier for --eps (a lib/accounting calibration); its refusal
-// of an eps that no multiplier in [1e-4, 1e6] fits names --eps (canife calibrates too).
-double sigma_for_eps(const std::function<double()>& calibrate);
 
 }  // namespace dpaudit::dp_train

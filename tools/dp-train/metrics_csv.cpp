@@ -1,4 +1,4 @@
-#include "fedavg/output.hpp"
+#include "metrics_csv.hpp"
 
 #include "core/format.hpp"
 #include "io/atomic_output.hpp"

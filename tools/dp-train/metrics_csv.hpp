@@ -1,4 +1,5 @@
-// dp-train fedavg's metrics.csv (the output folder itself is staging_dir.hpp's).
+// dp-train's metrics.csv, a row per round (fedavg's and canife's; the output folder itself is
+// staging_dir.hpp's).
 #pragma once
 #include <cstddef>
 #include <string>
