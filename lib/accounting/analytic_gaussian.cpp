@@ -9,12 +9,11 @@
 
 #include "accounting/two_gaussian.hpp"
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void check_sigma(double sigma) {
   if (!(sigma > 0) || !std::isfinite(sigma))

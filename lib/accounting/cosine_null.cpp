@@ -12,12 +12,12 @@
 #include <boost/math/tools/toms748_solve.hpp>
 
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLogPi = 1.14472988584940017414;
 constexpr double kLn2 = 0.69314718055994530942;
 

@@ -10,12 +10,11 @@
 #include "accounting/calibrate.hpp"
 #include "accounting/log_space.hpp"
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // mu^2 of one step of an event (exact at q = 1, the CLT's per-step term otherwise).
 // sigma is the noise over the sensitivity (without replacement, half the event's).

@@ -10,12 +10,12 @@
 #include <boost/math/tools/toms748_solve.hpp>
 
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLogSqrt2Pi = 0.91893853320467274178;  // log(sqrt(2 pi))
 
 // log Phi(z) for z < -35 from the Mills-ratio series

@@ -12,12 +12,11 @@
 #include <unsupported/Eigen/FFT>
 
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // A factor's masses (contiguous on its lattice) and their logs, for the Chernoff bounds.
 struct LogFactor {

@@ -12,12 +12,11 @@
 
 #include "accounting/log_space.hpp"
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // log(1 - q + q e^u), the remove loss, and its inverse in u (for l > log(1-q));
 // log1p/expm1 keep the digits of small q and u, the second forms avoid overflow.

@@ -13,13 +13,13 @@
 #include "accounting/calibrate.hpp"
 #include "accounting/two_gaussian.hpp"
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 #include "core/parallel.hpp"
 
 namespace dpaudit {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Running log(sum of e^x_i) with at most one exp per term; terms below e^-40 times

@@ -8,12 +8,11 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Region where a x^2 + b x + c > 0 (Andrew et al. 2024, Sec. 3.2: split the line at the roots of
 // R(x)).

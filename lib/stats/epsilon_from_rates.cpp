@@ -7,11 +7,10 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 
 namespace dpaudit {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // log((1 - delta - exp(log_a)) / exp(log_b)); -inf when the numerator is <= 0.
 double log_ratio_term(double log_a, double log_b, double delta) {

@@ -109,8 +109,8 @@ GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate
 
 // Choose on one half (best at alpha_per_rate), bound on the other; mu < 0 refutes
 // nothing, so a split's mu is at least 0 (multi_split takes the median of these).
-GdpAuditEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold,
-                                double alpha_per_rate) {
+GdpAuditEstimate gdp_split_estimate(const ScoreSet& choose, const ScoreSet& hold,
+                                    double alpha_per_rate) {
   const RocSweep sweep = roc_sweep(choose.in(), choose.out());
   GdpAuditEstimate e = at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold,
                                     alpha_per_rate, sweep.points.size());
@@ -151,7 +151,7 @@ GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha,
     const RocSweep sweep = roc_sweep(s.in(), s.out());
     return best_of_sweep(sweep, level(sweep.points.size()));
   };
-  hooks.choose_then_test = split_estimate;
+  hooks.choose_then_test = gdp_split_estimate;
   hooks.bound = &GdpAuditEstimate::mu;  // eps grows with mu: the median mu gives the median eps
   return finish(estimate_by_strategy(scores, strategy, alpha, 2, SplitKind::per_class, hooks),
                 delta);

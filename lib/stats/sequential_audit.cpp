@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/infinity.hpp"
 #include "random/multiversion.hpp"
 #include "stats/roc.hpp"
 
@@ -12,7 +13,6 @@ namespace dpaudit {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::size_t kMaxGrid = 100000;
 // Score games stop storing trials for relearning past this many (the thresholds then stay).
 constexpr std::size_t kMaxStored = std::size_t{1} << 22;
