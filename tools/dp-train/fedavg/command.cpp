@@ -5,6 +5,8 @@
 #include "cli/tool.hpp"
 #include "fedavg/run.hpp"
 #include "io/atomic_output.hpp"
+#include "io/staging_dir.hpp"
+#include "train/local_ranks.hpp"
 
 namespace dpaudit::dp_train {
 namespace {
@@ -124,6 +126,36 @@ void declare_run(CLI::App& sub, FedAvgConfig& c, bool& json) {
   sub.add_flag("--json", json, "print run.json on stdout");
 }
 
+// The ranks of a multi-process run: local ones, or those a launcher started.
+void declare_ranks(CLI::App& sub, FedAvgConfig& c) {
+  sub.add_option("--ranks", c.ranks,
+                 "start N local ranks over loopback (torchrun's variables, a free port); without "
+                 "it the ranks come from RANK/WORLD_SIZE/MASTER_ADDR/MASTER_PORT or "
+                 "SLURM_PROCID/SLURM_NTASKS/SLURM_JOB_NODELIST, else one process")
+      ->check(CLI::Range(1, 1024));
+  sub.add_option("--timeout", c.timeout,
+                 "seconds a rank waits for another (to join, to send its clients' updates or "
+                 "the model) before the run fails; longer than a round")
+      ->capture_default_str()
+      ->check(cli::positive());
+}
+
+// This command line without --ranks, for the ranks it starts.
+std::vector<std::string> without_ranks(std::vector<std::string> argv) {
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].rfind("--ranks=", 0) == 0) {
+      argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+    if (argv[i] == "--ranks" && i + 1 < argv.size()) {
+      argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(i),
+                 argv.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      break;
+    }
+  }
+  return argv;
+}
+
 std::function<int()> declare_fedavg(CLI::App& sub) {
   auto c = std::make_shared<FedAvgConfig>();
   auto json = std::make_shared<bool>(false);
@@ -142,15 +174,24 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
       "# eps_est-all\n"
       "  dp-train fedavg --task synthetic --model logreg --canaries c.json --canary-repeats 4 "
       "--out r4/\n"
-      "  (see dp-train(1), section FEDAVG)\n");
+      "  dp-train fedavg --task synthetic --model logreg --clients 200 --clients-per-round 20 "
+      "--rounds 5 \\\n"
+      "      --num-canaries 10 --ranks 2 --out ranked/    # the same bytes as without --ranks\n"
+      "  (see dp-train(1), section FEDAVG; on a cluster: srun -N 4 dp-train fedavg ..., or set "
+      "RANK, WORLD_SIZE,\n"
+      "  MASTER_ADDR and MASTER_PORT on every rank as torchrun does)\n");
   declare_data_and_model(sub, *c);
   declare_participation(sub, *c);
   declare_clipping(sub, *c);
   declare_canaries(sub, *c);
   declare_run(sub, *c, *json);
+  declare_ranks(sub, *c);
   return [c, json] {
-    const Json run = run_fedavg(*c);
-    if (*json) write_whole("-", json_line(run));
+    if (c->ranks > 0)
+      return run_local_ranks(without_ranks(own_command_line()), c->ranks,
+                             [&](long pid) { discard_staging(c->out, pid); });
+    const std::optional<Json> run = run_fedavg(*c);
+    if (*json && run) write_whole("-", json_line(*run));
     return 0;
   };
 }
