@@ -4,7 +4,7 @@
 # demo's size (100 clients a round) and at a 10x larger cohort (1,000 a round), one thread per
 # rank. Prints seconds per round (rank 0's --timings: the rounds only, not start-up), rounds/s
 # and the payload bytes per round through rank 0, and checks that every --out is
-# byte-identical to the single-process one.
+# byte-identical to the single-process one. COHORTS="100" runs the demo size only.
 set -euo pipefail
 BIN=${1:?usage: ranks.sh BIN [ROUNDS] [RANKS...]}
 ROUNDS=${2:-3}
@@ -13,7 +13,7 @@ RANKS=${*:-1 2 4}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 printf "%-8s %-6s %10s %9s %16s %s\n" cohort ranks s/round rounds/s bytes/round same-bytes
-for cohort in 100 1000; do
+for cohort in ${COHORTS:-100 1000}; do
   run=("$BIN/dp-train" fedavg --model mlp --clients 3000 --clients-per-round "$cohort" --rounds "$ROUNDS"
     --local-epochs 2 --num-canaries 1000 --num-unseen 1000 --noise-multiplier 0.5 --eval-every 1000
     --seed 1 --threads 1 --quiet)
