@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # needs: dp-train
-# dp-train fedavg over several ranks (LibTorch's c10d with Gloo, train/torch/rank_group.hpp):
-# the same bytes for 1, 2 and 3 ranks and any --threads, and the faults: a killed rank, a rank
+# dp-train fedavg (and canife at user level) over several ranks (LibTorch's c10d with Gloo,
+# train/torch/rank_group.hpp): the same bytes for 1, 2 and 3 ranks and any --threads, and the
+# faults: a killed rank, a rank
 # that never joins, a port in use, an unreachable master, a world-size mismatch, a malformed
 # environment. Each fails with exit 1 (2 for the environment), one line naming the rank, and no
 # output folder. Tiny runs (logreg on the synthetic task, D = 650), short --timeout.
@@ -31,6 +32,18 @@ done
 expect_eq "$(ls one | tr '\n' ' ')" \
   "canaries.json delta.npy final_model.npy metrics.csv run.json scores_all.csv scores_final.csv unseen.json " \
   "files of a run"
+# dp-train canife at user level runs the same round: the same DIR and eps_hat on 2 ranks.
+CANIFE=(canife --level user --task synthetic --hidden 16 --clients 60 --clients-per-round 10 --rounds 6
+  --audit-every 3 --audit-rounds 10 --design-pool 20 --design-steps 5 --noise-multiplier 1 --quiet)
+expect_status 0 dp-train "${CANIFE[@]}" --out canife1
+eps1=$(cat "$TMP/out")
+expect_status 0 dp-train "${CANIFE[@]}" --out canife2 --ranks 2
+expect_eq "$(cat "$TMP/out")" "$eps1" "canife eps_hat printed once, the same on 2 ranks"
+CHECKS=$((CHECKS + 1))
+diff -r canife1 canife2 >/dev/null || fail "canife --out of 2 ranks differs from one process"
+expect_error 2 "the sample level runs in one process" \
+  env RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 dp-train canife --level sample --noise-multiplier 1 --out sample
+no_output sample
 # torchrun's variables by hand: two processes, one port.
 port=$(free_port)
 RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port dp-train "${RUN[@]}" --out never 2>rank1.err &

@@ -5,8 +5,7 @@
 #include "cli/tool.hpp"
 #include "fedavg/run.hpp"
 #include "io/atomic_output.hpp"
-#include "io/staging_dir.hpp"
-#include "train/local_ranks.hpp"
+#include "ranks.hpp"
 
 namespace dpaudit::dp_train {
 namespace {
@@ -126,36 +125,6 @@ void declare_run(CLI::App& sub, FedAvgConfig& c, bool& json) {
   sub.add_flag("--json", json, "print run.json on stdout");
 }
 
-// The ranks of a multi-process run: local ones, or those a launcher started.
-void declare_ranks(CLI::App& sub, FedAvgConfig& c) {
-  sub.add_option("--ranks", c.ranks,
-                 "start N local ranks over loopback (torchrun's variables, a free port); without "
-                 "it the ranks come from RANK/WORLD_SIZE/MASTER_ADDR/MASTER_PORT or "
-                 "SLURM_PROCID/SLURM_NTASKS/SLURM_JOB_NODELIST, else one process")
-      ->check(CLI::Range(1, 1024));
-  sub.add_option("--timeout", c.timeout,
-                 "seconds a rank waits for another (to join, to send its clients' updates or "
-                 "the model) before the run fails; longer than a round")
-      ->capture_default_str()
-      ->check(cli::positive());
-}
-
-// This command line without --ranks, for the ranks it starts.
-std::vector<std::string> without_ranks(std::vector<std::string> argv) {
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i].rfind("--ranks=", 0) == 0) {
-      argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(i));
-      break;
-    }
-    if (argv[i] == "--ranks" && i + 1 < argv.size()) {
-      argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(i),
-                 argv.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-      break;
-    }
-  }
-  return argv;
-}
-
 std::function<int()> declare_fedavg(CLI::App& sub) {
   auto c = std::make_shared<FedAvgConfig>();
   auto json = std::make_shared<bool>(false);
@@ -185,11 +154,9 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
   declare_clipping(sub, *c);
   declare_canaries(sub, *c);
   declare_run(sub, *c, *json);
-  declare_ranks(sub, *c);
+  declare_ranks(sub, c->ranks);
   return [c, json] {
-    if (c->ranks > 0)
-      return run_local_ranks(without_ranks(own_command_line()), c->ranks,
-                             [&](long pid) { discard_staging(c->out, pid); });
+    if (c->ranks.ranks > 0) return run_local(c->ranks, c->out);
     const std::optional<Json> run = run_fedavg(*c);
     if (*json && run) write_whole("-", json_line(*run));
     return 0;

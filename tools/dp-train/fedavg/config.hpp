@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/json.hpp"
+#include "ranks.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -54,9 +55,7 @@ struct FedAvgConfig {
   std::uint64_t seed = 1;
   int threads = 1;
   bool quiet = false;
-  // ranks (not in run.json: the outputs do not depend on them)
-  int ranks = 0;         // --ranks N: start N local ranks; 0: one process, or the launcher's
-  double timeout = 300;  // seconds a rank waits for another before the run fails
+  RankOptions ranks;  // not in run.json: the outputs do not depend on them
 
   double effective_delta() const;
   double expected_participants(std::size_t seen_canaries) const;

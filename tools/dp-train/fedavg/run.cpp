@@ -240,14 +240,8 @@ void write_timings(AtomicOutput& timings, const FedAvgConfig& c, double train_se
   timings.commit();
 }
 
-// The ranks of a multi-process run (nullptr: one process); what ranks > 0 use of the
-// configuration (quiet, no canaries kept in memory: they only train clients).
-std::unique_ptr<RankGroup> join_ranks(const std::optional<LaunchEnv>& env, const FedAvgConfig& c) {
-  if (!env) return nullptr;
-  return std::make_unique<RankGroup>(
-      *env, std::chrono::milliseconds(static_cast<std::int64_t>(c.timeout * 1000)));
-}
-
+// What ranks > 0 use of the configuration (quiet, no canaries kept in memory: they only
+// train clients).
 FedAvgConfig worker_config(const FedAvgConfig& c) {
   FedAvgConfig w = c;
   w.quiet = true;
@@ -294,7 +288,7 @@ std::optional<Json> run_fedavg(const FedAvgConfig& config) {
   std::optional<StagingDir> staging;  // a non-empty --out is refused before any work
   if (writes) staging.emplace(c.out, c.force);
   const std::unique_ptr<AtomicOutput> timings = writes ? open_timings(c.timings) : nullptr;
-  const std::unique_ptr<RankGroup> ranks = join_ranks(env, c);
+  const std::unique_ptr<RankGroup> ranks = join_ranks(env, c.ranks);
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   const ClientIndices clients =
       partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
