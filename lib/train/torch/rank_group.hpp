@@ -30,10 +30,10 @@ class RankGroup {
   // this rank).
   void send(std::vector<double>& values, int to);
   void receive(std::vector<double>& values, int from);
-  // Rank 0's `values` into every rank's `values` (the same size on every rank).
+  // Rank 0's `values` into every rank's `values` (the same size on every rank), sent by rank 0
+  // to each rank in turn.
   void broadcast(std::vector<double>& values);
-  // Payload bytes this rank has sent and received so far (a broadcast counts as rank 0
-  // sending to each other rank).
+  // Payload bytes this rank has sent and received so far.
   std::uint64_t bytes_sent() const;
   std::uint64_t bytes_received() const;
 
