@@ -54,28 +54,33 @@ CHECKS=$((CHECKS + 1))
 diff -r one env2 >/dev/null || fail "--out of 2 environment-launched ranks differs from one process"
 no_output never  # ranks > 0 write nothing
 
-# --- a killed rank: rank 1 of 3 gets SIGKILL during a long run; rank 0 names it (or the
-# launcher does, when it died before joining), the others are stopped, no output.
-dp-train "${BASE[@]}" --rounds 100000 --out killed --ranks 3 --timeout 5 >/dev/null 2>killed.err &
-launcher=$!
-victim=
-for _ in $(seq 100); do
-  for p in $(pgrep -P $launcher); do
-    tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -qx RANK=1 && victim=$p
+# --- a killed rank: rank R of 3 gets SIGKILL during a long run; rank 0 names it (or the
+# launcher does, when it died before joining or was rank 0), the others are stopped, no output
+# (a killed rank 0 cannot remove its staging folder: the launcher does).
+kill_rank() {
+  local rank=$1 out=$2 launcher victim=
+  dp-train "${BASE[@]}" --rounds 100000 --out "$out" --ranks 3 --timeout 5 >/dev/null 2>"$out.err" &
+  launcher=$!
+  for _ in $(seq 100); do
+    for p in $(pgrep -P $launcher); do
+      tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -qx "RANK=$rank" && victim=$p
+    done
+    [ -n "$victim" ] && break
+    sleep 0.1
   done
-  [ -n "$victim" ] && break
-  sleep 0.1
-done
-sleep 1
-kill -9 "$victim"
-wait $launcher
-expect_eq "$?" 1 "exit status with a killed rank"
-expect_eq "$(wc -l <killed.err)" 1 "one stderr line for a killed rank ($(cat killed.err))"
-grep -Eq "^dp-train: error: rank 1 (was killed by signal 9|left the run)" killed.err ||
-  fail "killed rank not named: $(cat killed.err)"
-no_output killed
-CHECKS=$((CHECKS + 1))
-[ -z "$(pgrep -P $launcher)" ] || fail "ranks outlive a failed run"
+  sleep 1
+  kill -9 "$victim"
+  wait $launcher
+  expect_eq "$?" 1 "exit status with rank $rank killed"
+  expect_eq "$(wc -l <"$out.err")" 1 "one stderr line for a killed rank ($(cat "$out.err"))"
+  grep -Eq "^dp-train: error: rank $rank (was killed by signal 9|left the run)" "$out.err" ||
+    fail "killed rank $rank not named: $(cat "$out.err")"
+  no_output "$out"
+  CHECKS=$((CHECKS + 1))
+  [ -z "$(pgrep -P $launcher)" ] || fail "ranks outlive a failed run"
+}
+kill_rank 1 killed1
+kill_rank 0 killed0
 
 # --- a rank that never joins: rank 0 of 2 alone
 port=$(free_port)
