@@ -42,7 +42,7 @@ expect_eq "$(cat "$TMP/out")" "$eps1" "canife eps_hat printed once, the same on 
 CHECKS=$((CHECKS + 1))
 diff -r canife1 canife2 >/dev/null || fail "canife --out of 2 ranks differs from one process"
 expect_error 2 "the sample level runs in one process" \
-  env RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 dp-train canife --level sample --noise-multiplier 1 --out sample
+  env RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 dp-train canife --level sample --noise-multiplier 1 --out sample
 no_output sample
 # torchrun's variables by hand: two processes, one port.
 port=$(free_port)
@@ -95,8 +95,14 @@ for _ in $(seq 50); do [ -s held ] && break; sleep 0.1; done
 port=$(cat held)
 expect_error 1 "^dp-train: error: rank 0 cannot listen on port $port: the port is in use \(MASTER_PORT\)$" \
   env RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port dp-train "${RUN[@]}" --out inuse --timeout 1
-kill $holder
 no_output inuse
+# A world of one is one process and opens no socket, so the port in use does not matter
+# (Slurm array tasks on one node all have SLURM_PROCID=0, SLURM_NTASKS=1).
+expect_status 0 env SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_NODELIST=localhost MASTER_PORT=$port \
+  dp-train "${RUN[@]}" --out world1
+CHECKS=$((CHECKS + 1))
+diff -r one world1 >/dev/null || fail "--out of a world of one differs from one process"
+kill $holder
 
 # --- an unreachable master: rank 1 with nobody listening
 port=$(free_port)

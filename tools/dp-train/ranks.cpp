@@ -54,7 +54,9 @@ int run_local(const RankOptions& r, const std::string& out) {
 namespace dpaudit::dp_train {
 
 std::unique_ptr<RankGroup> join_ranks(const std::optional<LaunchEnv>& env, const RankOptions& r) {
-  if (!env) return nullptr;
+  // A world of one is one process: no socket (an sbatch step, or a Slurm job array's task,
+  // has SLURM_PROCID=0 and SLURM_NTASKS=1, and several on a node would share the port).
+  if (!env || env->world == 1) return nullptr;
   return std::make_unique<RankGroup>(
       *env, std::chrono::milliseconds(static_cast<std::int64_t>(r.timeout * 1000)));
 }

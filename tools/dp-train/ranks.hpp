@@ -26,7 +26,8 @@ void declare_ranks(CLI::App& sub, RankOptions& r);
 // killed rank 0 leaves behind. Returns the exit status.
 int run_local(const RankOptions& r, const std::string& out);
 
-// The ranks of a multi-process run described by `env` (nullptr: one process).
+// The ranks of a multi-process run described by `env` (nullptr: one process, also for a world
+// of one).
 std::unique_ptr<RankGroup> join_ranks(const std::optional<LaunchEnv>& env, const RankOptions& r);
 
 }  // namespace dpaudit::dp_train

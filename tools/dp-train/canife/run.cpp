@@ -53,7 +53,7 @@ std::optional<Json> run_canife(const CanifeConfig& config) {
   at::set_num_threads(1);
   const auto start = std::chrono::steady_clock::now();
   const std::optional<LaunchEnv> env = launch_env_from_process();
-  if (env && config.level == CanifeLevel::sample)
+  if (env && env->world > 1 && config.level == CanifeLevel::sample)
     throw UsageError("the sample level runs in one process (the environment names a rank)",
                      "--level sample");
   const bool writes = !env || env->rank == 0;  // only rank 0 writes
