@@ -16,12 +16,29 @@ namespace dpaudit {
 
 namespace fs = std::filesystem;
 
-StagingDir::StagingDir(const std::string& out, bool force) : out_(out), force_(force) {
+namespace {
+
+// The folder that becomes `out`: a symlinked --out stays a link, its target gets the files,
+// staged beside it (the same file system, so the staging folder can be renamed onto it).
+std::string target_of(const std::string& out) {
   fs::path t(out);
   if (t.filename().empty()) t = t.parent_path();  // "run/" -> "run"
-  // A symlinked --out stays a link: its target gets the files, staged beside it (the
-  // same file system, so the staging folder can be renamed onto it).
-  target_ = follow_symlinks(t.string());
+  return follow_symlinks(t.string());
+}
+
+std::string staging_of(const std::string& target, long pid) {
+  return target + ".partial-" + std::to_string(pid);
+}
+
+}  // namespace
+
+void discard_staging(const std::string& out, long pid) {
+  std::error_code ec;
+  fs::remove_all(staging_of(target_of(out), pid), ec);
+}
+
+StagingDir::StagingDir(const std::string& out, bool force) : out_(out), force_(force) {
+  target_ = target_of(out);
   std::error_code ec;
   const fs::file_status status = fs::status(target_, ec);
   if (fs::exists(status)) {
@@ -31,7 +48,7 @@ StagingDir::StagingDir(const std::string& out, bool force) : out_(out), force_(f
     if (!empty && !force)
       throw UsageError(Pattern{"output folder is not empty ({force} replaces it)"}, literal(out_));
   }
-  staging_ = target_ + ".partial-" + std::to_string(::getpid());
+  staging_ = staging_of(target_, ::getpid());
   fs::remove_all(staging_, ec);
   remove_on_signal_ = std::make_unique<RemoveOnSignal>(staging_, RemoveOnSignal::Kind::folder);
   fs::create_directories(staging_, ec);

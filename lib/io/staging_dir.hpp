@@ -35,6 +35,10 @@ class StagingDir {
   bool committed_ = false;
 };
 
+// Removes the staging folder of `out` that process `pid` left: one killed by a signal that
+// runs no handler (SIGKILL) cannot remove its own.
+void discard_staging(const std::string& out, long pid);
+
 // Peak resident memory of this process in MiB (getrusage).
 double peak_memory_mb();
 

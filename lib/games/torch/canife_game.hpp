@@ -18,6 +18,7 @@
 
 #include "games/canife_audit.hpp"
 #include "io/json.hpp"
+#include "train/torch/rank_group.hpp"
 
 namespace dpaudit {
 
@@ -41,14 +42,17 @@ struct CanifeRun {
 
 // Trains for c.total_rounds() rounds at noise multiplier `sigma` on `data`, auditing as
 // above; `progress`, when given, gets the number of audits done after each, from the
-// calling thread. Throws DataError where training or crafting diverges.
+// calling thread. Throws DataError where training or crafting diverges. With `ranks` (the user
+// level only), the rounds' clients train across its ranks (train/torch/distributed_round.hpp)
+// with the same result; rank 0 audits and returns the run, the other ranks an empty one.
 CanifeRun play_canife(const CanifeGameConfig& c, const TrainTest& data, double sigma,
-                      const std::function<void(std::size_t)>& progress = {});
+                      const std::function<void(std::size_t)>& progress = {},
+                      RankGroup* ranks = nullptr);
 
 // The levels, without the audits' eps_r.
 CanifeRun run_sample_level(const CanifeGameConfig& c, const TrainTest& data, double sigma,
                            const std::function<void(std::size_t)>& progress);
 CanifeRun run_user_level(const CanifeGameConfig& c, const TrainTest& data, double sigma,
-                         const std::function<void(std::size_t)>& progress);
+                         const std::function<void(std::size_t)>& progress, RankGroup* ranks);
 
 }  // namespace dpaudit

@@ -4,6 +4,7 @@
 // clients alike; the server is lib's (mechanisms/fedavg_server.hpp, no momentum).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <torch/nn/modules/container/sequential.h>
 
@@ -16,6 +17,7 @@
 #include "mechanisms/fedavg_server.hpp"
 #include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
+#include "train/torch/distributed_round.hpp"
 #include "train/torch/dp_sgd.hpp"
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
@@ -201,7 +203,7 @@ class UserLevelObserver : public FedAvgObserver {
 }  // namespace
 
 CanifeRun run_user_level(const CanifeGameConfig& c, const TrainTest& data, double sigma,
-                         const std::function<void(std::size_t)>& progress) {
+                         const std::function<void(std::size_t)>& progress, RankGroup* ranks) {
   const PartitionKind kind = parse_partition(c.user.partition);
   const ClientIndices client_ids =
       partition_clients(data.train, c.user.clients, kind, c.user.alpha, c.seed);
@@ -218,17 +220,21 @@ CanifeRun run_user_level(const CanifeGameConfig& c, const TrainTest& data, doubl
   FedAvgRound round(clients, d, c.user.server_lr, 0.0, c.seed, streams::kCanifeUserBatch);
   CanifeRun run;
   UserLevelObserver observer(c, data, model, auditor, progress, run);
+  std::optional<DistributedRound> across;  // rank 0 audits (the observer), every rank trains
+  if (ranks != nullptr) across.emplace(round, *ranks);
   std::vector<std::size_t> lot;
   for (std::size_t t = 0; t < c.total_rounds(); ++t) {
     // One round of DP-FedAvg: Poisson participants, their clipped local updates, noise on
     // the sum, the mean applied by the server (Andrew et al. 2024 Alg. 2 without momentum).
     PhiloxStream rng(c.seed, streams::kCanifeUserRound + t);
     draw_poisson_lot(client_ids.size(), c.q, rng, lot);
-    if (!round.run(t, lot, c.clip, sigma * c.clip, rng, observer, theta))
+    if (!(across ? across->run(t, lot, c.clip, sigma * c.clip, rng, observer, theta)
+                 : round.run(t, lot, c.clip, sigma * c.clip, rng, observer, theta)))
       throw DataError(Pattern{"training diverged: the model is not finite after round " +
                               std::to_string(t + 1) +
                               " (try a smaller {server_lr}, {client_lr} or {noise_multiplier})"});
   }
+  if (across && ranks->rank() != 0) return run;
   assign_parameters(*model, to_float_tensor(theta));
   run.parameters = d;
   run.test_accuracy = evaluate(model, data.test).accuracy;

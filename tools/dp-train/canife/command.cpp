@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/atomic_output.hpp"
+#include "ranks.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -207,11 +208,14 @@ std::function<int()> declare_canife(CLI::App& sub) {
   declare_training_options(sub, *o);
   declare_audit_options(sub, *o);
   declare_output_options(sub, *o);
+  declare_ranks(sub, o->config.ranks);
   return [o] {
     resolve(*o);
-    const Json run = run_canife(o->config);
-    const Json& eps_hat = run["eps_hat"];  // a number, or "inf"
-    write_whole("-", o->json ? json_line(run)
+    if (o->config.ranks.ranks > 0) return run_local(o->config.ranks, o->config.out);
+    const std::optional<Json> run = run_canife(o->config);
+    if (!run) return 0;                       // a rank other than 0: rank 0 prints
+    const Json& eps_hat = (*run)["eps_hat"];  // a number, or "inf"
+    write_whole("-", o->json ? json_line(*run)
                              : (eps_hat.is_string() ? eps_hat.get<std::string>()
                                                     : format_number(eps_hat.get<double>())) +
                                    "\n");

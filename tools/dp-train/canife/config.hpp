@@ -6,6 +6,7 @@
 #include "accounting/run_accountant.hpp"
 #include "games/canife_config.hpp"
 #include "io/json.hpp"
+#include "ranks.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -25,6 +26,7 @@ struct CanifeConfig : CanifeGameConfig {
   bool force = false;
   std::string
       timings;  // --timings FILE: wall times and peak memory (not deterministic, so not in --out)
+  RankOptions ranks;  // the user level over several processes; not in run.json
 
   // Throws UsageError before any work for an inconsistent configuration.
   void validate() const;

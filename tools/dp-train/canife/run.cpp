@@ -10,6 +10,8 @@
 #include "data/datasets.hpp"
 #include "io/atomic_output.hpp"
 #include "io/staging_dir.hpp"
+#include "ranks.hpp"
+#include "train/launch_env.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -46,12 +48,21 @@ void write_timings(AtomicOutput& timings, const CanifeConfig& c, const std::vect
 
 }  // namespace
 
-Json run_canife(const CanifeConfig& c) {
-  c.validate();
+std::optional<Json> run_canife(const CanifeConfig& config) {
+  config.validate();
   at::set_num_threads(1);
   const auto start = std::chrono::steady_clock::now();
-  StagingDir staging(c.out, c.force);
-  const std::unique_ptr<AtomicOutput> timings = open_timings(c.timings);
+  const std::optional<LaunchEnv> env = launch_env_from_process();
+  if (env && env->world > 1 && config.level == CanifeLevel::sample)
+    throw UsageError("the sample level runs in one process (the environment names a rank)",
+                     "--level sample");
+  const bool writes = !env || env->rank == 0;  // only rank 0 writes
+  CanifeConfig c = config;
+  if (!writes) c.quiet = true;
+  std::optional<StagingDir> staging;  // a non-empty --out is refused before any work
+  if (writes) staging.emplace(c.out, c.force);
+  const std::unique_ptr<AtomicOutput> timings = writes ? open_timings(c.timings) : nullptr;
+  const std::unique_ptr<RankGroup> ranks = join_ranks(env, c.ranks);
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   if (c.design_pool > data.test.size())
     throw UsageError("the design pool " + std::to_string(c.design_pool) + " exceeds the " +
@@ -63,20 +74,22 @@ Json run_canife(const CanifeConfig& c) {
   const CanifeAnalytic analytic = canife_analytic(c, sigma, accounting);
 
   cli::Progress progress("dp-train canife", c.planned_audits(), c.quiet);
-  const CanifeRun level =
-      play_canife(c, data, sigma, [&](std::size_t done) { progress.update(done); });
+  const CanifeRun level = play_canife(
+      c, data, sigma, [&](std::size_t done) { progress.update(done); }, ranks.get());
+  if (!writes) return std::nullopt;
 
   // Outputs: the scores, the audits, the crafted inputs, the metrics and run.json.
-  staging.write([&] { write_audit_files(staging, level, c, analytic, data.train.example_size()); });
+  staging->write(
+      [&] { write_audit_files(*staging, level, c, analytic, data.train.example_size()); });
   Json run = level.extra.is_null() ? Json::object() : level.extra;
   run["config"] = c.to_json();
   run["noise_multiplier"] = json_number(sigma);
   run["parameters"] = level.parameters;
   add_estimates(run, level.audits, c, sigma, analytic);
   run["test_accuracy"] = level.test_accuracy;
-  staging.write([&] { write_whole(staging.path("run.json"), run.dump(2) + "\n"); });
+  staging->write([&] { write_whole(staging->path("run.json"), run.dump(2) + "\n"); });
   if (timings) write_timings(*timings, c, level.audits, start);
-  staging.commit();
+  staging->commit();
   return run;
 }
 

@@ -5,6 +5,7 @@
 #include "cli/tool.hpp"
 #include "fedavg/run.hpp"
 #include "io/atomic_output.hpp"
+#include "ranks.hpp"
 
 namespace dpaudit::dp_train {
 namespace {
@@ -142,15 +143,22 @@ std::function<int()> declare_fedavg(CLI::App& sub) {
       "# eps_est-all\n"
       "  dp-train fedavg --task synthetic --model logreg --canaries c.json --canary-repeats 4 "
       "--out r4/\n"
-      "  (see dp-train(1), section FEDAVG)\n");
+      "  dp-train fedavg --task synthetic --model logreg --clients 200 --clients-per-round 20 "
+      "--rounds 5 \\\n"
+      "      --num-canaries 10 --ranks 2 --out ranked/    # the same bytes as without --ranks\n"
+      "  (see dp-train(1), section FEDAVG; on a cluster: srun -N 4 dp-train fedavg ..., or set "
+      "RANK, WORLD_SIZE,\n"
+      "  MASTER_ADDR and MASTER_PORT on every rank as torchrun does)\n");
   declare_data_and_model(sub, *c);
   declare_participation(sub, *c);
   declare_clipping(sub, *c);
   declare_canaries(sub, *c);
   declare_run(sub, *c, *json);
+  declare_ranks(sub, c->ranks);
   return [c, json] {
-    const Json run = run_fedavg(*c);
-    if (*json) write_whole("-", json_line(run));
+    if (c->ranks.ranks > 0) return run_local(c->ranks, c->out);
+    const std::optional<Json> run = run_fedavg(*c);
+    if (*json && run) write_whole("-", json_line(*run));
     return 0;
   };
 }

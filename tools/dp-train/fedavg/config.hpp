@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/json.hpp"
+#include "ranks.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -54,6 +55,7 @@ struct FedAvgConfig {
   std::uint64_t seed = 1;
   int threads = 1;
   bool quiet = false;
+  RankOptions ranks;  // not in run.json: the outputs do not depend on them
 
   double effective_delta() const;
   double expected_participants(std::size_t seen_canaries) const;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include <ATen/Parallel.h>
@@ -22,8 +24,11 @@
 #include "mechanisms/participation.hpp"
 #include "metrics_csv.hpp"
 #include "random/streams.hpp"
+#include "train/launch_env.hpp"
+#include "train/torch/distributed_round.hpp"
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
+#include "train/torch/rank_group.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -157,27 +162,35 @@ class RunObserver : public FedAvgObserver {
 };
 
 // The rounds of the run (Andrew et al. 2024 Alg. 2): each trains the round's clients and
-// combines their clipped updates with the seen canaries through the library round, evaluating
-// the model every c.eval_every rounds and after the last. Returns the last test accuracy.
+// combines their clipped updates with the seen canaries through the library round (across the
+// ranks of `ranks` when there are several processes), evaluating the model every c.eval_every
+// rounds and after the last (on rank 0). Returns the last test accuracy (-1 on ranks > 0).
 double train_rounds(const FedAvgConfig& c, torch::nn::Sequential& model, const Dataset& test,
                     ClientTrainer& trainer, const FederatedSchedule& schedules,
                     double update_noise_multiplier, const AdaptiveClip& adaptive,
-                    RunObserver& observer, std::vector<double>& theta) {
+                    RunObserver& observer, std::vector<double>& theta, RankGroup* ranks) {
   FedAvgRound round(trainer, theta.size(), c.server_lr, c.server_momentum, c.seed,
                     streams::kFedAvgBatch);
+  std::optional<DistributedRound> across;
+  if (ranks != nullptr) across.emplace(round, *ranks);
+  const bool evaluates = ranks == nullptr || ranks->rank() == 0;
   double accuracy = -1;
   cli::Progress progress("dp-train fedavg", c.rounds, c.quiet);
   for (std::size_t t = 0; t < c.rounds; ++t) {
-    const double clip = adaptive.clip();
+    // Ranks > 0 see no release: rank 0's adaptive clip is theirs.
+    const double clip =
+        across && c.adaptive_clip ? across->agree(adaptive.clip()) : adaptive.clip();
     PhiloxStream noise(c.seed, streams::kFedAvgNoise + t);
+    const double noise_std = update_noise_multiplier * clip;
+    const std::vector<std::size_t>& ids = schedules.clients[t];
     // A diverged run (huge learning rates or noise) would write NaN scores and exit 0.
-    if (!round.run(t, schedules.clients[t], clip, update_noise_multiplier * clip, noise, observer,
-                   theta))
+    if (!(across ? across->run(t, ids, clip, noise_std, noise, observer, theta)
+                 : round.run(t, ids, clip, noise_std, noise, observer, theta)))
       throw DataError("training diverged: the model is not finite after round " +
                           std::to_string(t + 1) +
                           " (try a smaller --server-lr, --client-lr or --noise-multiplier)",
                       c.out);
-    if ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds) {
+    if (evaluates && ((t + 1) % c.eval_every == 0 || t + 1 == c.rounds)) {
       assign_parameters(*model, to_float_tensor(theta));
       observer.metrics.back().test_accuracy = accuracy = evaluate(model, test).accuracy;
     }
@@ -212,26 +225,70 @@ void write_outputs(const StagingDir& staging, const FedAvgConfig& c, const Canar
 }
 
 void write_timings(AtomicOutput& timings, const FedAvgConfig& c, double train_seconds,
-                   double wall_seconds) {
-  timings.stream() << Json{{"seconds_per_round", train_seconds / static_cast<double>(c.rounds)},
-                           {"wall_seconds", wall_seconds},
-                           {"peak_memory_mb", peak_memory_mb()},
-                           {"threads", c.threads}}
-                          .dump(2)
-                   << '\n';
+                   double wall_seconds, const RankGroup* ranks) {
+  Json j{{"seconds_per_round", train_seconds / static_cast<double>(c.rounds)},
+         {"wall_seconds", wall_seconds},
+         {"peak_memory_mb", peak_memory_mb()},
+         {"threads", c.threads}};
+  if (ranks != nullptr) {
+    // Every transfer goes through rank 0 (the gather and the broadcast): its bytes are all.
+    j["ranks"] = ranks->size();
+    j["bytes_per_round"] = static_cast<double>(ranks->bytes_sent() + ranks->bytes_received()) /
+                           static_cast<double>(c.rounds);
+  }
+  timings.stream() << j.dump(2) << '\n';
   timings.commit();
+}
+
+// What ranks > 0 use of the configuration (quiet, no canaries kept in memory: they only
+// train clients).
+FedAvgConfig worker_config(const FedAvgConfig& c) {
+  FedAvgConfig w = c;
+  w.quiet = true;
+  w.canary_memory_mb = 0;
+  return w;
+}
+
+// run.json's content.
+Json run_json(const FedAvgConfig& c, std::size_t dim, const CanaryPanel& canaries,
+              const RunObserver& observer, const PartitionSummary& partition_summary,
+              double update_noise_multiplier, double count_noise, const AdaptiveClip& adaptive,
+              const Json& analytic, double accuracy) {
+  Json run;
+  run["config"] = c.to_json();
+  run["dim"] = dim;
+  run["seen_canaries"] = canaries.seen();
+  run["unseen_canaries"] = canaries.unseen();
+  run["canary_insertions"] = observer.canary_insertions;
+  run["canaries_in_memory"] = canaries.in_memory();
+  run["partition_summary"] = {
+      {"empty_clients", partition_summary.empty_clients},
+      {"mean_classes_per_client", partition_summary.mean_classes_per_client}};
+  run["delta"] = c.effective_delta();
+  run["update_noise_multiplier"] = update_noise_multiplier;
+  run["final_clip"] = adaptive.clip();
+  if (c.adaptive_clip) run["clip_count_noise"] = count_noise;
+  run["analytic_epsilon"] = analytic;
+  run["test_accuracy"] = accuracy;
+  run["final_train_loss"] = observer.metrics.back().train_loss;
+  return run;
 }
 
 }  // namespace
 
-Json run_fedavg(const FedAvgConfig& c) {
+std::optional<Json> run_fedavg(const FedAvgConfig& config) {
   const auto start = std::chrono::steady_clock::now();
-  check_options(c);
-  const ModelKind kind = parse_model_kind(c.model);
-  const PartitionKind partition = parse_partition(c.partition);
-  parse_sampling(c.sampling);          // fail on a bad name before the data set is read
-  StagingDir staging(c.out, c.force);  // a non-empty --out is refused before any work
-  const std::unique_ptr<AtomicOutput> timings = open_timings(c.timings);
+  check_options(config);
+  const ModelKind kind = parse_model_kind(config.model);
+  const PartitionKind partition = parse_partition(config.partition);
+  parse_sampling(config.sampling);  // fail on a bad name before the data set is read
+  const std::optional<LaunchEnv> env = launch_env_from_process();
+  const bool writes = !env || env->rank == 0;  // only rank 0 writes
+  const FedAvgConfig c = writes ? config : worker_config(config);
+  std::optional<StagingDir> staging;  // a non-empty --out is refused before any work
+  if (writes) staging.emplace(c.out, c.force);
+  const std::unique_ptr<AtomicOutput> timings = writes ? open_timings(c.timings) : nullptr;
+  const std::unique_ptr<RankGroup> ranks = join_ranks(env, c.ranks);
   const TrainTest data = load_task(c.task, c.data_dir, c.seed);
   const ClientIndices clients =
       partition_clients(data.train, c.clients, partition, c.alpha, c.seed);
@@ -245,12 +302,13 @@ Json run_fedavg(const FedAvgConfig& c) {
   const FederatedSchedule schedules = federated_schedule(who);
   const Json analytic = analytic_epsilons(c, federated_model(who, schedules, c.noise_multiplier));
 
-  staging.write([&] {
-    if (!canaries.made_seen_spec_json().empty())
-      write_whole(staging.path("canaries.json"), canaries.made_seen_spec_json());
-    if (!canaries.made_unseen_spec_json().empty())
-      write_whole(staging.path("unseen.json"), canaries.made_unseen_spec_json());
-  });
+  if (writes)
+    staging->write([&] {
+      if (!canaries.made_seen_spec_json().empty())
+        write_whole(staging->path("canaries.json"), canaries.made_seen_spec_json());
+      if (!canaries.made_unseen_spec_json().empty())
+        write_whole(staging->path("unseen.json"), canaries.made_unseen_spec_json());
+    });
 
   ClientTrainer trainer(model, data.train, clients, {c.local_epochs, c.local_batch, c.client_lr},
                         c.threads);
@@ -264,34 +322,19 @@ Json run_fedavg(const FedAvgConfig& c) {
   std::vector<double> theta = theta0;
   RunObserver observer(c, canaries, schedules, adaptive, dim);
   const auto train_start = std::chrono::steady_clock::now();
-  const double accuracy = train_rounds(c, model, data.test, trainer, schedules,
-                                       update_noise_multiplier, adaptive, observer, theta);
+  const double accuracy =
+      train_rounds(c, model, data.test, trainer, schedules, update_noise_multiplier, adaptive,
+                   observer, theta, ranks.get());
+  if (!writes) return std::nullopt;
   const double train_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
-  write_outputs(staging, c, canaries, observer, theta0, theta);
-
-  Json run;
-  run["config"] = c.to_json();
-  run["dim"] = dim;
-  run["seen_canaries"] = canaries.seen();
-  run["unseen_canaries"] = canaries.unseen();
-  run["canary_insertions"] = observer.canary_insertions;
-  run["canaries_in_memory"] = canaries.in_memory();
-  const PartitionSummary partition_summary = summarize_partition(data.train, clients);
-  run["partition_summary"] = {
-      {"empty_clients", partition_summary.empty_clients},
-      {"mean_classes_per_client", partition_summary.mean_classes_per_client}};
-  run["delta"] = c.effective_delta();
-  run["update_noise_multiplier"] = update_noise_multiplier;
-  run["final_clip"] = adaptive.clip();
-  if (c.adaptive_clip) run["clip_count_noise"] = count_noise;
-  run["analytic_epsilon"] = analytic;
-  run["test_accuracy"] = accuracy;
-  run["final_train_loss"] = observer.metrics.back().train_loss;
-  staging.write([&] { write_whole(staging.path("run.json"), run.dump(2) + "\n"); });
+  write_outputs(*staging, c, canaries, observer, theta0, theta);
+  const Json run = run_json(c, dim, canaries, observer, summarize_partition(data.train, clients),
+                            update_noise_multiplier, count_noise, adaptive, analytic, accuracy);
+  staging->write([&] { write_whole(staging->path("run.json"), run.dump(2) + "\n"); });
   // Timings differ from run to run: never in --out, which the same --seed makes byte-identical.
-  if (timings) write_timings(*timings, c, train_seconds, seconds_since(start));
-  staging.commit();
+  if (timings) write_timings(*timings, c, train_seconds, seconds_since(start), ranks.get());
+  staging->commit();
   return run;
 }
 
