@@ -7,7 +7,7 @@
 # processes, over TIDY=all (default), core (the LibTorch-free files), torch or none.
 # `make test-cluster` installs Slurm and munge, starts a one-node Slurm cluster on this
 # machine (scripts/slurm-cluster) and checks that experiments/slurm/'s job array recipe gives
-# `make -j2`'s files byte for byte (tests/cluster/sgd_array.sh; 1.5 to 2 minutes on 2 cores).
+# `make -j2`'s files byte for byte (tests/cluster/sgd_array.sh; 1 to 2 minutes on 2 cores).
 BUILD ?= build
 SANITIZE_BUILD ?= build-sanitize
 JOBS ?= 2
