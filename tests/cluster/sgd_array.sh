@@ -22,7 +22,8 @@ small=(BIN="$BIN" PYTHON="$PYTHON" SGD_THREATS="api malicious-dataset" SGD_EPS=4
 expect_status 0 make -s -C "$SRC/experiments" -j2 sgd OUT="$TMP/make" "${small[@]}"
 expect_status 0 "$SRC/experiments/slurm/submit" --wait --jobs "$TMP/jobs" sgd OUT="$TMP/slurm" "${small[@]}"
 expect_eq "$(wc -l <"$TMP/jobs/shards.txt")" 6 "shards submitted (2 threats x 3 shards)"
-expect_eq "$(ls "$TMP"/jobs/shard-*_*.out | wc -l)" 6 "array task logs"
+logs=("$TMP"/jobs/shard-*_*.out)
+expect_eq "${#logs[@]}" 6 "array task logs"
 expect_eq "$(grep -c '' "$TMP/slurm/sgd/cells/api_4.csv")" 81 "rows of the merged api cell (header, 2 x 40)"
 expect_status 0 diff -r "$TMP/make/sgd" "$TMP/slurm/sgd"
 expect_eq "$(cat "$TMP/out")" "" "difference between make -j2 and the job array"
