@@ -4,13 +4,18 @@
 # Columns: white-box (Eq. 5); black-box (Table 1's Eq. 4/6/7) with the unbiased server
 # constant; black-box with Alg. 2's constant as Matsumoto et al. 2022 print it (--printed-constant, a
 # d times smaller server step). Each cell: Eq. 3's point estimate (eps-from-scores
-# --method threshold) and the 95% Clopper-Pearson lower bound. Every run is one process
-# (-j runs them side by side); override LDP_TRIALS, LDP_EPS, ... for a smaller study.
+# --method threshold) and the 95% Clopper-Pearson lower bound. Every cell runs in
+# LDP_SHARDS shards (dp-train ldp --trial-range, one process each: -j or a cluster's job
+# runner spreads them), merged by eps-from-scores with its checks (one configuration and
+# seed, trials 0:K once each); override LDP_TRIALS, LDP_EPS, ... for a smaller study.
+#   make -C experiments -j200 ldp OUT=out-full LDP_SHARDS=50   # (shards named by shard, not size)
 LDP_EPS ?= 0.5 1 2 4
 LDP_CRAFTERS ?= benign input-perturbation parameter-retrogression gradient-flip collusion dummy-gradient
 LDP_TRIALS ?= 10000
 LDP_SEED ?= 1
 LDP_THREADS ?= 1
+LDP_SHARDS ?= 1
+LDP_SHARD_IDS := $(shell seq 0 $$(($(LDP_SHARDS) - 1)))
 LDP_OUT ?= $(OUT)/ldp
 LDP_DIR := $(dir $(lastword $(MAKEFILE_LIST)))ldp
 LDP_COLUMNS := white black black-printed
@@ -25,12 +30,24 @@ all: ldp
 ldp: $(LDP_OUT)/fig2.md $(LDP_OUT)/fig2.png
 	@cat $(LDP_OUT)/fig2.md
 
-# $(1): crafter, $(2): column, $(3): eps
+# $(1): crafter, $(2): column, $(3): eps, $(4): shard. Shard k plays trials [k K / S, (k+1) K / S)
+# and writes its decisions (with the shard columns) and its --json summary.
+define ldp_shard
+$(LDP_OUT)/runs/shards/$(1)_$(2)_$(3)_$(4).csv:
+	@mkdir -p $(LDP_OUT)/runs/shards
+	nice -n 10 dp-train ldp --crafter $(1) $(ldp_options_$(2)) --eps $(3) --trials $(LDP_TRIALS) --seed $(LDP_SEED) \
+	  --threads $(LDP_THREADS) --quiet --trial-range $$$$(($(4) * $(LDP_TRIALS) / $(LDP_SHARDS))):$$$$((($(4) + 1) * $(LDP_TRIALS) / $(LDP_SHARDS))) \
+	  -o $$@ --json >$$(@:.csv=.summary)
+endef
+$(foreach c,$(LDP_CRAFTERS),$(foreach k,$(LDP_COLUMNS),$(foreach e,$(LDP_EPS),$(foreach s,$(LDP_SHARD_IDS),\
+  $(eval $(call ldp_shard,$(c),$(k),$(e),$(s)))))))
+
+# $(1): crafter, $(2): column, $(3): eps: the shards merged (summarize.sh: eps-from-scores
+# --decisions with every shard), the summary's counts over all of them.
 define ldp_run
-$(LDP_OUT)/runs/$(1)_$(2)_$(3).json:
-	@mkdir -p $(LDP_OUT)/runs
-	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $(LDP_OUT)/runs/$(1)_$(2)_$(3) --crafter $(1) $(ldp_options_$(2)) \
-	  --eps $(3) --trials $(LDP_TRIALS) --seed $(LDP_SEED) --threads $(LDP_THREADS)
+$(LDP_OUT)/runs/$(1)_$(2)_$(3).json: $(foreach s,$(LDP_SHARD_IDS),$(LDP_OUT)/runs/shards/$(1)_$(2)_$(3)_$(s).csv) $(LDP_DIR)/summarize.sh
+	PYTHON=$(PYTHON) $(LDP_DIR)/summarize.sh $(LDP_OUT)/runs/$(1)_$(2)_$(3) $(LDP_OUT)/runs/shards/$(1)_$(2)_$(3)_0.summary \
+	  $$(filter %.csv,$$^)
 endef
 $(foreach c,$(LDP_CRAFTERS),$(foreach k,$(LDP_COLUMNS),$(foreach e,$(LDP_EPS),$(eval $(call ldp_run,$(c),$(k),$(e))))))
 

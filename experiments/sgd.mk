@@ -52,11 +52,16 @@ $(SGD_OUT)/shards/$(1)_$(2)_$(3).csv:
 endef
 $(foreach t,$(SGD_THREATS),$(foreach e,$(SGD_EPS),$(foreach k,$(SGD_SHARD_IDS),$(eval $(call sgd_shard,$(t),$(e),$(k))))))
 
-# $(1): threat, $(2): eps. Shards merge in order: the first header, then every row.
+# $(1): threat, $(2): eps. The shards merged: eps-from-scores checks them (one configuration
+# and seed, trials 0:N once each, or exit 1 naming the files and trials); they are listed in
+# trial order, so their rows without the shard columns are the unsharded run's CSV, byte for
+# byte (cells/THREAT_EPS.csv, which estimators.mk reads too).
 define sgd_cell
 $(SGD_OUT)/cells/$(1)_$(2).json: $(foreach k,$(SGD_SHARD_IDS),$(SGD_OUT)/shards/$(1)_$(2)_$(k).csv) $(SGD_DIR)/cell.sh
 	@mkdir -p $(SGD_OUT)/cells
-	(head -1 $$<; for f in $$(filter %.csv,$$^); do tail -n +2 $$$$f; done) >$(SGD_OUT)/cells/$(1)_$(2).csv
+	eps-from-scores $$(filter %.csv,$$^) --method threshold >/dev/null
+	(cut -d, -f1-3 $$<; for f in $$(wordlist 2,$(SGD_SHARDS),$$(filter %.csv,$$^)); do tail -n +2 $$$$f | cut -d, -f1-3; done) \
+	  >$(SGD_OUT)/cells/$(1)_$(2).csv
 	$(SGD_DIR)/cell.sh $(1) $(2) $(SGD_OUT)/cells/$(1)_$(2).csv "dp-train sgd $(call sgd_threat,$(1),$(2)) --trials 5 --seed $(SGD_SEED) --json --quiet" >$$@.tmp
 	mv $$@.tmp $$@
 endef

@@ -13,6 +13,8 @@
 #include "core/format.hpp"
 #include "io/csv.hpp"
 #include "io/npy.hpp"
+#include "io/shard_merge.hpp"
+#include "io/shard_stamp.hpp"
 
 namespace dpaudit {
 namespace {
@@ -128,34 +130,92 @@ double round_of(const CsvReader& csv, std::size_t col) {
   return r;
 }
 
-// All rows of a scores CSV, keyed by round (one key, 0, when by_round is false), each with
-// the file's dim (0 without a dim column).
-std::map<double, LabelledScores> read_rows(const std::string& path, const ScoreReadOptions& options,
-                                           bool by_round, std::istream& standard_input) {
+// One file's rows, keyed by round (one key, 0, when by_round is false), its dim (0 without
+// a dim column) and its shard stamp where it is a shard (io/shard_stamp.hpp). The classes
+// are checked once the files are merged.
+struct FileRows {
+  std::string source;
+  std::map<double, LabelledScores> rounds;
+  std::size_t dim = 0;
+  std::optional<ShardStamp> stamp;
+};
+
+FileRows read_file_rows(const std::string& path, const ScoreReadOptions& options, bool by_round,
+                        std::istream& standard_input) {
   CsvReader csv(path, standard_input);
   const std::size_t label_col = csv.column("label");
   const std::size_t score_col = csv.column("score");
   const std::size_t round_col = by_round ? csv.column("round") : 0;
   DimColumn dims(csv, options);
   TrialColumn trials(csv);
-  std::map<double, LabelledScores> rounds;
-  LabelledScores* only = by_round ? nullptr : &rounds[0];
+  std::optional<ShardColumns> shard = ShardColumns::find(csv);
+  FileRows file{csv.source(), {}, 0, std::nullopt};
+  LabelledScores* only = by_round ? nullptr : &file.rounds[0];
   while (csv.next()) {
     dims.check_row(csv);
     const int label = csv.label(label_col);
     trials.add_row(csv, label);
+    if (shard) shard->add_row(csv);
     const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
-    LabelledScores& target = by_round ? rounds[round_of(csv, round_col)] : *only;
+    LabelledScores& target = by_round ? file.rounds[round_of(csv, round_col)] : *only;
     (label == 1 ? target.in : target.out).push_back(score);
   }
-  if (by_round && rounds.empty()) throw DataError("no score rows", csv.source());
+  if (by_round && file.rounds.empty()) throw DataError("no score rows", csv.source());
   trials.check(csv.source());
+  if (shard) file.stamp = shard->finish(csv.source());
+  file.dim = dims.dim();
+  return file;
+}
+
+// The order in which to read the files: a single file that is no shard as it is; otherwise
+// the shards of one run, checked (io/shard_merge.hpp), by first trial.
+template <class File>
+std::vector<std::size_t> file_order(const std::vector<File>& files) {
+  if (files.size() == 1 && !files.front().stamp) return {0};
+  std::vector<ShardFile> shards;
+  for (const File& f : files) {
+    if (!f.stamp)
+      throw DataError(
+          "not a shard (no config_hash column): several files are read as the shards of one run",
+          f.source);
+    shards.push_back({f.source, *f.stamp});
+  }
+  return shard_order(shards);
+}
+
+// The files' rows as one set per round, in the files' order; their dims must agree.
+std::map<double, LabelledScores> merged_rows(const std::vector<FileRows>& files,
+                                             const ScoreReadOptions& options, bool by_round) {
+  std::map<double, LabelledScores> rounds;
+  const FileRows* first = nullptr;
+  for (const std::size_t i : file_order(files)) {
+    const FileRows& f = files[i];
+    if (first && f.dim != first->dim)
+      throw DataError(
+          fmt::format("dim {} differs from the dim {} of {}", f.dim, first->dim, first->source),
+          f.source);
+    first = first ? first : &f;
+    for (const auto& [round, scores] : f.rounds) {
+      LabelledScores& target = rounds[round];
+      target.in.insert(target.in.end(), scores.in.begin(), scores.in.end());
+      target.out.insert(target.out.end(), scores.out.begin(), scores.out.end());
+    }
+  }
+  const std::string source = files.size() == 1 ? files.front().source : "the shards";
   for (const auto& [round, classes] : rounds)
-    check_classes(
-        classes, options,
-        by_round ? fmt::format("{}, round {}", csv.source(), format_number(round)) : csv.source());
-  for (auto& entry : rounds) entry.second.dim = dims.dim();
+    check_classes(classes, options,
+                  by_round ? fmt::format("{}, round {}", source, format_number(round)) : source);
+  for (auto& entry : rounds) entry.second.dim = first->dim;
   return rounds;
+}
+
+std::map<double, LabelledScores> read_rows(const std::vector<std::string>& paths,
+                                           const ScoreReadOptions& options, bool by_round,
+                                           std::istream& standard_input) {
+  std::vector<FileRows> files;
+  for (const std::string& path : paths)
+    files.push_back(read_file_rows(path, options, by_round, standard_input));
+  return merged_rows(files, options, by_round);
 }
 
 std::vector<double> read_npy_scores(const std::string& path, const ScoreReadOptions& options) {
@@ -168,15 +228,15 @@ std::vector<double> read_npy_scores(const std::string& path, const ScoreReadOpti
 
 }  // namespace
 
-LabelledScores read_scores_csv(const std::string& path, const ScoreReadOptions& options,
-                               std::istream& standard_input) {
-  return std::move(read_rows(path, options, false, standard_input).begin()->second);
+LabelledScores read_scores_csv(const std::vector<std::string>& paths,
+                               const ScoreReadOptions& options, std::istream& standard_input) {
+  return std::move(read_rows(paths, options, false, standard_input).begin()->second);
 }
 
-std::map<double, LabelledScores> read_scores_csv_by_round(const std::string& path,
+std::map<double, LabelledScores> read_scores_csv_by_round(const std::vector<std::string>& paths,
                                                           const ScoreReadOptions& options,
                                                           std::istream& standard_input) {
-  return read_rows(path, options, true, standard_input);
+  return read_rows(paths, options, true, standard_input);
 }
 
 LabelledScores read_scores_npy(const std::string& in_path, const std::string& out_path,
@@ -189,16 +249,27 @@ LabelledScores read_scores_npy(const std::string& in_path, const std::string& ou
   return scores;
 }
 
-DecisionCounts read_decisions_csv(const std::string& path, std::istream& standard_input) {
+namespace {
+
+struct DecisionFile {
+  std::string source;
+  DecisionCounts counts;
+  std::optional<ShardStamp> stamp;
+};
+
+DecisionFile read_decision_file(const std::string& path, std::istream& standard_input) {
   CsvReader csv(path, standard_input);
   const std::size_t label_col = csv.column("label");
   const std::size_t guess_col = csv.column("guess");
   TrialColumn trials(csv);
-  DecisionCounts counts;
+  std::optional<ShardColumns> shard = ShardColumns::find(csv);
+  DecisionFile file{csv.source(), {}, std::nullopt};
+  DecisionCounts& counts = file.counts;
   while (csv.next()) {
     const int label = csv.label(label_col);
     const int guess = csv.label(guess_col);
     trials.add_row(csv, label);
+    if (shard) shard->add_row(csv);
     if (label == 1) {
       ++counts.n_in;
       if (guess == 0) ++counts.false_negatives;
@@ -208,9 +279,28 @@ DecisionCounts read_decisions_csv(const std::string& path, std::istream& standar
     }
   }
   trials.check(csv.source());
-  if (counts.n_in + counts.n_out == 0) throw DataError("no decision rows", csv.source());
-  if (counts.n_in == 0) throw DataError("no rows with label 1 (in)", csv.source());
-  if (counts.n_out == 0) throw DataError("no rows with label 0 (out)", csv.source());
+  if (shard) file.stamp = shard->finish(csv.source());
+  return file;
+}
+
+}  // namespace
+
+DecisionCounts read_decisions_csv(const std::vector<std::string>& paths,
+                                  std::istream& standard_input) {
+  std::vector<DecisionFile> files;
+  for (const std::string& path : paths) files.push_back(read_decision_file(path, standard_input));
+  DecisionCounts counts;
+  for (const std::size_t i : file_order(files)) {
+    const DecisionCounts& c = files[i].counts;
+    counts.n_in += c.n_in;
+    counts.n_out += c.n_out;
+    counts.false_negatives += c.false_negatives;
+    counts.false_positives += c.false_positives;
+  }
+  const std::string source = files.size() == 1 ? files.front().source : "the shards";
+  if (counts.n_in + counts.n_out == 0) throw DataError("no decision rows", source);
+  if (counts.n_in == 0) throw DataError("no rows with label 1 (in)", source);
+  if (counts.n_out == 0) throw DataError("no rows with label 0 (out)", source);
   return counts;
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "io/labelled_scores.hpp"
 
@@ -25,14 +26,31 @@ struct ScoreReadOptions {
 // when the optional `trial` column is present, for a trial that is not a whole number >= 0
 // or a (trial, label) pair given twice (within a round where there is a `round` column:
 // shards concatenated twice or overlapping).
-LabelledScores read_scores_csv(const std::string& path, const ScoreReadOptions& options,
+//
+// Several files are the shards of one run (io/shard_stamp.hpp's columns; dp-train
+// --trial-range), read as one: each checked as a shard, together as shard_order checks
+// them (io/shard_merge.hpp: one seed, one configuration, trials 0:N without overlap or gap),
+// their dims equal, then their rows in the order of their trials, so the sets are the
+// unsharded run's, score for score and in its order. A single file that is a shard is
+// checked the same way (it must hold the whole run). The classes are checked on the whole.
+LabelledScores read_scores_csv(const std::vector<std::string>& paths,
+                               const ScoreReadOptions& options,
                                std::istream& standard_input = std::cin);
+inline LabelledScores read_scores_csv(const std::string& path, const ScoreReadOptions& options,
+                                      std::istream& standard_input = std::cin) {
+  return read_scores_csv(std::vector<std::string>{path}, options, standard_input);
+}
 
 // The same split by the `round` column (whole numbers), rounds in ascending order;
 // each round must have the classes the options require.
-std::map<double, LabelledScores> read_scores_csv_by_round(const std::string& path,
+std::map<double, LabelledScores> read_scores_csv_by_round(const std::vector<std::string>& paths,
                                                           const ScoreReadOptions& options,
                                                           std::istream& standard_input = std::cin);
+inline std::map<double, LabelledScores> read_scores_csv_by_round(
+    const std::string& path, const ScoreReadOptions& options,
+    std::istream& standard_input = std::cin) {
+  return read_scores_csv_by_round(std::vector<std::string>{path}, options, standard_input);
+}
 
 // In scores from one NPY file and out scores from another (empty path: none, for
 // an analytic null); arrays of any shape are read as flat lists.
@@ -40,7 +58,13 @@ LabelledScores read_scores_npy(const std::string& in_path, const std::string& ou
                                const ScoreReadOptions& options);
 
 // The counts of a decisions CSV (`label`,`guess`, both 0/1) with both classes present;
-// an optional `trial` column as read_scores_csv's.
-DecisionCounts read_decisions_csv(const std::string& path, std::istream& standard_input = std::cin);
+// an optional `trial` column as read_scores_csv's. Several files: the shards of one run,
+// checked as read_scores_csv's, their counts added.
+DecisionCounts read_decisions_csv(const std::vector<std::string>& paths,
+                                  std::istream& standard_input = std::cin);
+inline DecisionCounts read_decisions_csv(const std::string& path,
+                                         std::istream& standard_input = std::cin) {
+  return read_decisions_csv(std::vector<std::string>{path}, standard_input);
+}
 
 }  // namespace dpaudit

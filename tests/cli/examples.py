@@ -204,6 +204,12 @@ dp-train sum --dim 101770 --clients 0 --canaries c101770.json --noise 0.541 --se
   score-dump --canaries c101770.json --model - > cosines.csv
 canary-gen --kind sphere --count 10 --dim 650 --seed 1 > c.json
 dp-train ldp --crafter dummy-gradient --eps 4 --trials 1000 -o game.csv
+dp-train ldp --crafter dummy-gradient --eps 4 --trials 1000 --trial-range 0:500 -o game0.csv --quiet
+dp-train ldp --crafter dummy-gradient --eps 4 --trials 1000 --trial-range 500:1000 -o game1.csv --quiet
+for k in 0 1 2; do
+  dp-train sgd --threat malicious-dataset --engine simulate --eps 4 --trials 3000 --quiet \\
+    --trial-range $((k * 1000)):$((k * 1000 + 1000)) -o part$k.csv
+done
 printf 'sigma,q,steps\\n1.1,0.01,1000\\n0.8,0.02,500\\n' > segments.csv
 rdp-compose --accountant pld --sigma 2.2477 --q 0.1 --steps 100 --tradeoff curve.csv
 dp-train canife --task synthetic --q 0.05 --rounds 4 --audit-every 2 --audit-rounds 10 \\

@@ -16,7 +16,7 @@ using dpaudit::eps_from_scores::Options;
 
 std::vector<Options> option_sets(const std::string& path) {
   Options plain;
-  plain.scores = path;
+  plain.scores = {path};
   plain.json = true;
   Options per_round = plain;
   per_round.json = false;

@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -302,4 +304,113 @@ TEST_CASE("eps-from-scores: accepted combinations print their known answers") {
   CHECK(r.status == 0);
   CHECK(number(r.out) == doctest::Approx(std::log((1 - v) / v)).epsilon(1e-12));
   CHECK(r.err == "");
+}
+
+namespace {
+
+// A file the tool reads by name, removed at scope exit.
+struct TempFile {
+  std::string path;
+  TempFile(const std::string& name, const std::string& text) : path("test_eps_shard_" + name) {
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+// DEC's 200 decisions as trials 0..199 (trial t: DEC's row t + 1), shard [first, last) of a
+// run of 200 trials with config hash `hash` and seed `seed`.
+std::string decision_shard(int first, int last, const std::string& hash = "a97ff75d8e83ec7a",
+                           int seed = 1) {
+  std::istringstream rows(DEC);
+  std::string line, csv = "label,guess,trial,config_hash,seed,trial_range,trials\n";
+  std::getline(rows, line);  // the header
+  for (int t = 0; std::getline(rows, line); ++t)
+    if (t >= first && t < last)
+      csv += line + "," + std::to_string(t) + "," + hash + "," + std::to_string(seed) + "," +
+             std::to_string(first) + ":" + std::to_string(last) + ",200\n";
+  return csv;
+}
+
+// n trials of a score game that separates perfectly (in 1, out 0), as dp-train sgd writes them.
+std::string perfect_trials(int n) {
+  std::string csv = "trial,label,score\n";
+  for (int t = 0; t < n; ++t) csv += std::to_string(t) + ",0,0\n" + std::to_string(t) + ",1,1\n";
+  return csv;
+}
+
+}  // namespace
+
+TEST_CASE("eps-from-scores: shards merged in any order, or refused with the files and trials") {
+  const TempFile a("a.csv", decision_shard(0, 50)), b("b.csv", decision_shard(50, 120)),
+      c("c.csv", decision_shard(120, 200));
+  const std::string unsharded = run_tool("--decisions - -m clopper-pearson", DEC).out;
+  const tool_test::Run merged =
+      run_tool("--decisions " + c.path + " " + a.path + " " + b.path + " -m clopper-pearson", "");
+  CHECK(merged.status == 0);
+  CHECK(merged.err == "");
+  CHECK(merged.out == unsharded);  // byte for byte
+  // Matsumoto et al. 2022's example, as above: log 8.
+  CHECK(number(run_tool("--decisions " + b.path + " " + c.path + " " + a.path + " -m threshold", "")
+                   .out) == doctest::Approx(std::log(8.0)).epsilon(1e-14));
+  const TempFile hash("hash.csv", decision_shard(120, 200, "0123456789abcdef")),
+      seed("seed.csv", decision_shard(120, 200, "a97ff75d8e83ec7a", 2)),
+      overlap("overlap.csv", decision_shard(100, 200)), plain("plain.csv", DEC);
+  const std::string ab = a.path + " " + b.path + " ";
+  const std::string files[] = {ab + hash.path, ab + seed.path, ab + overlap.path,
+                               a.path + " " + c.path, ab + plain.path};
+  const std::string args[] = {"--decisions " + files[0], "--decisions " + files[1],
+                              "--decisions " + files[2], "--decisions " + files[3],
+                              "--decisions " + files[4]};
+  check_refusals({
+      {DEC, args[0].c_str(), 1,
+       "shards of different configurations, hash a97ff75d8e83ec7a and 0123456789abcdef "
+       "(test_eps_shard_a.csv, test_eps_shard_hash.csv)"},
+      {DEC, args[1].c_str(), 1,
+       "shards of different seeds, 1 and 2 (test_eps_shard_a.csv, test_eps_shard_seed.csv)"},
+      {DEC, args[2].c_str(), 1,
+       "trials 100 to 119 are in two shards, 50:120 and 100:200 (test_eps_shard_b.csv, "
+       "test_eps_shard_overlap.csv)"},
+      {DEC, args[3].c_str(), 1,
+       "trials 50 to 119 of the run's 0:200 are in no shard (after test_eps_shard_a.csv's 0:50, "
+       "before test_eps_shard_c.csv's 120:200)"},
+      {DEC, args[4].c_str(), 1,
+       "not a shard (no config_hash column): several files are read as the shards of one run "
+       "(test_eps_shard_plain.csv)"},
+  });
+}
+
+TEST_CASE("eps-from-scores --sequential: its bound, its gate, its refusals") {
+  // The bound after 1,000 perfectly separating trials at delta 1e-5, and the trial at which it
+  // first exceeds 3: tests/golden/sequential_audit.py (an independent recomputation).
+  const std::string perfect = perfect_trials(1000);
+  tool_test::Run r = run_tool("--sequential --delta 1e-5", perfect);
+  CHECK(r.status == 0);
+  CHECK(r.out == "4.93\n");
+  CHECK(r.err == "");
+  r = run_tool("--sequential --delta 1e-5 --fail-above 3", perfect);
+  CHECK(r.status == 3);
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "eps-from-scores: error: epsilon 3.01 (anytime-valid lower bound after 161 trials) exceeds "
+        "the budget --fail-above 3 (stdin)\n");
+  r = run_tool("--sequential --every 400", perfect);
+  CHECK(r.err.rfind("eps-from-scores: note: 400 trials: eps_lo ", 0) == 0);
+  // A repeated trial ends the run with the bound so far, then the error.
+  r = run_tool("--sequential", perfect + "999,0,0\n999,1,1\n");
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "eps-from-scores: note: the bound after the 1000 trials before the error: eps_lo 4.93\n"
+        "eps-from-scores: error: trial 999 comes after trial 999 (trial ids must increase: a "
+        "repeated or reordered trial) (stdin, row 2002, column 'trial')\n");
+  check_refusals({
+      {perfect, "--sequential -m threshold", 2, "--method cannot be used with --sequential"},
+      {perfect, "--sequential --report", 2, "--report cannot be used with --sequential"},
+      {perfect, "--sequential --eps-grid 0.1", 2,
+       "the grid must be STEP:MAX with 0 < STEP <= MAX, got '0.1' (--eps-grid)"},
+      {perfect, "--every 10", 2, "--every requires --sequential"},
+      {perfect, "--sequential a.csv b.csv", 2,
+       "--sequential reads one stream of trials, not several files"},
+      {SEP, "--sequential", 1, "missing column 'trial' (header: label,score) (stdin)"},
+      {perfect, "--sequential --decisions -", 1, "a decision game needs a guess column (stdin)"},
+  });
 }

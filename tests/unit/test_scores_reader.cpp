@@ -153,3 +153,60 @@ TEST_CASE("a trial column: each (trial, label) once, within a round where there 
   CHECK(error_of([&] { read_scores_csv(half.path, {}); }) ==
         "trial 0.5 is not a whole number >= 0 (test_scores_half.csv, row 2, column 'trial')");
 }
+
+namespace {
+
+// A shard of dp-train sgd's layout: trials [first, last) of 0:4, score 10 t + label.
+std::string sgd_shard(int first, int last, const std::string& hash = "a97ff75d8e83ec7a",
+                      int seed = 1) {
+  std::string csv = "trial,label,score,config_hash,seed,trial_range,trials\n";
+  for (int t = first; t < last; ++t)
+    for (int label = 0; label < 2; ++label)
+      csv += std::to_string(t) + "," + std::to_string(label) + "," +
+             std::to_string(10 * t + label) + "," + hash + "," + std::to_string(seed) + "," +
+             std::to_string(first) + ":" + std::to_string(last) + ",4\n";
+  return csv;
+}
+
+}  // namespace
+
+TEST_CASE("shards: several files read as the unsharded run, in its order, whatever their order") {
+  TempFile a("shard_a.csv", sgd_shard(0, 1)), b("shard_b.csv", sgd_shard(1, 3)),
+      c("shard_c.csv", sgd_shard(3, 4));
+  const std::vector<std::string> shuffled{c.path, a.path, b.path};
+  const LabelledScores s = read_scores_csv(shuffled, {});
+  CHECK(s.in == std::vector<double>{1, 11, 21, 31});
+  CHECK(s.out == std::vector<double>{0, 10, 20, 30});
+  // One file holding the whole run is a shard too.
+  TempFile whole("shard_whole.csv", sgd_shard(0, 4));
+  CHECK(read_scores_csv(whole.path, {}).in == s.in);
+  // A shard alone, and several files that are not shards, refused.
+  CHECK(error_of([&] { read_scores_csv(b.path, {}); }) ==
+        "trial 0 of the run's 0:4 is in no shard (before test_scores_shard_b.csv's 1:3)");
+  TempFile plain("plain.csv", "trial,label,score\n0,0,1\n0,1,2\n");
+  CHECK(error_of([&] {
+          read_scores_csv(std::vector<std::string>{a.path, plain.path}, {});
+        }) ==
+        "not a shard (no config_hash column): several files are read as the shards of one run "
+        "(test_scores_plain.csv)");
+  TempFile other_seed("shard_seed.csv", sgd_shard(1, 4, "a97ff75d8e83ec7a", 2));
+  CHECK(error_of([&] {
+          read_scores_csv(std::vector<std::string>{a.path, other_seed.path}, {});
+        }) ==
+        "shards of different seeds, 1 and 2 (test_scores_shard_a.csv, test_scores_shard_seed.csv)");
+  // The classes are those of the whole: a shard with one class merges.
+  TempFile in_only("shard_in.csv",
+                   "label,guess,trial,config_hash,seed,trial_range,trials\n1,1,0,a97ff75d8e83ec7a,"
+                   "1,0:1,2\n");
+  TempFile out_only("shard_out.csv",
+                    "label,guess,trial,config_hash,seed,trial_range,trials\n0,1,1,a97ff75d8e83ec7a,"
+                    "1,1:2,2\n");
+  const DecisionCounts d =
+      read_decisions_csv(std::vector<std::string>{out_only.path, in_only.path});
+  CHECK(d.n_in == 1);
+  CHECK(d.n_out == 1);
+  CHECK(d.false_positives == 1);
+  CHECK(d.false_negatives == 0);
+  CHECK(error_of([&] { read_decisions_csv(in_only.path); }) ==
+        "trial 1 of the run's 0:2 is in no shard (after test_scores_shard_in.csv's 0:1)");
+}

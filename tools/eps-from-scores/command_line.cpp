@@ -42,14 +42,18 @@ CommandLine::CommandLine(CLI::App& app) {
   declare_inputs(app);
   declare_strategy(app);
   declare_outputs(app);
+  declare_sequential(app);
 }
 
 void CommandLine::declare_inputs(CLI::App& app) {
-  scores_opt = app.add_option("scores", scores_path, "scores CSV; - or none: stdin");
+  scores_opt = app.add_option("scores", scores_paths,
+                              "scores CSV; - or none: stdin. Several: the shards of one run "
+                              "(dp-train --trial-range), checked and merged");
   in_opt = app.add_option("--in", in_npy, "NPY file of in scores (label 1)");
   out_opt = app.add_option("--out", out_npy, "NPY file of out scores (label 0)");
-  decisions_opt = app.add_option("--decisions", decisions_path,
-                                 "decisions CSV of a distinguishing game (label,guess); - = stdin");
+  decisions_opt = app.add_option("--decisions", decisions_paths,
+                                 "decisions CSV of a distinguishing game (label,guess); - = stdin. "
+                                 "Several: the shards of one run, checked and merged");
   negate_opt = app.add_flag("--negate", negate, "lower score means more likely in");
   null_dim_opt =
       app.add_option(
@@ -197,12 +201,68 @@ void CommandLine::declare_outputs(CLI::App& app) {
   guesses_opt->excludes(thresholds_opt)->excludes(threshold_opt);
 }
 
+void CommandLine::declare_sequential(CLI::App& app) {
+  sequential_opt = app.add_flag(
+      "--sequential", sequential,
+      "an anytime-valid lower bound over trials read as they arrive (CSV trial,label,score, two "
+      "rows a trial, or --decisions label,guess with fair-coin labels): valid whenever the stream "
+      "is stopped; with --fail-above, exit 3 at the first trial where it exceeds X; --alpha, "
+      "--delta (default 0), --json, -o apply");
+  every_opt = app.add_option("--every", every,
+                             "--sequential: a note with the bound every K trials on stderr")
+                  ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 62))
+                  ->needs(sequential_opt);
+  trace_opt = app.add_option("--trace", trace_path,
+                             "--sequential: CSV trials,eps_lo, a row each time the bound rises "
+                             "and one for the last trial")
+                  ->needs(sequential_opt);
+  grid_opt = app.add_option("--eps-grid", grid_text,
+                            "--sequential: STEP:MAX, the epsilons tested (the bound is one of "
+                            "them)")
+                 ->capture_default_str()
+                 ->needs(sequential_opt);
+}
+
+// The --sequential run, when asked; the estimators' options are refused with it.
+std::optional<SequentialRun> CommandLine::sequential_run() const {
+  if (!sequential) return std::nullopt;
+  cli::forbid_options(
+      {in_opt, out_opt, negate_opt, null_dim_opt, null_opt, method_opt, thresholds_opt,
+       threshold_opt, guesses_opt, curve_opt, seed_opt, splits_opt, bootstrap_opt, groups_opt,
+       tpr_opt, one_sided_opt, per_opt, against_opt, report_opt},
+      "with --sequential");
+  SequentialRun run;
+  run.decisions = decisions_opt->count() > 0;
+  const std::vector<std::string>& inputs = run.decisions ? decisions_paths : scores_paths;
+  if (inputs.size() != 1)
+    throw UsageError("--sequential reads one stream of trials, not several files");
+  run.input = inputs.front();
+  run.audit.alpha = alpha;
+  run.audit.delta = delta;
+  const auto colon = grid_text.find(':');
+  const auto step = parse_finite(grid_text.substr(0, colon));
+  const auto max =
+      colon == std::string::npos ? std::nullopt : parse_finite(grid_text.substr(colon + 1));
+  if (!step || !max || !(*step > 0) || !(*max >= *step))
+    throw UsageError("the grid must be STEP:MAX with 0 < STEP <= MAX, got '" + grid_text + "'",
+                     "--eps-grid");
+  run.audit.eps_step = *step;
+  run.audit.eps_max = *max;
+  run.every = every;
+  if (trace_opt->count()) run.trace = trace_path;
+  run.fail_above = given(fail_opt, fail_above);
+  run.json = json;
+  run.quiet = quiet;
+  run.output = output_path;
+  return run;
+}
+
 Options CommandLine::options() const {
   Options o;
-  o.scores = scores_path;
+  o.scores = scores_paths;
   o.in_npy = in_npy;
   o.out_npy = out_npy;
-  o.decisions = given(decisions_opt, decisions_path);
+  o.decisions = given(decisions_opt, decisions_paths);
   o.against_curve = given(against_opt, curve_path);
   o.fail_on_refute = fail_on_refute;
   o.fail_above = given(fail_opt, fail_above);
@@ -229,6 +289,7 @@ Options CommandLine::options() const {
   if (curve_opt->count()) r.curve = kCurves.at(curve_name);
   r.bootstrap = bootstrap_replicates;
   r.jackknife_groups = given(groups_opt, jackknife_groups);
+  o.sequential = sequential_run();
   return o;
 }
 

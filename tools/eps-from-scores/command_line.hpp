@@ -2,7 +2,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -20,8 +22,11 @@ class CommandLine {
   void declare_inputs(CLI::App& app);
   void declare_strategy(CLI::App& app);
   void declare_outputs(CLI::App& app);
+  void declare_sequential(CLI::App& app);
+  std::optional<SequentialRun> sequential_run() const;
 
-  std::string scores_path = "-", in_npy, out_npy, decisions_path, output_path = "-";
+  std::vector<std::string> scores_paths{"-"}, decisions_paths;
+  std::string in_npy, out_npy, output_path = "-";
   std::string method_name, thresholds_name = "bonferroni", null_name = "exact", per;
   std::size_t null_dim = 0;
   double alpha = 0.05, delta = 0, fixed_threshold = 0, fail_above = 0;
@@ -34,6 +39,10 @@ class CommandLine {
   std::string guesses_text, curve_path;
   bool negate = false, one_sided = false, json = false, report = false, quiet = false;
   bool fail_on_refute = false;
+  bool sequential = false;
+  std::size_t every = 0;
+  std::string trace_path, grid_text = "0.01:10";
+  CLI::Option *sequential_opt, *every_opt, *trace_opt, *grid_opt;
   CLI::Option *scores_opt, *in_opt, *out_opt, *decisions_opt, *negate_opt, *null_dim_opt, *null_opt,
       *method_opt, *delta_opt, *thresholds_opt, *threshold_opt, *guesses_opt, *curve_opt, *seed_opt,
       *splits_opt, *bootstrap_opt, *groups_opt, *tpr_opt, *one_sided_opt, *per_opt, *fail_opt,

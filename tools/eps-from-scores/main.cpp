@@ -31,6 +31,13 @@ const char* kExamples =
     "  eps-from-scores run/scores.csv --per round --method canife # CANIFE's eps_r with its "
     "interval (Maddock et al. 2023)\n"
     "  eps-from-scores scores.csv --json --fail-above 4           # CI gate: exit 3 above 4\n"
+    "  dp-train sgd --threat malicious-dataset --engine simulate --clip 4 --eps 2 --trials 3000 "
+    "--fault no-clip |\n"
+    "      eps-from-scores --sequential --delta 1e-5 --fail-above 2   # anytime-valid: exit 3 at "
+    "the first trial over 2\n"
+    "  eps-from-scores part2.csv part0.csv part1.csv --delta 1e-5 # shards of one run "
+    "(dp-train --trial-range), any order\n"
+    "  eps-from-scores --decisions game1.csv game0.csv -m threshold     # dp-train ldp's shards\n"
     "  eps-from-scores canaries.csv -m one-run --delta 1e-5       # one training run: the best of "
     "top 10, 20, 50, ...\n"
     "  eps-from-scores canaries.csv -m one-run --guesses 100:100 --delta 1e-5   # top 100 in, "
@@ -61,7 +68,9 @@ int main(int argc, char** argv) {
       "optional\n"
       "id, round, trial; or NPY pairs --in/--out. Prints the epsilon alone on one line (inf when "
       "the\n"
-      "classes separate), or --json / --report with everything.",
+      "classes separate), or --json / --report with everything. Several CSVs are the shards of "
+      "one\n"
+      "run (dp-train --trial-range): checked to be trials 0:N once each, then merged.",
       "eps-from-scores"};
   dpaudit::cli::setup(app, kExamples);
   const dpaudit::eps_from_scores::CommandLine command_line(app);

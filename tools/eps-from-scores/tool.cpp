@@ -81,12 +81,20 @@ EstimateRequest validated_request(const Options& o) {
   return r;
 }
 
+// The files as data errors name them: "stdin" for "-", several joined by ", ".
+std::string source_names(const std::vector<std::string>& files) {
+  std::vector<std::string> names;
+  for (const std::string& f : files) names.push_back(f == "-" ? "stdin" : f);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 // The data the request's input names, read.
 void read_data(const Options& o, EstimateRequest& r, std::istream& in) {
-  const std::string& source = o.decisions ? *o.decisions : !o.in_npy.empty() ? o.in_npy : o.scores;
-  r.source = source == "-" ? "stdin" : source;
+  const std::vector<std::string>& files = o.decisions ? *o.decisions : o.scores;
+  r.source = source_names(!o.in_npy.empty() ? std::vector<std::string>{o.in_npy} : files);
   if (o.against_curve) {
-    if (*o.against_curve == "-" && source == "-")
+    const bool stdin_scores = o.in_npy.empty() && std::count(files.begin(), files.end(), "-") > 0;
+    if (*o.against_curve == "-" && (o.in_npy == "-" || stdin_scores))
       throw UsageError("the scores and the curve cannot both be stdin");
     r.curve_data = read_tradeoff_curve(*o.against_curve);
   }
@@ -146,7 +154,11 @@ int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, st
 
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err) {
   return cli::guarded(
-      kTool, err, [&] { return estimate_and_print(options, in, out, err); },
+      kTool, err,
+      [&] {
+        return options.sequential ? run_sequential(*options.sequential, in, out, err)
+                                  : estimate_and_print(options, in, out, err);
+      },
       flag_spelling(options));
 }
 

@@ -5,16 +5,21 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "sequential.hpp"
 #include "stats/estimate_request.hpp"
 
 namespace dpaudit::eps_from_scores {
 
 struct Options {
-  std::string scores = "-";  // scores CSV; "-": the input stream
-  std::string in_npy;        // --in (NPY pairs when given), --out
+  // Scores CSVs; "-": the input stream. Several: the shards of one run, merged with their
+  // checks (io/scores_reader.hpp).
+  std::vector<std::string> scores{"-"};
+  std::string in_npy;  // --in (NPY pairs when given), --out
   std::string out_npy;
-  std::optional<std::string> decisions;      // decisions CSV; "-": the input stream
+  // Decisions CSVs ("-": the input stream), several as the scores.
+  std::optional<std::vector<std::string>> decisions;
   std::optional<std::string> against_curve;  // the curve CSV of --against-curve
   bool fail_on_refute = false;
   std::optional<double> fail_above;
@@ -27,6 +32,8 @@ struct Options {
   // The estimator's parameters (no data): the method, alpha, delta, the strategy, the null,
   // per round (input rounds), decisions (input decisions), bootstrap, ...
   EstimateRequest request;
+  // --sequential: the anytime-valid audit of a stream of trials instead (sequential.hpp).
+  std::optional<SequentialRun> sequential;
 };
 
 // Reads the data, estimates, prints to `out` (or --output), notes and errors on `err`;

@@ -33,6 +33,7 @@ Json LdpGameConfig::to_json() const {
             {"trial_seed", trials_seed()}};
   if (crafter == LdpCrafter::dummy_gradient)
     j["dummy_norm"] = json_number(dummy_norm > 0 ? dummy_norm : ldp.clip);
+  if (trial_range) j["trial_range"] = {trial_range->first, trial_range->last};
   return j;
 }
 
@@ -207,16 +208,17 @@ LdpGameResult run_ldp_game(const LdpGameConfig& config,
   at::set_num_threads(1);  // parallelism is over trials
   LdpGameResult result;
   const GameSetup setup = prepare(config, result);
-  result.labels.assign(config.trials, 0);
-  result.guesses.assign(config.trials, 0);
+  const TrialRange played = config.played();
+  result.labels.assign(played.size(), 0);
+  result.guesses.assign(played.size(), 0);
   const auto start = std::chrono::steady_clock::now();
-  parallel_blocks(config.trials, config.threads,
+  parallel_blocks(played.size(), config.threads,
                   [&](std::size_t begin, std::size_t end, std::size_t thread) {
                     TrialPlayer player(config, setup, result);
                     for (std::size_t k = begin; k < end; ++k) {
-                      player.play(k, result.labels[k], result.guesses[k]);
+                      player.play(played.first + k, result.labels[k], result.guesses[k]);
                       if (thread == 0 && progress)
-                        progress((k - begin + 1) * config.trials / (end - begin));
+                        progress((k - begin + 1) * played.size() / (end - begin));
                     }
                   });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

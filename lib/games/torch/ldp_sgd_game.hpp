@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "adversaries/ldp_adversary.hpp"
+#include "core/trial_range.hpp"
 #include "data/datasets.hpp"
 #include "io/json.hpp"
 #include "mechanisms/ldp_sgd.hpp"
@@ -23,7 +24,10 @@ struct LdpGameConfig {
   LdpDistinguisher distinguisher = LdpDistinguisher::white_box;
   LdpSgdConfig ldp;            // eps and the clipping norm L
   std::size_t trials = 10000;  // K
-  std::size_t clients = 1;     // n: reports averaged by the server (black-box)
+  // A shard: trials [A, B) of the K (unset: all). Trial k is a pure function of (the trials'
+  // seed, k), so a shard's decisions are the whole run's for those trials.
+  std::optional<TrialRange> trial_range;
+  std::size_t clients = 1;  // n: reports averaged by the server (black-box)
   std::string task = "fashion-mnist";
   std::string data_dir = kFashionMnistDir;  // Debian's dataset-fashion-mnist folder
   std::string model = "cnn";
@@ -45,11 +49,13 @@ struct LdpGameConfig {
   int threads = 1;
   bool quiet = false;
 
-  Json to_json() const;
+  Json to_json() const;  // with "trial_range" [A, B] for a shard
   std::uint64_t trials_seed() const { return trial_seed.value_or(seed); }
+  TrialRange played() const { return trial_range.value_or(TrialRange{0, trials}); }
 };
 
 struct LdpGameResult {
+  // Trial config.played().first + k is [k].
   std::vector<std::uint8_t> labels;   // 1: the report came from g1
   std::vector<std::uint8_t> guesses;  // 1: the distinguisher says g1
   std::size_t dim = 0;
@@ -60,7 +66,7 @@ struct LdpGameResult {
   Json summary(const LdpGameConfig& config) const;  // counts, FPR/FNR, Eq. 3's epsilon
 };
 
-// Plays config.trials trials (a valid configuration: dp-train ldp validates it); `progress`
+// Plays the trials config.played() (a valid configuration: dp-train ldp validates it); `progress`
 // (when set) is called from one worker with an estimate of the trials done so far.
 LdpGameResult run_ldp_game(const LdpGameConfig& config,
                            const std::function<void(std::size_t)>& progress = {});

@@ -8,27 +8,46 @@
 #include "cli/tool.hpp"
 #include "games/torch/ldp_sgd_game.hpp"
 #include "io/atomic_output.hpp"
+#include "io/config_hash.hpp"
+#include "io/shard_stamp.hpp"
 #include "ldp/options.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace {
 
+// The decisions CSV `label,guess`; a shard's (--trial-range) adds the trial and the shard
+// columns (io/shard_stamp.hpp), its configuration's hash over the configuration's JSON and
+// the game's dimension, radius and learning rate as resolved.
+void write_decisions(const std::string& path, const LdpGameConfig& g, const LdpGameResult& result) {
+  std::string stamp;
+  if (g.trial_range) {
+    Json config = g.to_json();
+    config["dim"] = result.dim;
+    config["radius"] = json_number(result.radius);
+    config["learning_rate"] = json_number(result.learning_rate);
+    stamp = "," + shard_fields({config_hash(config), g.seed, *g.trial_range, g.trials});
+  }
+  AtomicOutput out(path);
+  out.stream() << "label,guess" << (g.trial_range ? std::string(",trial,") + kShardColumns : "")
+               << '\n';
+  for (std::size_t k = 0; k < result.labels.size(); ++k) {
+    out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]);
+    if (g.trial_range) out.stream() << ',' << g.trial_range->first + k << stamp;
+    out.stream() << '\n';
+  }
+  out.commit();
+}
+
 // Validates, plays the trials and writes the decisions CSV and/or the JSON summary.
 int run_ldp(LdpOptions& o) {
   complete_ldp_options(o);
   const LdpGameConfig& g = o.game;
-  cli::Progress progress("dp-train ldp", g.trials, g.quiet);
+  cli::Progress progress("dp-train ldp", g.played().size(), g.quiet);
   const LdpGameResult result =
       run_ldp_game(g, [&progress](std::size_t done) { progress.update(done); });
   const bool csv = !o.json || o.out != "-";
-  if (csv) {
-    AtomicOutput out(o.out);
-    out.stream() << "label,guess\n";
-    for (std::size_t k = 0; k < result.labels.size(); ++k)
-      out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]) << '\n';
-    out.commit();
-  }
+  if (csv) write_decisions(o.out, g, result);
   if (o.json) write_whole("-", json_line(result.summary(g)));
   return 0;
 }
@@ -55,6 +74,8 @@ std::function<int()> declare_ldp(CLI::App& sub) {
       "below L\n"
       "  dp-train ldp --crafter benign --distinguisher black-box --eps 4 --trial-seed 2 --json  # "
       "held-out trials\n"
+      "  dp-train ldp --crafter dummy-gradient --eps 4 --trials 1000 --trial-range 0:500 -o "
+      "game0.csv   # a shard\n"
       "  (see dp-train(1), section LDP)\n");
   declare_ldp_options(sub, *o);
   return [o] { return run_ldp(*o); };

@@ -4,6 +4,7 @@
 
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "core/trial_range.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -60,6 +61,9 @@ void declare_game_options(CLI::App& sub, LdpOptions& o) {
   sub.add_option("--trials,-K", g.trials, "number of trials K (>= 1)")
       ->check(whole_number("the number of trials K", 1))
       ->capture_default_str();
+  sub.add_option("--trial-range", o.trial_range,
+                 "A:B: play trials [A, B) of the K (a shard; the CSV then carries the trial and "
+                 "the shard columns)");
   sub.add_option("--clients,-n", g.clients,
                  "reports the server averages per step; the other n-1 are benign (black-box, "
                  "Matsumoto et al. 2022, Table 3)")
@@ -136,6 +140,10 @@ void complete_ldp_options(LdpOptions& o) {
   g.crafter = parse_ldp_crafter(o.crafter);
   g.distinguisher = parse_ldp_distinguisher(o.distinguisher);
   validate(g);
+  if (!o.trial_range.empty()) {
+    g.trial_range = parse_trial_range(o.trial_range);
+    check_trial_range(*g.trial_range, g.trials);
+  }
 }
 
 }  // namespace dpaudit::dp_train

@@ -10,6 +10,8 @@
 #include "core/format.hpp"
 #include "games/torch/sgd_game.hpp"
 #include "io/atomic_output.hpp"
+#include "io/config_hash.hpp"
+#include "io/shard_stamp.hpp"
 #include "sgd/accounting.hpp"
 #include "sgd/options.hpp"
 #include "stats/estimate.hpp"
@@ -51,6 +53,25 @@ Json estimates(const std::vector<double>& scores, double delta) {
   return j;
 }
 
+// The scores CSV `trial,label,score`, and the shard columns (io/shard_stamp.hpp) with a
+// --trial-range: the configuration's hash is over its JSON and the noise multiplier used.
+void write_scores(AtomicOutput& csv, const SgdOptions& o, double sigma,
+                  const std::vector<double>& scores) {
+  const SgdConfig& c = o.config;
+  std::string stamp;
+  if (o.shard) {
+    Json config = c.to_json();
+    config["noise_multiplier"] = json_number(sigma);
+    stamp =
+        "," + shard_fields({config_hash(config), c.seed, {c.first_trial, c.last_trial}, c.trials});
+  }
+  csv.stream() << "trial,label,score" << (o.shard ? std::string(",") + kShardColumns : "") << '\n';
+  for (std::size_t k = 0; k < scores.size(); ++k)
+    csv.stream() << c.first_trial + k / 2 << ',' << k % 2 << ',' << format_number(scores[k])
+                 << stamp << '\n';
+  csv.commit();
+}
+
 int run_sgd(const SgdOptions& o) {
   const SgdConfig& c = o.config;
   std::unique_ptr<AtomicOutput>
@@ -65,13 +86,7 @@ int run_sgd(const SgdOptions& o) {
       play_sgd_game(c, accounting.noise_multiplier, o.json ? o.evaluate : 0,
                     [&](std::size_t done) { progress.update(done); });
   c.check_scores(accounting.noise_multiplier, result.scores);
-  if (csv) {
-    csv->stream() << "trial,label,score\n";
-    for (std::size_t k = 0; k < result.scores.size(); ++k)
-      csv->stream() << c.first_trial + k / 2 << ',' << k % 2 << ','
-                    << format_number(result.scores[k]) << '\n';
-    csv->commit();
-  }
+  if (csv) write_scores(*csv, o, accounting.noise_multiplier, result.scores);
   if (o.json) {
     Json j = c.to_json();
     j["noise_multiplier"] = json_number(accounting.noise_multiplier);

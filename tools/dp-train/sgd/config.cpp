@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/names.hpp"
+#include "core/trial_range.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -105,11 +106,7 @@ void SgdConfig::validate() const {
     throw UsageError(
         "at learning rate 0 the model never moves, so every trial scores the same: give --lr > 0",
         "--lr");
-  if (!(first_trial < last_trial && last_trial <= trials))
-    throw UsageError("the trial range " + std::to_string(first_trial) + ":" +
-                         std::to_string(last_trial) + " is not a non-empty part of [0, " +
-                         std::to_string(trials) + ")",
-                     "--trial-range");
+  check_trial_range({first_trial, last_trial}, trials);
   if (crafts_input(threat)) {
     if (shadow_models == 0)
       throw UsageError("the crafter needs at least one shadow model", "--shadow-models");

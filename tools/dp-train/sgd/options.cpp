@@ -5,6 +5,7 @@
 
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "core/trial_range.hpp"
 #include "mechanisms/participation.hpp"
 
 namespace dpaudit::dp_train {
@@ -17,22 +18,6 @@ struct Names {
   std::string reduce = "max", craft_sign = "descent";
   std::string trial_range;
 };
-
-// "A:B" -> [A, B).
-void parse_trial_range(const std::string& text, SgdConfig& c) {
-  const auto colon = text.find(':');
-  auto whole = [&](const std::string& s) {
-    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos)
-      throw UsageError("the trial range must be A:B with whole numbers A < B, got '" + text + "'",
-                       "--trial-range");
-    return static_cast<std::size_t>(std::stoull(s));
-  };
-  if (colon == std::string::npos)
-    throw UsageError("the trial range must be A:B with whole numbers A < B, got '" + text + "'",
-                     "--trial-range");
-  c.first_trial = whole(text.substr(0, colon));
-  c.last_trial = whole(text.substr(colon + 1));
-}
 
 // Options that belong to some threat models only: given with another, a usage error.
 struct ThreatOnlyOption {
@@ -70,7 +55,9 @@ void resolve(const Names& o, SgdConfig& c, bool lr_given, bool batch_given, bool
     c.first_trial = 0;
     c.last_trial = c.trials;
   } else {
-    parse_trial_range(o.trial_range, c);
+    const TrialRange range = parse_trial_range(o.trial_range);
+    c.first_trial = range.first;
+    c.last_trial = range.last;
   }
   c.validate();
 }
@@ -164,7 +151,8 @@ void declare_canary_options(CLI::App& sub, Names& names, SgdConfig& c) {
   sub.add_option("--trials", c.trials, "trials per hypothesis (one model on D and one on D' each)")
       ->capture_default_str();
   sub.add_option("--trial-range", o->trial_range,
-                 "A:B: play trials [A, B) of the --trials (a shard)");
+                 "A:B: play trials [A, B) of the --trials (a shard; the CSV then carries the shard "
+                 "columns)");
   sub.add_option("--watermark-coords", c.watermark_coords,
                  "2n: coordinates of the gradient watermark (C4)")
       ->capture_default_str();
@@ -269,6 +257,7 @@ std::function<void()> declare_sgd_options(CLI::App& sub, SgdOptions& options) {
       throw UsageError(
           "give the noise: --noise-multiplier Z or --eps E (calibrated for the whole run)");
     resolve(*o, out->config, lr->count() > 0, batch->count() > 0, q->count() > 0, threat_only);
+    out->shard = !o->trial_range.empty();
   };
 }
 

@@ -16,6 +16,7 @@ struct SgdOptions {
   std::string out = "-";     // -o: the scores CSV
   std::size_t evaluate = 5;  // --json: models scored on the test set
   bool json = false;
+  bool shard = false;  // --trial-range given: the CSV carries the shard columns
 };
 
 // Declares the options on `sub`, read into `options`; the function returned, called
