@@ -5,6 +5,9 @@
 # tests) with ASan and UBSan in build-sanitize/ and runs its tests (.ci/run does both).
 # `make lint` checks the formatting (clang-format) and runs clang-tidy (scripts/lint): JOBS
 # processes, over TIDY=all (default), core (the LibTorch-free files), torch or none.
+# `make test-cluster` installs Slurm and munge, starts a one-node Slurm cluster on this
+# machine (scripts/slurm-cluster) and checks that experiments/slurm/'s job array recipe gives
+# `make -j2`'s files byte for byte (tests/cluster/sgd_array.sh; 1 to 2 minutes on 2 cores).
 BUILD ?= build
 SANITIZE_BUILD ?= build-sanitize
 JOBS ?= 2
@@ -13,7 +16,7 @@ FUZZ_SECONDS ?= 30
 TIDY ?= all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build test test-sanitize demo fuzz lint clean
+.PHONY: all deps configure build test test-sanitize test-cluster demo fuzz lint clean
 
 all: build
 
@@ -34,6 +37,10 @@ test-sanitize: deps
 	  -DDPAUDIT_SANITIZE=address,undefined $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	@ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j$(JOBS)
+
+test-cluster: build
+	@scripts/install-deps --cluster
+	@BIN=$(abspath $(BUILD))/bin SRC=$(CURDIR) PYTHON=/usr/bin/python3 bash tests/cluster/sgd_array.sh
 
 demo: build
 	@scripts/demo $(BUILD)/bin
