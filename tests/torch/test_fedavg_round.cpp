@@ -13,6 +13,8 @@
 #include "train/torch/fedavg_round.hpp"
 #include "train/torch/models.hpp"
 
+#include "small_model.hpp"
+
 // LibTorch's headers define a CHECK macro of their own (c10 logging); doctest's comes last.
 #undef CHECK
 #include <doctest/doctest.h>
@@ -23,28 +25,9 @@ using namespace dpaudit;
 namespace {
 
 // Three clients of two 8 x 8 examples each, and an MLP with 16 hidden units.
-struct Setup {
-  torch::nn::Sequential model;
-  Dataset data;
-  ClientIndices clients;
-  std::vector<double> theta;
-};
-
+using Setup = test::SmallFederation;
 Setup setup() {
-  ModelConfig mc;
-  mc.kind = ModelKind::mlp;
-  mc.input_shape = {1, 8, 8};
-  mc.hidden = 16;
-  Setup s{make_model(mc, 7), {}, {}, {}};
-  s.data.example_shape = {1, 8, 8};
-  s.data.num_classes = 10;
-  PhiloxStream rng(11, 1);
-  for (int i = 0; i < 6 * 64; ++i) s.data.features.push_back(static_cast<float>(rng.normal()));
-  s.data.labels = {0, 1, 2, 3, 4, 5};
-  s.clients = {{0, 1}, {2, 3}, {4, 5}};
-  const torch::Tensor flat = flatten_parameters(*s.model).to(torch::kDouble).contiguous();
-  s.theta.assign(flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel());
-  return s;
+  return test::small_federation(3);
 }
 
 // Inserts one update e_0 (norm 1 before clipping) and records what it was shown.
