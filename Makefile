@@ -12,6 +12,8 @@ BUILD ?= build
 SANITIZE_BUILD ?= build-sanitize
 JOBS ?= 2
 FUZZ_BUILD ?= build-fuzz
+# make lint's compile commands: one per file (no unity batches), configured only, never built.
+LINT_BUILD ?= build-lint
 FUZZ_SECONDS ?= 30
 TIDY ?= all
 MAKEFLAGS += --no-print-directory
@@ -53,8 +55,8 @@ fuzz:
 
 lint:
 	@scripts/install-deps --lint
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $(CMAKE_ARGS) >/dev/null
-	@JOBS=$(JOBS) TIDY=$(TIDY) scripts/lint $(BUILD)
+	@cmake -S . -B $(LINT_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DDPAUDIT_UNITY=OFF $(CMAKE_ARGS) >/dev/null
+	@JOBS=$(JOBS) TIDY=$(TIDY) scripts/lint $(LINT_BUILD)
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD) $(LINT_BUILD)

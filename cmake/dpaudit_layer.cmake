@@ -41,11 +41,12 @@ function(dpaudit_layer name)
   if(sources)
     add_library(${target} STATIC ${sources})
     set(scope PUBLIC)
-    if(NOT L_TORCH)
+    if(DPAUDIT_UNITY AND NOT L_TORCH)
       # A LibTorch-free layer compiles its files in batches of 8 (one translation unit each):
       # each batch parses Boost.Math, Eigen and fmt once instead of once a file, which about
       # halves the layer's compile time (issue 21's build time). Every file keeps to names of
-      # its own in its anonymous namespace, so a batch compiles as its files alone did.
+      # its own in its anonymous namespace, so a batch compiles as its files alone did (make
+      # lint compiles them alone, -DDPAUDIT_UNITY=OFF, and builds each file's tidy view).
       set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
                                                  UNITY_BUILD_BATCH_SIZE 8)
     endif()
