@@ -1,7 +1,8 @@
 // libFuzzer harness: eps-from-scores' body (tools/eps-from-scores/tool.cpp's run(),
 // in-process) on the fuzzer's bytes as a scores CSV, through the estimators a scores file
 // reaches most often: the default Clopper-Pearson bound, the threshold estimate per round,
-// CANIFE's per round, the one-run audit and gauss-fit against the cosine null. Output and
+// CANIFE's per round, the one-run audit, gauss-fit against the cosine null, and the sequential
+// audit (its trial stream, io/trial_stream.hpp; a coarse grid, so runs stay fast). Output and
 // error lines go nowhere; any outcome but a return is a finding.
 #include <sstream>
 #include <vector>
@@ -30,7 +31,12 @@ std::vector<Options> option_sets(const std::string& path) {
   Options null = plain;
   null.request.null_dim = 100;
   null.request.delta = 1e-5;
-  return {plain, per_round, canife, one_run, null};
+  Options sequential = plain;
+  sequential.sequential = dpaudit::eps_from_scores::SequentialRun{};
+  sequential.sequential->input = path;
+  sequential.sequential->audit.eps_step = 0.5;
+  sequential.sequential->fail_above = 3;
+  return {plain, per_round, canife, one_run, null, sequential};
 }
 
 }  // namespace
