@@ -127,4 +127,12 @@ int CsvReader::label(std::size_t col) const {
   throw DataError(fmt::format("label {} is not 0 or 1", quote_input(f)), where(col));
 }
 
+std::uint64_t CsvReader::trial(std::size_t col) const {
+  const double t = number(col);
+  if (!is_whole_number(t))
+    throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)),
+                    where(col));
+  return static_cast<std::uint64_t>(t);
+}
+
 }  // namespace dpaudit

@@ -2,6 +2,7 @@
 // names the file, the row (line number) and the column.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <istream>
@@ -32,6 +33,9 @@ class CsvReader {
   double number(std::size_t col) const;
   // The field as a 0/1 label.
   int label(std::size_t col) const;
+  // The field as a trial id, a whole number >= 0; otherwise a DataError "trial X is not a
+  // whole number >= 0" naming the row and column.
+  std::uint64_t trial(std::size_t col) const;
   std::size_t line() const { return line_; }
   const std::string& source() const { return source_; }
   std::string where(std::size_t col) const;

@@ -60,12 +60,8 @@ class TrialColumn {
       : col_(csv.find_column("trial")), round_col_(csv.find_column("round")) {}
   void add_row(const CsvReader& csv, int label) {
     if (!col_) return;
-    const double t = csv.number(*col_);
-    if (!is_whole_number(t))
-      throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)),
-                      csv.where(*col_));
-    rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, static_cast<std::uint64_t>(t),
-                     label, static_cast<std::uint64_t>(csv.line())});
+    rows_.push_back({round_col_ ? csv.number(*round_col_) : 0.0, csv.trial(*col_), label,
+                     static_cast<std::uint64_t>(csv.line())});
   }
   // DataError naming the pair and both rows (the first two by row of the first repeated key).
   void check(const std::string& source) {

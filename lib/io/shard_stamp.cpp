@@ -84,7 +84,7 @@ void ShardColumns::add_row(const CsvReader& csv) {
           fmt::format("{} {} differs from row {}'s {}: a shard's rows carry one stamp", kNames[i],
                       quote_input(csv.field(cols[i])), first_row_, quote_input(first_[i])),
           csv.where(cols[i]));
-  const auto trial = static_cast<std::uint64_t>(csv.number(trial_));
+  const std::uint64_t trial = csv.trial(trial_);  // a whole number >= 0, or a DataError
   if (trial < stamp_->range.first || trial >= stamp_->range.last)
     throw DataError(fmt::format("trial {} is outside the shard's trial_range {}", trial,
                                 to_string(stamp_->range)),

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/format.hpp"
 
 namespace dpaudit {
 
@@ -20,12 +19,7 @@ TrialStream::TrialStream(const std::string& path, std::istream& standard_input)
 }
 
 std::uint64_t TrialStream::trial_id(std::size_t position) const {
-  if (!trial_col_) return position;
-  const double t = csv_.number(*trial_col_);
-  if (!is_whole_number(t))
-    throw DataError(fmt::format("trial {} is not a whole number >= 0", format_number(t)),
-                    csv_.where(*trial_col_));
-  return static_cast<std::uint64_t>(t);
+  return trial_col_ ? csv_.trial(*trial_col_) : position;
 }
 
 bool TrialStream::next(StreamedTrial& trial) {

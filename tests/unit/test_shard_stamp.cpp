@@ -64,6 +64,9 @@ TEST_CASE("shard columns: a missing column, a bad or changing stamp, a trial out
         "'seed')");
   CHECK(stamp_of(std::string(kHeader) + "2,0,1,a97ff75d8e83ec7a,1,0:2,3\n") ==
         "trial 2 is outside the shard's trial_range 0:2 (stdin, row 2, column 'trial')");
+  // A negative trial is refused, never cast (it was undefined behaviour before csv's trial()).
+  CHECK(stamp_of(std::string(kHeader) + "-1,0,1,a97ff75d8e83ec7a,1,0:2,3\n") ==
+        "trial -1 is not a whole number >= 0 (stdin, row 2, column 'trial')");
   CHECK(stamp_of(std::string(kHeader) + "0,0,1,a97ff75d8e83ec7a,1,0:3,3\n" +
                  "2,0,1,a97ff75d8e83ec7a,1,0:3,3\n") ==
         "trial 1 of the shard's trial_range 0:3 has no row (stdin)");

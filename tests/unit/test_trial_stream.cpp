@@ -66,6 +66,8 @@ TEST_CASE("trial stream: errors name the trial and the row") {
         "trial 1 ends with its label-1 row: the row with label 0 is missing (stdin)");
   CHECK(error_of("trial,label,score\n0,0,1\n0,1,x\n") ==
         "'x' is not a finite number (stdin, row 3, column 'score')");
+  CHECK(error_of("trial,label,score\n1.5,0,1\n1.5,1,2\n") ==
+        "trial 1.5 is not a whole number >= 0 (stdin, row 2, column 'trial')");
   CHECK(error_of("label,score\n0,1\n") == "missing column 'trial' (header: label,score) (stdin)");
   CHECK(error_of("trial,label,guess\n7,0,1\n2,1,1\n") ==
         "trial 2 comes after trial 7 (trial ids must increase: a repeated or reordered trial) "
