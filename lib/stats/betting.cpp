@@ -39,7 +39,7 @@ void BettingLanes::bet(std::size_t begin, std::size_t end, const double* g) {
     lambda[j] = std::min(0.5, std::max(0.0, next));
   }
   if (++since_rescale_ == kRescaleEvery) {
-    rescale(0, w_.size());
+    rescale();
     since_rescale_ = 0;
   }
 }
@@ -52,8 +52,8 @@ void BettingLanes::mark_crossed(const BettingLanes& other, std::size_t begin, st
     crossed[j] = static_cast<char>(crossed[j] | (w[j] * s[j] + ow[j] * os[j] >= level));
 }
 
-void BettingLanes::rescale(std::size_t begin, std::size_t end) {
-  for (std::size_t j = begin; j < end; ++j) {
+void BettingLanes::rescale() {
+  for (std::size_t j = 0; j < w_.size(); ++j) {
     if (w_[j] > 0x1p64 || w_[j] < 0x1p-64) {
       int e = 0;
       w_[j] = std::frexp(w_[j], &e);  // exact: a power of two moves from w to the exponent

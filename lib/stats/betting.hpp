@@ -43,7 +43,7 @@ class BettingLanes {
   std::size_t size() const { return w_.size(); }
 
  private:
-  void rescale(std::size_t begin, std::size_t end);
+  void rescale();
 
   // Wealth is w_[j] * 2^exponent_[j], scale_[j] = 2^exponent_[j] (0 below 2^-1000): w_ is
   // brought back to [1/2, 1) whenever it leaves [2^-64, 2^64], checked every 32 trials (a
