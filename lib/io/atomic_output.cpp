@@ -158,6 +158,11 @@ std::ostream& AtomicOutput::stream() {
   return file_buffer_ ? file_ : held_;
 }
 
+bool AtomicOutput::reader_closed() const {
+  return file_buffer_ && temp_path_.empty() &&
+         static_cast<const FdBuffer&>(*file_buffer_).error() == EPIPE;
+}
+
 void AtomicOutput::commit() {
   if (committed_) return;
   if (file_buffer_ && temp_path_.empty()) {  // stdout or a device, streamed

@@ -37,6 +37,9 @@ class AtomicOutput {
   std::ostream& stream();
   void commit();
   bool is_stdout() const { return path_ == "-" || path_.empty(); }
+  // Streamed stdout or device whose reader has gone: a write failed with EPIPE (when
+  // SIGPIPE is ignored; otherwise the signal ends the process first).
+  bool reader_closed() const;
 
  private:
   void write_through(int fd);  // stream() writes to fd as the data comes

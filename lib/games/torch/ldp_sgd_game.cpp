@@ -3,13 +3,14 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include <ATen/Parallel.h>
 
 #include "adversaries/torch/ldp_crafters.hpp"
 #include "core/error.hpp"
-#include "core/parallel.hpp"
+#include "core/ordered_parallel.hpp"
 #include "random/streams.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
@@ -203,7 +204,7 @@ class TrialPlayer {
 
 }  // namespace
 
-LdpGameResult run_ldp_game(const LdpGameConfig& config,
+LdpGameResult run_ldp_game(const LdpGameConfig& config, const LdpTrialSink& sink,
                            const std::function<void(std::size_t)>& progress) {
   at::set_num_threads(1);  // parallelism is over trials
   LdpGameResult result;
@@ -212,15 +213,23 @@ LdpGameResult run_ldp_game(const LdpGameConfig& config,
   result.labels.assign(played.size(), 0);
   result.guesses.assign(played.size(), 0);
   const auto start = std::chrono::steady_clock::now();
-  parallel_blocks(played.size(), config.threads,
-                  [&](std::size_t begin, std::size_t end, std::size_t thread) {
-                    TrialPlayer player(config, setup, result);
-                    for (std::size_t k = begin; k < end; ++k) {
-                      player.play(played.first + k, result.labels[k], result.guesses[k]);
-                      if (thread == 0 && progress)
-                        progress((k - begin + 1) * played.size() / (end - begin));
-                    }
-                  });
+  std::vector<std::unique_ptr<TrialPlayer>> players(resolve_threads(config.threads));
+  const std::size_t delivered = ordered_parallel<char>(
+      played.size(), config.threads,
+      [&](std::size_t thread) {
+        players[thread] = std::make_unique<TrialPlayer>(config, setup, result);
+        return [&player = *players[thread], &result, first = played.first](std::size_t k) {
+          player.play(first + k, result.labels[k], result.guesses[k]);
+          return char{1};
+        };
+      },
+      [&](std::size_t begin, const std::vector<char>& run) {
+        if (sink && !sink(result, begin, begin + run.size())) return false;
+        if (progress) progress(begin + run.size());
+        return true;
+      });
+  result.labels.resize(delivered);
+  result.guesses.resize(delivered);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

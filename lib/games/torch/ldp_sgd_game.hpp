@@ -66,9 +66,19 @@ struct LdpGameResult {
   Json summary(const LdpGameConfig& config) const;  // counts, FPR/FNR, Eq. 3's epsilon
 };
 
-// Plays the trials config.played() (a valid configuration: dp-train ldp validates it); `progress`
-// (when set) is called from one worker with an estimate of the trials done so far.
-LdpGameResult run_ldp_game(const LdpGameConfig& config,
+// Receives trials config.played().first + [begin, end) in trial order, as soon as they and
+// every trial before them are done: their labels and guesses are result's [begin, end)
+// (result's dimension, radius, learning rate and model accuracy are set before the first
+// call). Returning false stops the game: no trial starts after it, the ones in flight are
+// dropped. Called from one thread at a time.
+using LdpTrialSink =
+    std::function<bool(const LdpGameResult& result, std::size_t begin, std::size_t end)>;
+
+// Plays the trials config.played() (a valid configuration: dp-train ldp validates it) over
+// config.threads, each taking the next trial as it finishes one (core/ordered_parallel.hpp),
+// handing them to `sink` (when set) in order; the result holds the trials delivered.
+// `progress` (when set) gets the number of trials delivered.
+LdpGameResult run_ldp_game(const LdpGameConfig& config, const LdpTrialSink& sink = {},
                            const std::function<void(std::size_t)>& progress = {});
 
 }  // namespace dpaudit

@@ -1,12 +1,12 @@
 #include "games/torch/sgd_game.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
 #include <limits>
 #include <memory>
-#include <mutex>
 
 #include <ATen/Parallel.h>
 
@@ -14,7 +14,7 @@
 #include "adversaries/torch/malicious_dataset.hpp"
 #include "adversaries/torch/shadow_poison.hpp"
 #include "core/error.hpp"
-#include "core/parallel.hpp"
+#include "core/ordered_parallel.hpp"
 #include "games/subsampled_gaussian_game.hpp"
 #include "random/streams.hpp"
 #include "train/torch/differentiable_model.hpp"
@@ -242,16 +242,43 @@ SubsampledGaussianGame reduced_game(const SgdGameConfig& c, double sigma) {
   return g;
 }
 
+// The simulated game in chunks of this many trials, each played by one thread: a delivery
+// every few milliseconds, so a reader sees the trials as they come.
+constexpr std::size_t kSimulatedChunk = 4096;
+
+std::size_t play_simulated(const SgdGameConfig& c, double sigma, const SgdScoreSink& sink,
+                           const std::function<void(std::size_t)>& progress) {
+  const SubsampledGaussianGame game = reduced_game(c, sigma);
+  const std::size_t trials = c.last_trial - c.first_trial;
+  const std::size_t chunks = (trials + kSimulatedChunk - 1) / kSimulatedChunk;
+  const auto chunk_end = [&](std::size_t j) { return std::min(trials, (j + 1) * kSimulatedChunk); };
+  const std::size_t delivered = ordered_parallel<std::vector<double>>(
+      chunks, c.threads,
+      [&](std::size_t) {
+        return [&](std::size_t j) {
+          return play_subsampled_gaussian_game(game, c.first_trial + j * kSimulatedChunk,
+                                               c.first_trial + chunk_end(j), 1);
+        };
+      },
+      [&](std::size_t begin, const std::vector<std::vector<double>>& run) {
+        for (std::size_t i = 0; i < run.size(); ++i)
+          if (!sink((begin + i) * kSimulatedChunk, run[i].data(), run[i].size() / 2)) return false;
+        if (progress) progress(chunk_end(begin + run.size() - 1));
+        return true;
+      });
+  return delivered == 0 ? 0 : chunk_end(delivered - 1);
+}
+
 }  // namespace
 
 SgdGameResult play_sgd_game(const SgdGameConfig& c, double sigma, std::size_t evaluate,
+                            const SgdScoreSink& sink,
                             const std::function<void(std::size_t)>& progress) {
   SgdGameResult result;
   const std::size_t trials = c.last_trial - c.first_trial;
   const auto start = std::chrono::steady_clock::now();
   if (c.engine == SgdEngine::simulate) {
-    result.scores = play_subsampled_gaussian_game(reduced_game(c, sigma), c.first_trial,
-                                                  c.last_trial, c.threads);
+    result.trials = play_simulated(c, sigma, sink, progress);
   } else {
     at::set_num_threads(1);  // parallelism is over trials
     const GameSetup setup = prepare(c, sigma);
@@ -262,27 +289,38 @@ SgdGameResult play_sgd_game(const SgdGameConfig& c, double sigma, std::size_t ev
       result.crafted_initial_loss = setup.crafted.initial_loss;
       result.crafted_final_loss = setup.crafted.final_loss;
     }
-    std::mutex totals;
-    result.scores.assign(2 * trials, 0.0);
     evaluate = std::min(evaluate, trials);
     std::vector<double> accuracy(evaluate, 0.0);
-    parallel_blocks(trials, c.threads, [&](std::size_t begin, std::size_t end, std::size_t thread) {
-      TrialPlayer player(c, setup, sigma);
-      for (std::size_t k = begin; k < end; ++k) {
-        result.scores[2 * k] = player.play(c.first_trial + k, 0);
-        if (k < evaluate) accuracy[k] = player.test_accuracy();
-        result.scores[2 * k + 1] = player.play(c.first_trial + k, 1);
-        if (thread == 0 && progress) progress((k - begin + 1) * trials / (end - begin));
-      }
-      const std::lock_guard<std::mutex> lock(totals);
-      result.crafts += player.crafts();
-      result.craft_seconds += player.craft_seconds();
-    });
-    result.evaluated = evaluate;
-    if (evaluate) {
+    std::vector<std::unique_ptr<TrialPlayer>> players(resolve_threads(c.threads));
+    using Scores = std::array<double, 2>;  // on D, on D'
+    result.trials = ordered_parallel<Scores>(
+        trials, c.threads,
+        [&](std::size_t thread) {
+          players[thread] = std::make_unique<TrialPlayer>(c, setup, sigma);
+          return [&player = *players[thread], &c, &accuracy, evaluate](std::size_t k) {
+            Scores s{player.play(c.first_trial + k, 0), 0};
+            if (k < evaluate) accuracy[k] = player.test_accuracy();
+            s[1] = player.play(c.first_trial + k, 1);
+            return s;
+          };
+        },
+        [&](std::size_t begin, const std::vector<Scores>& run) {
+          std::vector<double> flat;
+          for (const Scores& s : run) flat.insert(flat.end(), s.begin(), s.end());
+          if (!sink(begin, flat.data(), run.size())) return false;
+          if (progress) progress(begin + run.size());
+          return true;
+        });
+    for (const auto& player : players) {
+      if (!player) continue;
+      result.crafts += player->crafts();
+      result.craft_seconds += player->craft_seconds();
+    }
+    result.evaluated = std::min(evaluate, result.trials);
+    if (result.evaluated) {
       double total = 0;
-      for (double a : accuracy) total += a;
-      result.test_accuracy = total / static_cast<double>(evaluate);
+      for (std::size_t k = 0; k < result.evaluated; ++k) total += accuracy[k];
+      result.test_accuracy = total / static_cast<double>(result.evaluated);
     }
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -27,8 +27,8 @@
 namespace dpaudit {
 
 struct SgdGameResult {
-  std::vector<double> scores;  // trial first_trial + k: [2k] on D, [2k + 1] on D'
-  double test_accuracy = -1;   // mean over the evaluated models on D (-1: none, or simulated)
+  std::size_t trials = 0;     // delivered: all of them, unless the sink stopped the game
+  double test_accuracy = -1;  // mean over the evaluated models on D (-1: none, or simulated)
   std::size_t evaluated = 0;
   std::size_t parameters = 0;
   double seconds = 0;
@@ -39,11 +39,20 @@ struct SgdGameResult {
   double craft_seconds = 0;         // ... and the CPU seconds they took (summed over threads)
 };
 
-// Plays trials [first_trial, last_trial) at noise multiplier `sigma`; `evaluate`
-// models (the first trials' models on D) are also scored on the test set. `progress`
-// gets the number of trials done, from the calling thread. A score may come out NaN or
-// infinite (training diverged, or D3's statistic overflowed): the caller checks.
+// Receives trials first_trial + begin .. + begin + n - 1 in trial order, as soon as they and
+// every trial before them are done: scores[2j] on D, scores[2j + 1] on D' of trial
+// first_trial + begin + j. Returning false stops the game: no trial starts after it, the
+// ones in flight are dropped. Called from one thread at a time.
+using SgdScoreSink = std::function<bool(std::size_t begin, const double* scores, std::size_t n)>;
+
+// Plays trials [first_trial, last_trial) at noise multiplier `sigma` over config.threads
+// (each taking the next trial as it finishes one; core/ordered_parallel.hpp), handing each
+// trial's scores to `sink` in order; `evaluate` models (the first trials' models on D) are
+// also scored on the test set. `progress` gets the number of trials delivered. A score may
+// come out NaN or infinite (training diverged, or D3's statistic overflowed): the sink
+// checks.
 SgdGameResult play_sgd_game(const SgdGameConfig& config, double sigma, std::size_t evaluate,
+                            const SgdScoreSink& sink,
                             const std::function<void(std::size_t)>& progress = {});
 
 }  // namespace dpaudit

@@ -1,6 +1,8 @@
 // `dp-train ldp`: Matsumoto et al. 2022's privacy test of LDP-SGD. Its options are
 // ldp/options.hpp; here it runs the K trials (games/torch/ldp_sgd_game.hpp) and prints the
-// decisions CSV `label,guess` or a JSON summary.
+// decisions CSV `label,guess` as the trials finish, or a JSON summary.
+
+#include <memory>
 
 #include "command.hpp"
 
@@ -11,43 +13,68 @@
 #include "io/config_hash.hpp"
 #include "io/shard_stamp.hpp"
 #include "ldp/options.hpp"
+#include "trial_rows.hpp"
 
 namespace dpaudit::dp_train {
 
 namespace {
 
-// The decisions CSV `label,guess`; a shard's (--trial-range) adds the trial and the shard
-// columns (io/shard_stamp.hpp), its configuration's hash over the configuration's JSON and
-// the game's dimension, radius and learning rate as resolved.
-void write_decisions(const std::string& path, const LdpGameConfig& g, const LdpGameResult& result) {
-  std::string stamp;
-  if (g.trial_range) {
-    Json config = g.to_json();
-    config["dim"] = result.dim;
-    config["radius"] = json_number(result.radius);
-    config["learning_rate"] = json_number(result.learning_rate);
-    stamp = "," + shard_fields({config_hash(config), g.seed, *g.trial_range, g.trials});
+// The decisions CSV `label,guess`, written as the trials finish (trial_rows.hpp); a shard's
+// (--trial-range) adds the trial and the shard columns (io/shard_stamp.hpp), its
+// configuration's hash over the configuration's JSON and the game's dimension, radius and
+// learning rate as resolved before the first trial.
+class DecisionWriter {
+ public:
+  DecisionWriter(TrialRows& rows, const LdpGameConfig& g) : rows_(rows), g_(g) {}
+
+  bool write(const LdpGameResult& result, std::size_t begin, std::size_t end) {
+    if (begin == 0) header(result);
+    for (std::size_t k = begin; k < end; ++k) {
+      rows_.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]);
+      if (g_.trial_range) rows_.stream() << ',' << g_.trial_range->first + k << stamp_;
+      rows_.stream() << '\n';
+    }
+    return rows_.flush();
   }
-  AtomicOutput out(path);
-  out.stream() << "label,guess" << (g.trial_range ? std::string(",trial,") + kShardColumns : "")
-               << '\n';
-  for (std::size_t k = 0; k < result.labels.size(); ++k) {
-    out.stream() << int(result.labels[k]) << ',' << int(result.guesses[k]);
-    if (g.trial_range) out.stream() << ',' << g.trial_range->first + k << stamp;
-    out.stream() << '\n';
+
+ private:
+  void header(const LdpGameResult& result) {
+    if (g_.trial_range) {
+      Json config = g_.to_json();
+      config["dim"] = result.dim;
+      config["radius"] = json_number(result.radius);
+      config["learning_rate"] = json_number(result.learning_rate);
+      stamp_ = "," + shard_fields({config_hash(config), g_.seed, *g_.trial_range, g_.trials});
+    }
+    rows_.stream() << "label,guess"
+                   << (g_.trial_range ? std::string(",trial,") + kShardColumns : "") << '\n';
   }
-  out.commit();
-}
+
+  TrialRows& rows_;
+  const LdpGameConfig& g_;
+  std::string stamp_;
+};
 
 // Validates, plays the trials and writes the decisions CSV and/or the JSON summary.
 int run_ldp(LdpOptions& o) {
   complete_ldp_options(o);
   const LdpGameConfig& g = o.game;
+  std::unique_ptr<TrialRows> rows;
+  if (!o.json || o.out != "-") rows = std::make_unique<TrialRows>(o.out);
+  std::unique_ptr<DecisionWriter> writer;
+  if (rows) writer = std::make_unique<DecisionWriter>(*rows, g);
   cli::Progress progress("dp-train ldp", g.played().size(), g.quiet);
-  const LdpGameResult result =
-      run_ldp_game(g, [&progress](std::size_t done) { progress.update(done); });
-  const bool csv = !o.json || o.out != "-";
-  if (csv) write_decisions(o.out, g, result);
+  const LdpGameResult result = run_ldp_game(
+      g,
+      [&](const LdpGameResult& r, std::size_t begin, std::size_t end) {
+        return !writer || writer->write(r, begin, end);
+      },
+      [&progress](std::size_t done) { progress.update(done); });
+  if (rows) {
+    if (result.labels.empty()) writer->write(result, 0, 0);  // no trials: the header alone
+    rows->commit();
+    if (rows->reader_closed()) return 0;  // the reader has decided: a quiet stop
+  }
   if (o.json) write_whole("-", json_line(result.summary(g)));
   return 0;
 }

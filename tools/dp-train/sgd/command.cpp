@@ -1,7 +1,7 @@
 // `dp-train sgd`: Nasr et al. 2021's distinguishing game on central DP-SGD, many trials.
 // Its options are sgd/options.hpp; here it calibrates the noise (sgd/accounting.hpp),
 // plays the trials (lib/games/torch/sgd_game.hpp) and writes the scores CSV
-// `trial,label,score`, or a JSON summary.
+// `trial,label,score` as the trials finish (trial_rows.hpp), or a JSON summary.
 #include <memory>
 #include <vector>
 
@@ -11,11 +11,13 @@
 #include "games/torch/sgd_game.hpp"
 #include "io/atomic_output.hpp"
 #include "io/config_hash.hpp"
+#include "io/json.hpp"
 #include "io/shard_stamp.hpp"
 #include "sgd/accounting.hpp"
 #include "sgd/options.hpp"
 #include "stats/estimate.hpp"
 #include "stats/scores.hpp"
+#include "trial_rows.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -55,69 +57,95 @@ Json estimates(const std::vector<double>& scores, double delta) {
 
 // The scores CSV `trial,label,score`, and the shard columns (io/shard_stamp.hpp) with a
 // --trial-range: the configuration's hash is over its JSON and the noise multiplier used.
-void write_scores(AtomicOutput& csv, const SgdOptions& o, double sigma,
-                  const std::vector<double>& scores) {
-  const SgdConfig& c = o.config;
-  std::string stamp;
-  if (o.shard) {
-    Json config = c.to_json();
-    config["noise_multiplier"] = json_number(sigma);
-    stamp =
-        "," + shard_fields({config_hash(config), c.seed, {c.first_trial, c.last_trial}, c.trials});
+// Each delivery of trials is written as it comes (trial_rows.hpp).
+class ScoreWriter {
+ public:
+  ScoreWriter(TrialRows& rows, const SgdOptions& o, double sigma) : rows_(rows), c_(o.config) {
+    if (o.shard) {
+      Json config = c_.to_json();
+      config["noise_multiplier"] = json_number(sigma);
+      stamp_ =
+          "," +
+          shard_fields({config_hash(config), c_.seed, {c_.first_trial, c_.last_trial}, c_.trials});
+    }
+    rows_.stream() << "trial,label,score" << (o.shard ? std::string(",") + kShardColumns : "")
+                   << '\n';
   }
-  csv.stream() << "trial,label,score" << (o.shard ? std::string(",") + kShardColumns : "") << '\n';
-  for (std::size_t k = 0; k < scores.size(); ++k)
-    csv.stream() << c.first_trial + k / 2 << ',' << k % 2 << ',' << format_number(scores[k])
-                 << stamp << '\n';
-  csv.commit();
+
+  bool write(std::size_t begin, const double* scores, std::size_t n) {
+    for (std::size_t k = 0; k < 2 * n; ++k)
+      rows_.stream() << c_.first_trial + begin + k / 2 << ',' << k % 2 << ','
+                     << format_number(scores[k]) << stamp_ << '\n';
+    return rows_.flush();
+  }
+
+ private:
+  TrialRows& rows_;
+  const SgdConfig& c_;
+  std::string stamp_;
+};
+
+// --json's keys beside the configuration: the accounting, the game's figures and the
+// estimates on the trials played.
+Json summary(const SgdOptions& o, const SgdAccounting& accounting, const SgdGameResult& result,
+             const std::vector<double>& scores) {
+  const SgdConfig& c = o.config;
+  Json j = c.to_json();
+  j["noise_multiplier"] = json_number(accounting.noise_multiplier);
+  j["analytic_eps"] = json_number(accounting.epsilon);
+  j["accountant"] = accounting.accountant;
+  j["accountant_assumes"] = accounting.assumes;
+  if (c.sampling == Sampling::poisson) {
+    if (accounting.pld)
+      j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)},
+                      {"lower", json_number(accounting.pld->lower)}};
+    j["eps_rdp"] = json_number(accounting.rdp);
+  }
+  if (result.parameters) j["parameters"] = result.parameters;
+  j["setup_seconds"] = result.setup_seconds;
+  if (crafts_input(c.threat))
+    j["crafted"] = {{"shadow_loss_initial", json_number(result.crafted_initial_loss)},
+                    {"shadow_loss_final", json_number(result.crafted_final_loss)}};
+  if (c.threat == SgdThreat::adaptive_poison) {
+    j["crafts"] = result.crafts;
+    j["craft_seconds"] = result.craft_seconds;
+  }
+  if (result.evaluated) {
+    j["test_accuracy"] = result.test_accuracy;
+    j["test_accuracy_models"] = result.evaluated;
+  }
+  j["estimates"] = estimates(scores, c.delta);
+  j["seconds"] = result.seconds;
+  j["trials_per_second"] = result.seconds > 0 ? double(result.trials) / result.seconds : 0.0;
+  return j;
 }
 
 int run_sgd(const SgdOptions& o) {
   const SgdConfig& c = o.config;
-  std::unique_ptr<AtomicOutput>
-      csv;  // opened first: an -o that cannot be written fails before the trials
-  if (!o.json || o.out != "-") csv = std::make_unique<AtomicOutput>(o.out);
+  std::unique_ptr<TrialRows>
+      rows;  // opened first: an -o that cannot be written fails before the trials
+  if (!o.json || o.out != "-") rows = std::make_unique<TrialRows>(o.out);
   // A noise multiplier no trainer can use is said as such, before the accountant meets it.
   if (!(c.eps > 0)) c.check_arithmetic(c.noise_multiplier);
   const SgdAccounting accounting = account_sgd_run(c);
   if (c.eps > 0) c.check_arithmetic(accounting.noise_multiplier);
+  std::unique_ptr<ScoreWriter> writer;
+  if (rows) writer = std::make_unique<ScoreWriter>(*rows, o, accounting.noise_multiplier);
+  std::vector<double> scores;  // kept for --json's estimates
   cli::Progress progress("dp-train sgd", c.last_trial - c.first_trial, c.quiet);
-  const SgdGameResult result =
-      play_sgd_game(c, accounting.noise_multiplier, o.json ? o.evaluate : 0,
-                    [&](std::size_t done) { progress.update(done); });
-  c.check_scores(accounting.noise_multiplier, result.scores);
-  if (csv) write_scores(*csv, o, accounting.noise_multiplier, result.scores);
-  if (o.json) {
-    Json j = c.to_json();
-    j["noise_multiplier"] = json_number(accounting.noise_multiplier);
-    j["analytic_eps"] = json_number(accounting.epsilon);
-    j["accountant"] = accounting.accountant;
-    j["accountant_assumes"] = accounting.assumes;
-    if (c.sampling == Sampling::poisson) {
-      if (accounting.pld)
-        j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)},
-                        {"lower", json_number(accounting.pld->lower)}};
-      j["eps_rdp"] = json_number(accounting.rdp);
-    }
-    if (result.parameters) j["parameters"] = result.parameters;
-    j["setup_seconds"] = result.setup_seconds;
-    if (crafts_input(c.threat))
-      j["crafted"] = {{"shadow_loss_initial", json_number(result.crafted_initial_loss)},
-                      {"shadow_loss_final", json_number(result.crafted_final_loss)}};
-    if (c.threat == SgdThreat::adaptive_poison) {
-      j["crafts"] = result.crafts;
-      j["craft_seconds"] = result.craft_seconds;
-    }
-    if (result.evaluated) {
-      j["test_accuracy"] = result.test_accuracy;
-      j["test_accuracy_models"] = result.evaluated;
-    }
-    j["estimates"] = estimates(result.scores, c.delta);
-    j["seconds"] = result.seconds;
-    j["trials_per_second"] =
-        result.seconds > 0 ? double(c.last_trial - c.first_trial) / result.seconds : 0.0;
-    write_whole("-", json_line(j));
+  const SgdGameResult result = play_sgd_game(
+      c, accounting.noise_multiplier, o.json ? o.evaluate : 0,
+      [&](std::size_t begin, const double* s, std::size_t n) {
+        c.check_scores(accounting.noise_multiplier, c.first_trial + begin, s, n);
+        if (o.json) scores.insert(scores.end(), s, s + 2 * n);
+        return !writer || writer->write(begin, s, n);
+      },
+      [&](std::size_t done) { progress.update(done); });
+  if (rows) {
+    rows->commit();
+    if (rows->reader_closed()) return 0;  // the reader has decided: a quiet stop
   }
+  if (o.json) write_whole("-", json_line(summary(o, accounting, result, scores)));
   return 0;
 }
 

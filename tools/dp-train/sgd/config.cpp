@@ -156,13 +156,13 @@ void SgdConfig::check_arithmetic(double sigma) const {
                     lot_option());
 }
 
-void SgdConfig::check_scores(double sigma, const std::vector<double>& scores) const {
-  const auto bad =
-      std::find_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
-  if (bad == scores.end()) return;
-  const std::string what =
-      "the distinguisher's score is " + format_number(*bad) + " in trial " +
-      std::to_string(first_trial + static_cast<std::size_t>(bad - scores.begin()) / 2);
+void SgdConfig::check_scores(double sigma, std::size_t trial, const double* scores,
+                             std::size_t n) const {
+  const double* bad =
+      std::find_if(scores, scores + 2 * n, [](double v) { return !std::isfinite(v); });
+  if (bad == scores + 2 * n) return;
+  const std::string what = "the distinguisher's score is " + format_number(*bad) + " in trial " +
+                           std::to_string(trial + static_cast<std::size_t>(bad - scores) / 2);
   if (engine == SgdEngine::train && lr > 0)
     // The lr scales every update, noise included: a step so large that the logits overflow.
     throw DataError(what + ": training diverged, each step adding noise of sd lr z C / (q N) = " +

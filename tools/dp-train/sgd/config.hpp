@@ -35,10 +35,11 @@ struct SgdConfig : SgdGameConfig {
   // the trainer's single-precision update or D3's per-step statistic (of order 1/z^2)
   // would overflow. Names the option to change.
   void check_arithmetic(double sigma) const;
-  // Throws DataError at the first score of the run at `sigma` that is not finite
-  // (eps-from-scores refuses NaN and inf, and so do the estimates of --json): says why,
+  // Throws DataError at the first of n trials' scores (trial, trial + 1, ...: 2n of them,
+  // as the game delivers them) of the run at `sigma` that is not finite (eps-from-scores
+  // refuses NaN and inf, and so do the estimates of --json): says why and in which trial,
   // with the option to change.
-  void check_scores(double sigma, const std::vector<double>& scores) const;
+  void check_scores(double sigma, std::size_t trial, const double* scores, std::size_t n) const;
   // The option that sets the lot size: --q (Poisson) or --batch (shuffle); and the one
   // that sets the noise: --eps when z is calibrated, else --noise-multiplier.
   std::string lot_option() const;

@@ -229,7 +229,8 @@ void declare_run_options(CLI::App& sub, Names& names, SgdOptions& options) {
                  "worker threads, 0: all cores (output does not depend on it)")
       ->capture_default_str()
       ->check(cli::thread_count());
-  sub.add_option("-o,--output", options.out, "scores CSV file (- = stdout)")->capture_default_str();
+  sub.add_option("-o,--output", options.out,
+                 "scores CSV file, whole at the end (- = stdout: rows as the trials finish)")->capture_default_str();
   sub.add_flag("--json", options.json,
                "print a JSON summary (noise, analytic eps, estimates, accuracy, trials/s) instead "
                "of the CSV on stdout");
