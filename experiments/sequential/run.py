@@ -6,29 +6,31 @@ Clopper-Pearson bound on the same trials. Three parts, each a markdown table on 
              clip 4, eps 2, delta 1e-5), TRIALS trials each, watched after every trial: the share
              whose sequential bound ever exceeds the run's eps (2, the PLD accountant's upper
              bound: the true eps is at most that), beside "re-run the fixed-N Clopper-Pearson
-             bound after every LOOK trials and stop at the first exceedance". The same on a tight
-             game, randomized response at pure eps 1 (decisions, fair-coin labels), where the
-             bounds come close to the truth.
+             bound after every LOOK trials (up to FIXED_MAX) and stop at the first exceedance".
+             The same on a tight game, randomized response at pure eps 1 (decisions, fair-coin
+             labels), where the bounds come close to the truth. Run in process by DRIVER
+             (validity.cpp): a million re-runs through the tools would take days.
   detection  for each fault and eps: the trials the sequential gate (--fail-above eps) needs to
              exit 3, median and 90th percentile over DETECT_RUNS seeds.
   tightness  the correct trainer at eps 2: after N trials, the sequential bound beside the
              fixed-N bounds (bonferroni, split) on the same trials, medians over TIGHT_RUNS seeds.
 
-Environment: BIN (the tools), RUNS, TRIALS, LOOK, DETECT_RUNS, DETECT_MAX, TIGHT_RUNS, TIGHT_N.
+Environment: BIN (the tools), DRIVER, RUNS, TRIALS, LOOK, FIXED_MAX, DETECT_RUNS, DETECT_MAX,
+TIGHT_RUNS, TIGHT_N.
 """
 import json
 import math
 import os
-import random
 import statistics
 import subprocess
 import sys
-import tempfile
 
 BIN = os.environ.get("BIN", "build/bin")
-RUNS = int(os.environ.get("RUNS", "100"))
-TRIALS = int(os.environ.get("TRIALS", "10000"))
+DRIVER = os.environ.get("DRIVER", "validity")
+RUNS = int(os.environ.get("RUNS", "1000"))
+TRIALS = int(os.environ.get("TRIALS", "100000"))
 LOOK = int(os.environ.get("LOOK", "100"))
+FIXED_MAX = int(os.environ.get("FIXED_MAX", "10000"))
 DETECT_RUNS = int(os.environ.get("DETECT_RUNS", "20"))
 DETECT_MAX = int(os.environ.get("DETECT_MAX", "100000"))
 TIGHT_RUNS = int(os.environ.get("TIGHT_RUNS", "5"))
@@ -40,11 +42,13 @@ def tool(name):
     return os.path.join(BIN, name)
 
 
-def sgd_trials(seed, trials, eps=2, fault=None):
+def sgd_trials(seed, trials, eps=2, fault=None, json_summary=False):
     cmd = [tool("dp-train"), "sgd", "--threat", "malicious-dataset", "--engine", "simulate",
            "--clip", "4", "--eps", str(eps), "--trials", str(trials), "--seed", str(seed), "-q"]
     if fault:
         cmd += ["--fault", fault]
+    if json_summary:
+        cmd += ["--json"]
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
@@ -64,14 +68,6 @@ def sequential_bound(text, *args):
 def prefix(text, trials, rows_per_trial):
     lines = text.splitlines(keepends=True)
     return "".join(lines[: 1 + trials * rows_per_trial])
-
-
-def ever_above_fixed(text, truth, rows_per_trial, trials, args):
-    """Whether the fixed-N Clopper-Pearson bound, re-run after every LOOK trials, ever exceeds."""
-    for n in range(LOOK, trials + 1, LOOK):
-        if float(eps_from(prefix(text, n, rows_per_trial), *args).stdout) > truth:
-            return True
-    return False
 
 
 def cp_interval(k, n):
@@ -94,37 +90,33 @@ def cp_interval(k, n):
     return lo, hi
 
 
-def rr_decisions(seed, trials, eps):
-    rng = random.Random(seed)
-    keep = math.exp(eps) / (1 + math.exp(eps))
-    rows = ["label,guess"]
-    for _ in range(trials):
-        label = rng.random() < 0.5
-        guess = label if rng.random() < keep else not label
-        rows.append(f"{int(label)},{int(guess)}")
-    return "\n".join(rows) + "\n"
+def sgd_game_parameters(eps=2):
+    """The noise multiplier, rate and steps dp-train sgd calibrates for the game at eps."""
+    run = json.loads(sgd_trials(1, 1, eps, json_summary=True))
+    return run["noise_multiplier"], run["q"], run["steps"]
 
 
 def validity():
-    print(f"## Validity under continuous monitoring ({RUNS} runs of {TRIALS} trials)\n")
+    """In process (validity.cpp): the tools' library calls, RUNS x TRIALS, every trial watched."""
+    print(f"## Validity under continuous monitoring ({RUNS} runs of {TRIALS} trials, "
+          "looked at after every trial)\n")
     print("| game | true eps (at most) | sequential: share ever above | fixed-N Clopper-Pearson "
-          f"re-run every {LOOK} trials: share ever above |")
-    print("|---|---|---|---|")
-    cells = [("DP-SGD malicious-dataset, simulated, eps 2", 2.0, 2,
-              lambda s: sgd_trials(s, TRIALS), ["--delta", DELTA], ["--delta", DELTA]),
-             ("randomized response, pure eps 1", 1.0, 1,
-              lambda s: rr_decisions(s, TRIALS, 1.0), ["--decisions", "-"],
-              ["--decisions", "-", "--method", "clopper-pearson"])]
-    for name, truth, rows, make, seq_args, fixed_args in cells:
-        seq = fixed = 0
-        for seed in range(1, RUNS + 1):
-            text = make(seed)
-            seq += sequential_bound(text, *seq_args) > truth
-            fixed += ever_above_fixed(text, truth, rows, TRIALS, fixed_args)
+          f"re-run every {LOOK} trials: share ever above | CPU s |")
+    print("|---|---|---|---|---|")
+    z, q, steps = sgd_game_parameters()
+    fixed_sgd = min(FIXED_MAX, TRIALS)
+    cells = [(f"DP-SGD malicious-dataset, simulated, clip 4, eps 2 (re-runs up to {fixed_sgd} "
+              "trials)", 2.0, ["sgd", RUNS, TRIALS, LOOK, fixed_sgd, repr(z), repr(q), steps, 2]),
+             (f"randomized response, pure eps 1 (re-runs up to {TRIALS} trials)", 1.0,
+              ["rr", RUNS, TRIALS, LOOK, TRIALS, 1])]
+    for name, truth, args in cells:
+        out = subprocess.run([DRIVER, *map(str, args)], check=True, capture_output=True,
+                             text=True).stdout.split()
+        runs, seq, fixed, cpu = int(out[0]), int(out[1]), int(out[2]), float(out[3])
         def cell(k):
-            lo, hi = cp_interval(k, RUNS)
-            return f"{k}/{RUNS} = {k / RUNS:.3f} [{lo:.3f}, {hi:.3f}]"
-        print(f"| {name} | {truth:g} | {cell(seq)} | {cell(fixed)} |")
+            lo, hi = cp_interval(k, runs)
+            return f"{k}/{runs} = {k / runs:.3f} [{lo:.3f}, {hi:.3f}]"
+        print(f"| {name} | {truth:g} | {cell(seq)} | {cell(fixed)} | {cpu:.0f} |")
     print()
 
 

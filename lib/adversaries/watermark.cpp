@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
 #include <boost/math/constants/constants.hpp>
 
+#include "accounting/log_space.hpp"
 #include "core/error.hpp"
 #include "core/names.hpp"
 
@@ -14,8 +16,10 @@ namespace dpaudit {
 
 namespace {
 
-constexpr Named<WatermarkScore> kScores[] = {
-    {"llr", WatermarkScore::llr}, {"paper", WatermarkScore::paper}, {"sum", WatermarkScore::sum}};
+constexpr Named<WatermarkScore> kScores[] = {{"llr", WatermarkScore::llr},
+                                             {"paper", WatermarkScore::paper},
+                                             {"sum", WatermarkScore::sum},
+                                             {"epoch-max", WatermarkScore::epoch_max}};
 
 // exp(a) is finite below log(DBL_MAX) = 709.78; llr switches form before it.
 constexpr double kLargeExponent = 700;
@@ -91,9 +95,46 @@ double watermark_step_score(WatermarkScore s, double d, double sigma, double q) 
              0.5 * std::log(boost::math::constants::two_pi<double>() * variance);
     }
     case WatermarkScore::sum:
-      break;  // the raw projection, d
+    case WatermarkScore::epoch_max:  // not a step's score (WatermarkScorer): the raw d
+      break;                         // the raw projection, d
   }
   return d;
+}
+
+double epoch_max_log_ratio(double m, double sigma, std::uint64_t steps, double p) {
+  const double l = static_cast<double>(steps);
+  // log of the bracket: (L-1)/L Phi((m-1)/s) / Phi(m/s), and 1/L times the density ratio.
+  const double others = steps > 1 ? std::log((l - 1) / l) + log_normal_cdf((m - 1) / sigma) -
+                                        log_normal_cdf(m / sigma)
+                                  : -std::numeric_limits<double>::infinity();
+  const double spike = -std::log(l) + (2 * m - 1) / (2 * sigma * sigma);
+  const double bracket = log_add(others, spike);
+  if (p >= 1) return bracket;
+  return log_add(std::log1p(-p), std::log(p) + bracket);
+}
+
+WatermarkScorer::WatermarkScorer(WatermarkScore score, double sigma, double q,
+                                 std::uint64_t epoch_steps)
+    : kind_(score), sigma_(sigma), q_(q), epoch_steps_(epoch_steps) {}
+
+void WatermarkScorer::add(double d) {
+  if (kind_ != WatermarkScore::epoch_max) {
+    total_ += watermark_step_score(kind_, d, sigma_, q_);
+    return;
+  }
+  epoch_max_ = in_epoch_ == 0 ? d : std::max(epoch_max_, d);
+  if (++in_epoch_ == epoch_steps_) close_epoch();
+}
+
+void WatermarkScorer::close_epoch() {
+  const double p = static_cast<double>(in_epoch_) / static_cast<double>(epoch_steps_);
+  total_ += epoch_max_log_ratio(epoch_max_, sigma_, in_epoch_, p);
+  in_epoch_ = 0;
+}
+
+double WatermarkScorer::score() {
+  if (kind_ == WatermarkScore::epoch_max && in_epoch_ > 0) close_epoch();
+  return total_;
 }
 
 }  // namespace dpaudit

@@ -11,6 +11,7 @@
 // product, or the likelihood ratio that Eq. 6 approximates).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,10 @@ void add_watermark(const Watermark& w, double norm, float* grad);
 // watermark itself projects to norm * sqrt(2n).
 double watermark_projection(const Watermark& w, const float* v);
 
-// D3's per-step statistic (see watermark_step_score).
-enum class WatermarkScore { llr, paper, sum };
-// "llr" | "paper" | "sum"; anything else is a UsageError naming {score}.
+// D3's statistic: per step (see watermark_step_score), or per epoch (epoch_max, see
+// WatermarkScorer).
+enum class WatermarkScore { llr, paper, sum, epoch_max };
+// "llr" | "paper" | "sum" | "epoch-max"; anything else is a UsageError naming {score}.
 WatermarkScore parse_watermark_score(const std::string& name);
 std::string to_string(WatermarkScore score);
 
@@ -56,7 +58,40 @@ std::string to_string(WatermarkScore score);
 //  sum:   d.
 // Unchecked, as it runs once per step of every trial: sigma > 0 and finite, q in [0, 1]
 // and d finite are the callers' (SubsampledGaussianGame's validation, dp-train sgd's
-// configuration and calibration).
+// configuration and calibration). Not for epoch_max.
 double watermark_step_score(WatermarkScore s, double d, double sigma, double q);
+
+// D3's score of one trial, fed the normalised statistic of every step in order (steps 0 ..
+// steps - 1). The per-step scores add watermark_step_score. epoch_max is the test of a
+// trainer that shuffles (Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha & Zhang 2024, "How
+// private are DP-SGD implementations?"): with shuffled lots the canary is in exactly one
+// step of each epoch of B = epoch_steps steps, uniformly placed, so the epoch's largest
+// statistic m is the max of B - 1 draws of N(0, sigma^2) and one of N(1, sigma^2); its
+// log-likelihood ratio against "in no step" (the max of B draws of N(0, sigma^2)) is
+//   log( (B-1)/B Phi((m-1)/sigma) / Phi(m/sigma) + 1/B exp((2m - 1) / (2 sigma^2)) ),
+// summed over the epochs. A last epoch cut short to L < B steps holds the canary with
+// probability p = L/B (the trainer's epoch is cut by the end of training): its ratio is
+// 1 - p + p r_L(m), r_L the bracket above at L steps. Computed in log space (log Phi of
+// accounting/log_space.hpp), finite for every finite m.
+class WatermarkScorer {
+ public:
+  // epoch_steps >= 1 (epoch_max only).
+  WatermarkScorer(WatermarkScore score, double sigma, double q, std::uint64_t epoch_steps);
+  void add(double d);  // the next step's statistic
+  double score();      // after the last step (closes a last, shorter epoch)
+
+ private:
+  void close_epoch();
+  WatermarkScore kind_;
+  double sigma_, q_;
+  std::uint64_t epoch_steps_;
+  std::uint64_t in_epoch_ = 0;  // steps of the current epoch so far
+  double epoch_max_ = 0;
+  double total_ = 0;
+};
+
+// The log-likelihood ratio of epoch_max for one epoch of `steps` steps holding the canary
+// with probability p in (0, 1], at largest statistic m.
+double epoch_max_log_ratio(double m, double sigma, std::uint64_t steps, double p);
 
 }  // namespace dpaudit

@@ -32,7 +32,8 @@ void validate(const SubsampledGaussianGame& g) {
   if (g.steps > kMaxSteps) fail("at most 2^50 steps");
   if (g.sampling == Sampling::without_replacement)
     fail("the canary's steps are Poisson-sampled or shuffled, not without replacement");
-  if (g.sampling == Sampling::shuffle && g.epoch_steps == 0)
+  if ((g.sampling == Sampling::shuffle || g.score == WatermarkScore::epoch_max) &&
+      g.epoch_steps == 0)
     fail("an epoch needs at least one step");
 }
 
@@ -65,7 +66,7 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
   PhiloxStream noise(key, stream_id, 0);
   PhiloxStream slots(key, stream_id, steps);  // shuffle: the epochs' slots
   std::uint64_t canary_step = steps;          // shuffle: the current epoch's canary step
-  double score = 0;
+  WatermarkScorer scorer(g.score, g.noise_multiplier, g.q, g.epoch_steps);
   for (std::uint64_t begin = 0; begin < steps; begin += chunk) {
     const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, steps - begin));
     noise.fill_normal(s.noise.data(), len);
@@ -84,10 +85,10 @@ double play_trial(const SubsampledGaussianGame& g, std::uint64_t key, std::uint6
     for (std::size_t i = 0; i < len; ++i) {
       const double d =
           (s.included[i] ? g.signal : 0.0) + g.noise_scale * g.noise_multiplier * s.noise[i];
-      score += watermark_step_score(g.score, d, g.noise_multiplier, g.q);
+      scorer.add(d);
     }
   }
-  return score;
+  return scorer.score();
 }
 
 }  // namespace

@@ -34,9 +34,10 @@ struct SubsampledGaussianGame {
   // len steps holds the canary with probability len / epoch_steps (the trainer's
   // epoch is cut by the end of training).
   Sampling sampling = Sampling::poisson;  // poisson or shuffle
-  std::uint64_t epoch_steps = 100;        // >= 1, for shuffle
-  // The distinguisher's per-step statistic (watermark_step_score), summed over the
-  // steps; it uses q and z as the Poisson model says, whatever the sampling.
+  std::uint64_t epoch_steps = 100;        // >= 1, for shuffle and epoch_max
+  // The distinguisher's statistic (adversaries/watermark.hpp's WatermarkScorer): per step,
+  // summed over the steps, with q and z as the Poisson model says, whatever the sampling;
+  // or epoch_max over epochs of epoch_steps steps (the test of shuffled lots).
   WatermarkScore score = WatermarkScore::llr;
   std::uint64_t seed = 0;
 };

@@ -85,14 +85,15 @@ TEST_CASE("score names round-trip; an unknown one is a usage error naming the sc
   CHECK(parse_watermark_score("llr") == WatermarkScore::llr);
   CHECK(parse_watermark_score("paper") == WatermarkScore::paper);
   CHECK(parse_watermark_score("sum") == WatermarkScore::sum);
-  for (const char* name : {"llr", "paper", "sum"})
+  CHECK(parse_watermark_score("epoch-max") == WatermarkScore::epoch_max);
+  for (const char* name : {"llr", "paper", "sum", "epoch-max"})
     CHECK(to_string(parse_watermark_score(name)) == name);
   CHECK_THROWS_AS(parse_watermark_score("LLR"), UsageError);
   try {
     parse_watermark_score("max");
     FAIL("no error");
   } catch (const UsageError& e) {
-    CHECK(e.pattern() == "unknown score 'max' (llr, paper or sum) ({score})");
+    CHECK(e.pattern() == "unknown score 'max' (llr, paper, sum or epoch-max) ({score})");
     CHECK(e.kind() == ErrorKind::usage);
   }
 }
@@ -145,4 +146,64 @@ TEST_CASE(
   // Far in the tail, where the pdf underflows, the log density stays finite.
   CHECK(close(watermark_step_score(WatermarkScore::paper, 1e3, 0.1, 0.5),
               -999.0 * 999.0 / 0.02 - 0.5 * std::log(2 * 3.141592653589793 * 0.01), 1e-15));
+}
+
+namespace {
+
+double normal_cdf(double z) {
+  return 0.5 * std::erfc(-z / std::sqrt(2.0));
+}
+double normal_pdf(double z) {
+  return std::exp(-z * z / 2) / std::sqrt(2 * M_PI);
+}
+
+}  // namespace
+
+TEST_CASE("epoch-max: the log-likelihood ratio of an epoch's largest statistic") {
+  // One step, the canary surely in it: the Gaussian llr (2m - 1) / (2 s^2).
+  CHECK(epoch_max_log_ratio(0.7, 0.5, 1, 1.0) == doctest::Approx((2 * 0.7 - 1) / 0.5));
+  // B steps, closed form from the densities of the max: B - 1 draws of N(0, s^2) and one of
+  // N(1, s^2) against B of N(0, s^2).
+  for (double m : {-1.0, 0.3, 2.5}) {
+    for (std::uint64_t b : {2u, 10u}) {
+      const double s = 0.8, l = static_cast<double>(b);
+      const double ratio = (l - 1) / l * normal_cdf((m - 1) / s) / normal_cdf(m / s) +
+                           std::exp((2 * m - 1) / (2 * s * s)) / l;
+      CHECK(epoch_max_log_ratio(m, s, b, 1.0) == doctest::Approx(std::log(ratio)).epsilon(1e-12));
+      // A cut epoch holding the canary with probability p: 1 - p + p ratio.
+      CHECK(epoch_max_log_ratio(m, s, b, 0.25) ==
+            doctest::Approx(std::log(0.75 + 0.25 * ratio)).epsilon(1e-12));
+    }
+  }
+  // A likelihood ratio integrates to 1 against the null's density of the max,
+  // B phi(m) Phi(m)^(B-1) (s = 1): checks the formula, not only its evaluation.
+  for (std::uint64_t b : {1u, 5u, 100u}) {
+    const double l = static_cast<double>(b), h = 1e-3;
+    double total = 0;
+    for (double m = -12; m <= 16; m += h)
+      total += h * l * normal_pdf(m) * std::pow(normal_cdf(m), l - 1) *
+               std::exp(epoch_max_log_ratio(m, 1.0, b, 1.0));
+    CHECK(total == doctest::Approx(1.0).epsilon(1e-6));
+  }
+  // Far tails stay finite where Phi underflows in double.
+  CHECK(std::isfinite(epoch_max_log_ratio(-60, 1.0, 10, 1.0)));
+  CHECK(epoch_max_log_ratio(-60, 1.0, 10, 1.0) < std::log(0.9) - 50);
+  CHECK(std::isfinite(epoch_max_log_ratio(60, 0.5, 10, 1.0)));
+}
+
+TEST_CASE(
+    "WatermarkScorer: per-step scores add up; epoch-max closes each epoch and a cut last one") {
+  const double d[] = {0.2, -0.4, 1.3, 0.9, 0.1};
+  WatermarkScorer llr(WatermarkScore::llr, 0.9, 0.3, 2);
+  double sum = 0;
+  for (double x : d) {
+    llr.add(x);
+    sum += watermark_step_score(WatermarkScore::llr, x, 0.9, 0.3);
+  }
+  CHECK(llr.score() == sum);
+  WatermarkScorer epochs(WatermarkScore::epoch_max, 0.9, 0.3, 2);
+  for (double x : d) epochs.add(x);
+  const double want = epoch_max_log_ratio(0.2, 0.9, 2, 1.0) +
+                      epoch_max_log_ratio(1.3, 0.9, 2, 1.0) + epoch_max_log_ratio(0.1, 0.9, 1, 0.5);
+  CHECK(epochs.score() == doctest::Approx(want).epsilon(1e-15));
 }

@@ -200,17 +200,16 @@ class TrialPlayer {
     };
     if (observe == 0) choose();
     const double unit = c_.clip * std::sqrt(static_cast<double>(coords)) / c_.expected_lot();
-    double score = 0;
+    WatermarkScorer scorer(c_.score, sigma_, c_.sampling_rate(), c_.epoch_steps());
     trainer_.train(theta_, rng, insertion, [&](std::size_t t, const float* update) {
       if (t < observe) {
         for (std::size_t j = 0; j < d; ++j) movement[j] += std::fabs(update[j]);
         if (t + 1 == observe) choose();
         return;
       }
-      score += watermark_step_score(c_.score, watermark_projection(mark, update) / unit, sigma_,
-                                    c_.sampling_rate());
+      scorer.add(watermark_projection(mark, update) / unit);
     });
-    return score;
+    return scorer.score();
   }
 
   const SgdGameConfig& c_;

@@ -131,6 +131,11 @@ void SgdConfig::validate() const {
   if (engine == SgdEngine::simulate && threat != SgdThreat::malicious_dataset)
     throw UsageError("only the malicious-dataset game reduces to the simulated 1-D game",
                      "--engine");
+  if (score == WatermarkScore::epoch_max && threat != SgdThreat::malicious_dataset)
+    throw UsageError(
+        "the epoch-max score reads every step's epoch from step 0: only with the "
+        "malicious-dataset threat (gradient-canary spends its first steps choosing coordinates)",
+        "--score");
 }
 
 void SgdConfig::check_arithmetic(double sigma) const {

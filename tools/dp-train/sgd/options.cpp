@@ -165,7 +165,9 @@ void declare_canary_options(CLI::App& sub, Names& names, SgdConfig& c) {
       ->capture_default_str()
       ->check(cli::positive());
   sub.add_option("--score", o->score,
-                 "D3's statistic: llr (Neyman-Pearson, default) | paper (Eq. 6) | sum")
+                 "D3's statistic: llr (Neyman-Pearson, default) | paper (Eq. 6) | sum | epoch-max "
+                 "(malicious-dataset: each epoch's largest step, Chua et al. 2024's test of "
+                 "shuffled lots)")
       ->capture_default_str();
 }
 
@@ -230,7 +232,8 @@ void declare_run_options(CLI::App& sub, Names& names, SgdOptions& options) {
       ->capture_default_str()
       ->check(cli::thread_count());
   sub.add_option("-o,--output", options.out,
-                 "scores CSV file, whole at the end (- = stdout: rows as the trials finish)")->capture_default_str();
+                 "scores CSV file, whole at the end (- = stdout: rows as the trials finish)")
+      ->capture_default_str();
   sub.add_flag("--json", options.json,
                "print a JSON summary (noise, analytic eps, estimates, accuracy, trials/s) instead "
                "of the CSV on stdout");
