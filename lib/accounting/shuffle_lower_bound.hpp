@@ -33,7 +33,9 @@
 // the slices, in the order of their privacy loss, are merged into cells whose merged loss
 // log(P(cell) / Q(cell)) is at or just above a lattice point k h (merging is a
 // post-processing: Blackwell; Dong, Roth & Su 2022); each cell's loss is then rounded DOWN to
-// its lattice point after taking off 1e-7, more than the rounding of the computed masses.
+// its lattice point after taking off a bound on the computed loss's rounding error (propagated
+// from the log-CDFs, log_normal_cdf taken as accurate to 16 units in the last place); an
+// outcome whose mass underflows to 0 is dropped.
 // delta(eps) = E_P[(1 - e^(eps - L))_+] only falls when a loss falls, and losses add under
 // composition, so the rounded, composed PLD's delta is at most the pair's. The E epochs are
 // composed by FFT (pld_compose.hpp); its outside mass and roundoff bound are taken off each

@@ -54,4 +54,6 @@ expect_error 2 "^rdp-compose: error: the steps E\*B of the Poisson comparison ar
   rdp-compose --sampling shuffle --sigma 1 --epochs 9223372036854775807 --batches 10 --delta 1e-5
 expect_error 2 "^rdp-compose: error: --batches: " \
   rdp-compose --sampling shuffle --sigma 1 --epochs 10 --batches 0 --delta 1e-5
+expect_error 1 "^rdp-compose: error: noise 0.01 is too small for the shuffled lower bound: the pair's masses underflow double" \
+  rdp-compose --sampling shuffle --sigma 0.01 --epochs 3 --batches 100 --delta 1e-5
 finish

@@ -103,6 +103,8 @@ TEST_CASE("inputs out of range") {
   ShuffleLowerBoundOptions bad;
   bad.lattice = -1;
   CHECK_THROWS_AS(ShuffleLowerBound({1.0, 10, 1}, bad), UsageError);
+  // at noise 0.01 the pair's masses underflow double: an error, not a bound of about 0
+  CHECK_THROWS_AS(ShuffleLowerBound({0.01, 100, 3}), DataError);
   const ShuffleLowerBound lb({1.0, 10, 1});
   CHECK_THROWS_AS(lb.epsilon(0.0), UsageError);
   CHECK_THROWS_AS(lb.epsilon(1.0), UsageError);
