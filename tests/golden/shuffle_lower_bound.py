@@ -20,6 +20,11 @@ N(2, s^2) and the max of B - 1 N(0, s^2) by the inverse CDF of U^(1/(B-1))), the
 loss summed over the E epochs, delta(eps) = mean of (1 - e^(eps - sum L))_+ with its
 standard error; numpy's default_rng(SEED), N draws.
 
+One epoch (E = 1) once more, as Chua et al. 2024 compute it: the best threshold test on M,
+max over c of P(M > c) - e^eps Q(M > c) (their "cube" sets; c on a grid of 0.001), inverted
+by brentq. The loss rises with M (checked on a grid), so a threshold is the optimal test and
+this is the pair's exact eps up to the grid.
+
 Run: /usr/bin/python3 tests/golden/shuffle_lower_bound.py  (numpy 1.24, scipy 1.10, Debian 12;
 about a minute).
 """
@@ -93,6 +98,15 @@ def eps_of(delta_fn, delta):
     return brentq(lambda x: delta_fn(x) - delta, 0.0, 200.0, xtol=1e-12)
 
 
+def cube_eps(s, b, delta):
+    grid = np.linspace(-3.0, 2.0 + 9.0 * s, 20001)
+    assert np.all(np.diff(loss(grid, s, b)) > 0), "the loss does not rise with M"
+    c = np.arange(-5.0, 40.0, 0.001)
+    out = lambda mu: -np.expm1(log_cdf_max(c, mu, s, b))
+    hs = lambda eps: np.max(out(2.0) - np.exp(eps) * out(1.0))
+    return brentq(lambda e: hs(e) - delta, 0.0, 100.0, xtol=1e-12)
+
+
 def monte_carlo(s, b, e, eps, rng, n):
     total = np.zeros(n)
     for _ in range(e):
@@ -114,6 +128,9 @@ if __name__ == "__main__":
                        (0.8, 10, 1, 1e-3)]:
         lo, up = bracket(s, b, e, 1e-4)
         print((s, b, e, d), repr(eps_of(lo, d)), repr(eps_of(up, d)))
+    print("# one epoch by Chua et al.'s threshold (cube) test: (s, B, delta): eps")
+    for s, b, d in [(1.0, 10, 1e-5), (0.5, 100, 1e-5), (1.0, 1000, 1e-5), (2.0, 1000, 1e-5)]:
+        print((s, b, d), repr(cube_eps(s, b, d)))
     print(f"# Monte Carlo, seed {SEED}, {N_MC} draws: (s, B, E, eps): delta, its standard "
           "error, and the bracket")
     for s, b, e, x in [(1.0, 10, 10, 1.0), (0.5, 100, 5, 3.0)]:

@@ -53,6 +53,22 @@ TEST_CASE("against the same pair computed independently, and its Monte Carlo") {
     CHECK(eps <= r.upper);
     CHECK(eps >= r.lower * (1 - 1e-4));
   }
+  // [golden] the same script, one epoch as Chua et al. 2024 compute it: the best threshold on the
+  // epoch's largest sum (their "cube" sets), the pair's exact eps for one epoch since the loss
+  // rises with it. Ours within 1e-4 below.
+  struct Epoch {
+    double s;
+    long long batches;
+    double eps;
+  };
+  for (const Epoch e :
+       {Epoch{1.0, 10, 4.343411071175553}, Epoch{0.5, 100, 9.997191056388516},
+        Epoch{1.0, 1000, 2.8820957365255055}, Epoch{2.0, 1000, 0.06556684025978811}}) {
+    const double eps = ShuffleLowerBound({e.s, e.batches, 1}).epsilon(1e-5);
+    INFO("s " << e.s << " B " << e.batches << ": " << eps);
+    CHECK(eps <= e.eps * (1 + 1e-9));
+    CHECK(eps >= e.eps * (1 - 1e-4));
+  }
   // [golden] the same script's Monte Carlo of the pair (numpy default_rng(20261126), 2e6
   // draws of E epochs under P): delta(eps) = 0.6195930681517356 +- 0.000287947 (s 1, B 10,
   // E 10, eps 1) and 0.8472882807299408 +- 0.000226117 (s 0.5, B 100, E 5, eps 3). Ours
