@@ -122,16 +122,6 @@ double lattice_spacing_for(const std::vector<Segment>& segments, double rho) {
   return lo;
 }
 
-// The most a composition's delta(eps) at any eps >= 0 is off by: its outside mass (folded
-// back and beyond the window) and its roundoff, an l2 bound, times the root of the number
-// of lattice points with a positive loss (the only ones that enter delta(eps), with
-// weights in [0, 1]: Cauchy-Schwarz, pld_compose.hpp).
-double slack(const ComposedPld& c) {
-  const long long from = std::max(0LL, 1 - c.pld.first);  // loss (first + i) h > 0
-  const long long positive = std::max(0LL, static_cast<long long>(c.pld.mass.size()) - from);
-  return c.outside_mass + c.roundoff * std::sqrt(static_cast<double>(positive));
-}
-
 // Drops the zero masses at both ends.
 void trim(PldPmf& p) {
   const auto nonzero = [](double m) { return m != 0; };
@@ -302,9 +292,9 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
     for (std::size_t a = 0; a < adjacencies.size(); ++a) {
       Direction d{std::move(composed[2 * a]), std::move(composed[2 * a + 1]), 0};
       // Upper: the slack goes to +inf. Lower: it is taken off each delta when it is read.
-      d.pessimistic.pld.inf_mass += slack(d.pessimistic);
+      d.pessimistic.pld.inf_mass += composition_slack(d.pessimistic);
       trim(d.pessimistic.pld);
-      d.lower_slack = slack(d.optimistic);
+      d.lower_slack = composition_slack(d.optimistic);
       trim(d.optimistic.pld);
       directions_.push_back(std::move(d));
     }

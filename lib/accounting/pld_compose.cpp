@@ -553,4 +553,10 @@ ComposedPld compose_grouped(const std::vector<PldFactor>& factors, const Composi
   return out;
 }
 
+double composition_slack(const ComposedPld& c) {
+  const long long from = std::max(0LL, 1 - c.pld.first);  // loss (first + i) h > 0
+  const long long positive = std::max(0LL, static_cast<long long>(c.pld.mass.size()) - from);
+  return c.outside_mass + c.roundoff * std::sqrt(static_cast<double>(positive));
+}
+
 }  // namespace dpaudit

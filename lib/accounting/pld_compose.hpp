@@ -49,6 +49,12 @@ struct ComposedPld {
   double roundoff;
 };
 
+// The most the composition's delta(eps) at any eps >= 0 is off by: its outside mass (folded
+// back and beyond the window) and its roundoff, an l2 bound, times the root of the number
+// of lattice points with a positive loss (the only ones that enter delta(eps), with
+// weights in [0, 1]: Cauchy-Schwarz above). Added to an upper delta, taken off a lower one.
+double composition_slack(const ComposedPld& composed);
+
 // Computed in double; where the roundoff bound comes out above max_roundoff, again in
 // x87 long double (80 bits: a unit roundoff 2^-11 of double's, and the bound with it; the
 // transforms take about 5 times as long).

@@ -102,7 +102,7 @@ for list in 2,,3 2,3, ,2 ''; do
 done
 expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps 0 --q 0.1 --steps 10 --delta 1e-5
 expect_error 2 'rdp-compose: error: --eps' rdp-compose --eps inf --q 0.1 --steps 10 --delta 1e-5
-expect_error 2 'rdp-compose: error: --sampling' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --sampling shuffle
+expect_error 2 'rdp-compose: error: --q cannot be used with --sampling shuffle' rdp-compose --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --sampling shuffle   # shuffle takes --epochs and --batches (rdp_compose_shuffle.sh)
 expect_error 2 '--q is required' rdp-compose --sigma 1 --steps 10 --delta 1e-5
 expect_error 2 '--sigma cannot be used with --events' rdp-compose --events "$TMP/events.csv" --sigma 1 --delta 1e-5
 expect_error 2 '--sigma cannot be used with --eps' rdp-compose --eps 1 --sigma 1 --q 0.1 --steps 10 --delta 1e-5

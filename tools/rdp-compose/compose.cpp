@@ -10,6 +10,7 @@
 #include "io/atomic_output.hpp"
 #include "io/csv.hpp"
 #include "io/json.hpp"
+#include "shuffle.hpp"
 
 namespace dpaudit::rdp_compose {
 
@@ -86,7 +87,8 @@ void tradeoff(const Options& o, const std::vector<AccountingEvent>& events, std:
     write_whole(o.tradeoff_path, csv);
 }
 
-// The accountant's own fields of the --json report, and its notes.
+}  // namespace
+
 void describe(const Options& o, const RunEpsilon& r, Json& report, const Note& note) {
   const auto orders = o.accounting.orders.size();
   if (r.gdp) {
@@ -113,6 +115,8 @@ void describe(const Options& o, const RunEpsilon& r, Json& report, const Note& n
       {"eps", json_number(r.rdp->epsilon)}, {"order", r.rdp->order}, {"orders", orders}};
   report["headline"] = accountant_name(r.accountant);
 }
+
+namespace {
 
 // What the gate's eps is: a bound or not, and the accountant that gave it (the headline's: pld's
 // may be rdp's).
@@ -151,6 +155,8 @@ void compose(const Options& options, std::istream& in, std::ostream& out, const 
       return tradeoff(options, segments(options, in), out);
     case Mode::epsilon:
       return epsilon(options, segments(options, in), out, note);
+    case Mode::shuffle:
+      return shuffled(options, out, note);
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "accounting/empirical_composition.hpp"
 #include "accounting/run_accountant.hpp"
+#include "io/json.hpp"
 
 namespace dpaudit::rdp_compose {
 
@@ -17,6 +18,7 @@ enum class Mode {
   calibrate,  // --eps: the smallest noise multiplier meeting it
   tradeoff,   // --tradeoff: the f-DP curve the accountant certifies
   empirical,  // --empirical: Maddock et al. 2023's (CANIFE) eps_hat from per-round eps_r
+  shuffle,    // --sampling shuffle: the shuffled lower bound beside the Poisson bound
 };
 
 struct Options {
@@ -25,6 +27,7 @@ struct Options {
   Sampling sampling = Sampling::poisson;
   double sigma = 0, q = 0, delta = 0, eps = 0;
   long long steps = 0;
+  long long epochs = 0, batches = 0;       // Mode::shuffle
   std::optional<std::string> events_path;  // segments from CSV ("-" or "": the input stream)
   std::string tradeoff_path;               // Mode::tradeoff ("-" or "": the output stream)
   std::string empirical_path;              // Mode::empirical ("-" or "": the input stream)
@@ -34,6 +37,10 @@ struct Options {
 };
 
 using Note = std::function<void(const std::string&)>;
+
+// The accountant's own fields of a --json report (the PLD interval and RDP, GDP's mu, RDP's
+// order) into `report`, and its notes.
+void describe(const Options& options, const RunEpsilon& r, Json& report, const Note& note);
 
 // Writes the result to `out` (nothing where it throws); --tradeoff FILE writes FILE whole.
 // Throws dpaudit's errors (DataError for bad input, UsageError), and cli::Refusal above

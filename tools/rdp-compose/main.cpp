@@ -36,6 +36,9 @@ const char* kExamples =
     "    # at dp_accounting's default discretisation: faster, a wider interval\n"
     "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT "
     "approximation\n"
+    "  rdp-compose --sampling shuffle --sigma 1 --epochs 10 --batches 100 --delta 1e-5   # "
+    "shuffled: lower bound vs Poisson\n"
+    "  rdp-compose --sampling shuffle --sigma 2 --epochs 5 --batches 1000 --delta 1e-5 --json\n"
     "  rdp-compose --accountant pld --sigma 2.2477 --q 0.1 --steps 100 --tradeoff curve.csv   # "
     "the f-DP curve it certifies\n"
     "  eps-from-scores run/scores.csv --per round --method canife |\n"
@@ -57,7 +60,10 @@ const char* kDescription =
     "approximation).\n"
     "Supported: Poisson subsampling, and a fixed batch without replacement (--sampling; "
     "replace-one\n"
-    "neighbours). Prints eps alone, or with --eps the smallest noise multiplier meeting it.";
+    "neighbours). Prints eps alone, or with --eps the smallest noise multiplier meeting it.\n"
+    "--sampling shuffle (--epochs, --batches): a certified lower bound on the eps of shuffled "
+    "batches\n"
+    "(Chua et al. 2024) beside the Poisson upper bound at Q = 1/B, and which is larger.";
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include "cli/tool.hpp"
 #include "core/error.hpp"
 #include "io/csv.hpp"
+#include "shuffle.hpp"
 
 namespace dpaudit::rdp_compose {
 
@@ -35,12 +36,13 @@ std::vector<double> parse_orders(const std::string& list) {
 // the budget.
 void declare_run(CLI::App& app, CommandLine& c) {
   Options& o = c.options;
-  app.add_option(
-         "--accountant", c.accountant,
-         "rdp: Renyi DP; pld: privacy-loss distribution (interval; prints the smallest sound upper "
-         "bound of PLD and RDP); gdp: Gaussian DP (CLT approximation unless Q = 1)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"rdp", "pld", "gdp"}));
+  c.accountant_opt =
+      app.add_option("--accountant", c.accountant,
+                     "rdp: Renyi DP; pld: privacy-loss distribution (interval; prints the smallest "
+                     "sound upper "
+                     "bound of PLD and RDP); gdp: Gaussian DP (CLT approximation unless Q = 1)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"rdp", "pld", "gdp"}));
   c.sigma = app.add_option("--sigma", o.sigma, "noise multiplier (noise stddev / clip norm), > 0")
                 ->check(cli::positive());
   c.q =
@@ -71,9 +73,11 @@ void declare_run(CLI::App& app, CommandLine& c) {
              "without-replacement: a fixed batch of Q*N records (replace-one neighbours: a step's "
              "sum moves "
              "by up to twice the clip norm, so every accountant reads SIGMA/2 per unit "
-             "sensitivity)")
+             "sensitivity); shuffle: --epochs of --batches, a certified lower bound beside the "
+             "Poisson "
+             "upper bound at q = 1/B (zero-out neighbours; --accountant pld by default)")
           ->capture_default_str()
-          ->check(CLI::IsMember({"poisson", "without-replacement"}));
+          ->check(CLI::IsMember({"poisson", "without-replacement", "shuffle"}));
   c.fail = app.add_option("--fail-above", c.fail_above,
                           "exit 3 (and print nothing) when eps > X (inf: never)")
                ->check(cli::epsilon());
@@ -175,6 +179,7 @@ void validate_run(const CommandLine& c, Options& o) {
 
 void declare(CLI::App& app, CommandLine& line) {
   declare_run(app, line);  // in the order --help lists them
+  declare_shuffle(app, line);
   declare_empirical(app, line);
   declare_output(app, line);
 }
@@ -184,6 +189,11 @@ Options validate(const CommandLine& c) {
   o.accounting.accountant = find_accountant(c.accountant);
   o.sampling = *find_sampling(c.sampling);
   if (c.orders_opt->count()) o.accounting.orders = parse_orders(c.orders);
+  if (o.sampling == Sampling::shuffle) {
+    validate_shuffle(c, o);
+    return o;
+  }
+  cli::forbid_options({c.epochs, c.batches}, "without --sampling shuffle");
   if (c.fail->count()) o.fail_above = c.fail_above;
   const Accountant a = *o.accounting.accountant;
   if (a == Accountant::gdp) cli::forbid_options({c.orders_opt, c.threads}, "with --accountant gdp");

@@ -19,7 +19,8 @@ struct CommandLine {
               *events = nullptr, *orders_opt = nullptr, *sampling_opt = nullptr, *fail = nullptr,
               *empirical = nullptr, *rounds = nullptr, *round_delta = nullptr, *cover_opt = nullptr,
               *floor = nullptr, *sigma_inf = nullptr, *lattice = nullptr, *threads = nullptr,
-              *tradeoff = nullptr, *json = nullptr;
+              *tradeoff = nullptr, *json = nullptr, *accountant_opt = nullptr, *epochs = nullptr,
+              *batches = nullptr;
 };
 
 // Declares every option on `app`, bound to `line`.
