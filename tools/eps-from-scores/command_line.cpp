@@ -184,6 +184,14 @@ void CommandLine::declare_outputs(CLI::App& app) {
   app.add_flag("--fail-on-refute", fail_on_refute,
                "--against-curve: exit 3 (and print nothing) when the scores refute the curve")
       ->needs(against_opt);
+  band_opt = app.add_option("--roc-band", band_path,
+                            "also write the empirical curve: CSV threshold,fpr,tpr,fpr_hi,tpr_lo, "
+                            "each rule's Clopper-Pearson band at alpha / (2 K), Bonferroni over "
+                            "the K thresholds (simultaneous), its frontier");
+  eps_delta_opt = app.add_option("--eps-delta", eps_delta_path,
+                                 "also write CSV delta,eps_lo: the Clopper-Pearson bound "
+                                 "(Bonferroni) at each delta 10^(-k/4), k = 4..40, all from one "
+                                 "band (rdp-compose --eps-delta writes the analytic one)");
   json_opt = app.add_flag("--json", json, "print one JSON object with everything");
   report_opt = app.add_flag("--report", report, "print a short human-readable table");
   app.add_option("-o,--output", output_path, "output file; - = stdout")->capture_default_str();
@@ -197,6 +205,11 @@ void CommandLine::declare_outputs(CLI::App& app) {
   null_dim_opt->excludes(decisions_opt);
   null_opt->excludes(decisions_opt);
   per_opt->excludes(in_opt)->excludes(decisions_opt);
+  for (CLI::Option* curve_out : {band_opt, eps_delta_opt})
+    curve_out->excludes(decisions_opt)
+        ->excludes(per_opt)
+        ->excludes(null_dim_opt)
+        ->excludes(null_opt);
   groups_opt->needs(bootstrap_opt);
   guesses_opt->excludes(thresholds_opt)->excludes(threshold_opt);
 }
@@ -227,9 +240,10 @@ void CommandLine::declare_sequential(CLI::App& app) {
 std::optional<SequentialRun> CommandLine::sequential_run() const {
   if (!sequential) return std::nullopt;
   cli::forbid_options(
-      {in_opt, out_opt, negate_opt, null_dim_opt, null_opt, method_opt, thresholds_opt,
-       threshold_opt, guesses_opt, curve_opt, seed_opt, splits_opt, bootstrap_opt, groups_opt,
-       tpr_opt, one_sided_opt, per_opt, against_opt, report_opt},
+      {in_opt,         out_opt,       negate_opt,   null_dim_opt,  null_opt, method_opt,
+       thresholds_opt, threshold_opt, guesses_opt,  curve_opt,     seed_opt, splits_opt,
+       bootstrap_opt,  groups_opt,    tpr_opt,      one_sided_opt, per_opt,  against_opt,
+       report_opt,     band_opt,      eps_delta_opt},
       "with --sequential");
   SequentialRun run;
   run.decisions = decisions_opt->count() > 0;
@@ -264,6 +278,8 @@ Options CommandLine::options() const {
   o.out_npy = out_npy;
   o.decisions = given(decisions_opt, decisions_paths);
   o.against_curve = given(against_opt, curve_path);
+  o.roc_band = given(band_opt, band_path);
+  o.eps_delta = given(eps_delta_opt, eps_delta_path);
   o.fail_on_refute = fail_on_refute;
   o.fail_above = given(fail_opt, fail_above);
   o.tpr_at = given(tpr_opt, tpr_list);

@@ -36,7 +36,7 @@ class CommandLine {
   std::string curve_name = "gaussian";
   std::size_t bootstrap_replicates = 0, jackknife_groups = 1000;
   std::string tpr_list = "0.001,0.01,0.1";  // kSummaryFprs
-  std::string guesses_text, curve_path;
+  std::string guesses_text, curve_path, band_path, eps_delta_path;
   bool negate = false, one_sided = false, json = false, report = false, quiet = false;
   bool fail_on_refute = false;
   bool sequential = false;
@@ -46,7 +46,7 @@ class CommandLine {
   CLI::Option *scores_opt, *in_opt, *out_opt, *decisions_opt, *negate_opt, *null_dim_opt, *null_opt,
       *method_opt, *delta_opt, *thresholds_opt, *threshold_opt, *guesses_opt, *curve_opt, *seed_opt,
       *splits_opt, *bootstrap_opt, *groups_opt, *tpr_opt, *one_sided_opt, *per_opt, *fail_opt,
-      *against_opt, *json_opt, *report_opt;
+      *against_opt, *json_opt, *report_opt, *band_opt, *eps_delta_opt;
 };
 
 }  // namespace dpaudit::eps_from_scores

@@ -12,9 +12,12 @@
 #include "cli/output.hpp"
 #include "cli/tool.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
+#include "io/atomic_output.hpp"
 #include "io/csv.hpp"
 #include "io/scores_reader.hpp"
 #include "output.hpp"
+#include "stats/empirical_curve.hpp"
 #include "stats/estimate.hpp"
 
 namespace dpaudit::eps_from_scores {
@@ -109,6 +112,26 @@ void read_data(const Options& o, EstimateRequest& r, std::istream& in) {
                                           : read_scores_csv(o.scores, read, in));
 }
 
+// --roc-band and --eps-delta (stats/empirical_curve.hpp), at --alpha; each file whole.
+void write_curves(const Options& o, const EstimateRequest& r) {
+  if (!o.roc_band && !o.eps_delta) return;
+  const std::vector<BandPoint> band = roc_band(r.scores, r.alpha);
+  if (o.roc_band) {
+    std::string text = "threshold,fpr,tpr,fpr_hi,tpr_lo\n";
+    for (const BandPoint& p : band)
+      text += fmt::format("{},{},{},{},{}\n", format_number(p.threshold), format_number(p.fpr),
+                          format_number(p.tpr), format_number(p.fpr_hi), format_number(p.tpr_lo));
+    write_whole(*o.roc_band, text);
+  }
+  if (o.eps_delta) {
+    std::string text = "delta,eps_lo\n";
+    for (double delta : delta_grid())
+      text +=
+          fmt::format("{},{}\n", format_number(delta), format_number(band_epsilon(band, delta)));
+    write_whole(*o.eps_delta, text);
+  }
+}
+
 RunDescription described(const EstimateRequest& r, const Estimate& e) {
   RunDescription run;
   run.method_name = e.method;
@@ -143,6 +166,7 @@ int estimate_and_print(const Options& o, std::istream& in, std::ostream& out, st
                            : "",
                       r.source);
   if (note && !o.quiet) cli::note(err, kTool, render_parameters(*note, flag_spelling(o)));
+  write_curves(o, r);
   cli::write_output(
       o.output,
       estimate_text(e, run, cli::output_format(o.json, o.report), o.against_curve.value_or("")),

@@ -22,6 +22,8 @@ struct Options {
   std::optional<std::vector<std::string>> decisions;
   std::optional<std::string> against_curve;  // the curve CSV of --against-curve
   bool fail_on_refute = false;
+  std::optional<std::string> roc_band;   // --roc-band: the empirical curve's CSV
+  std::optional<std::string> eps_delta;  // --eps-delta: eps_lo on the delta grid
   std::optional<double> fail_above;
   std::optional<std::string> tpr_at;   // --tpr-at as given, comma-separated
   std::optional<std::string> guesses;  // --guesses as given, K or K+:K-
