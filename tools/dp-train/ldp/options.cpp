@@ -123,7 +123,8 @@ void declare_run_options(CLI::App& sub, LdpOptions& o) {
       ->capture_default_str()
       ->check(dpaudit::cli::thread_count());
   sub.add_option("-o,--output", o.out,
-                 "decisions CSV file, whole at the end (- = stdout: rows as the trials finish)")->capture_default_str();
+                 "decisions CSV file, whole at the end (- = stdout: rows as the trials finish)")
+      ->capture_default_str();
   sub.add_flag("--json", o.json,
                "print a JSON summary on stdout (FPR, FNR, Eq. 3's eps) instead of the CSV");
   sub.add_flag("--quiet,-q", g.quiet, "no progress on stderr");
