@@ -9,6 +9,7 @@
 
 #include "accounting/empirical_composition.hpp"
 #include "accounting/run_accountant.hpp"
+#include "release.hpp"
 
 namespace dpaudit::rdp_compose {
 
@@ -31,6 +32,7 @@ struct Options {
   EmpiricalCompositionOptions empirical;   // Mode::empirical, complete
   std::optional<double> fail_above;        // exit 3 when eps is above it
   bool json = false;
+  ReleaseOptions release;  // --release, --accumulate (release.hpp)
 };
 
 using Note = std::function<void(const std::string&)>;

@@ -36,6 +36,11 @@ const char* kExamples =
     "    # at dp_accounting's default discretisation: faster, a wider interval\n"
     "  rdp-compose --accountant gdp --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5   # CLT "
     "approximation\n"
+    "  rdp-compose --accountant pld --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --release "
+    "final\n"
+    "    # the all-iterates bound, and below it the last-iterate heuristic (not a bound)\n"
+    "  rdp-compose --accountant pld --sigma 1.1 --q 0.0042667 --steps 10000 --delta 1e-5 "
+    "--accumulate 4   # 4 micro-batches a step\n"
     "  rdp-compose --accountant pld --sigma 2.2477 --q 0.1 --steps 100 --tradeoff curve.csv   # "
     "the f-DP curve it certifies\n"
     "  eps-from-scores run/scores.csv --per round --method canife |\n"
@@ -57,7 +62,10 @@ const char* kDescription =
     "approximation).\n"
     "Supported: Poisson subsampling, and a fixed batch without replacement (--sampling; "
     "replace-one\n"
-    "neighbours). Prints eps alone, or with --eps the smallest noise multiplier meeting it.";
+    "neighbours). Prints eps alone, or with --eps the smallest noise multiplier meeting it.\n"
+    "--release final adds the last-iterate heuristic of Steinke et al. 2025 (only the final model\n"
+    "released; a target, not a bound); --accumulate M accounts M Poisson micro-batches per noisy\n"
+    "step (a mixture of Gaussians, by the PLD).";
 
 }  // namespace
 

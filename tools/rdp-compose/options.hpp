@@ -20,6 +20,7 @@ struct CommandLine {
               *empirical = nullptr, *rounds = nullptr, *round_delta = nullptr, *cover_opt = nullptr,
               *floor = nullptr, *sigma_inf = nullptr, *lattice = nullptr, *threads = nullptr,
               *tradeoff = nullptr, *json = nullptr;
+  ReleaseLine release_line;  // --release, --accumulate (release.hpp)
 };
 
 // Declares every option on `app`, bound to `line`.
