@@ -239,10 +239,15 @@ double mix_log_hockey(const Mix& mix, const MixCell& c, double l, bool negate = 
   return log_sub(mix_log_sum(pos), mix_log_sum(neg));
 }
 
+// Each loss evaluation costs one exp per component: beyond this many, minutes.
+constexpr std::size_t kMaxComponents = 65536;
+
 }  // namespace
 
 MixturePair binomial_mixture(double sigma, long long m, double q, Adjacency adjacency,
                              double tail) {
+  if (!(sigma > 0) || !std::isfinite(sigma))
+    throw UsageError(fmt::format("sigma must be positive and finite, got {}", sigma));
   if (m < 1) throw UsageError(fmt::format("micro-batches must be >= 1, got {}", m));
   if (!(q > 0 && q <= 1)) throw UsageError(fmt::format("q must be in (0,1], got {}", q));
   if (!(tail >= 0 && tail < 0.5))
@@ -273,6 +278,11 @@ MixturePair binomial_mixture(double sigma, long long m, double q, Adjacency adja
         break;
       }
       kept.emplace_back(k, lp);
+      if (kept.size() > kMaxComponents)
+        throw UsageError(fmt::format(
+            "Binomial({}, {}) has more than {} values above its tails: a mixture too large to "
+            "account",
+            m, q, kMaxComponents));
     }
   }
   std::sort(kept.begin(), kept.end());

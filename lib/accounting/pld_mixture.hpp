@@ -42,7 +42,8 @@ struct MixturePair {
 
 // K ~ Binomial(m, q) at noise sigma, its two tails cut where each holds at most tail / 2 (a
 // geometric bound on the rest, recorded in `dropped`); tail 0 keeps every k. q = 1 is one
-// component, k = m. UsageError for sigma <= 0, m < 1, q outside (0,1], tail outside [0, 0.5).
+// component, k = m. UsageError for sigma <= 0, m < 1, q outside (0,1], tail outside [0, 0.5),
+// and more than 65,536 values of K kept (T q (1 - q) above about 10^7 at the accountant's tails).
 MixturePair binomial_mixture(double sigma, long long m, double q, Adjacency adjacency, double tail);
 
 // delta(eps) of one step, P(L > eps) - e^eps Q(L > eps) from Gaussian tails in log space,

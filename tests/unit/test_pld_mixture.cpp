@@ -50,6 +50,8 @@ TEST_CASE("binomial_mixture: the Binomial(m, q) masses, its tails cut soundly") 
   const MixturePair full = binomial_mixture(2, 7, 1, Adjacency::remove, 1e-12);
   CHECK(full.sensitivity == std::vector<double>{7});
   CHECK_THROWS_AS(binomial_mixture(1, 0, 0.1, Adjacency::remove, 0), UsageError);
+  // about 20 standard deviations of sqrt(10^9 / 4) each side: beyond the 65,536 values kept
+  CHECK_THROWS_AS(binomial_mixture(1, 1000000000, 0.5, Adjacency::remove, 1e-20), UsageError);
   CHECK_THROWS_AS(binomial_mixture(1, 3, 0, Adjacency::remove, 0), UsageError);
   CHECK_THROWS_AS(mixture_pair_delta({1, {0, 1}, {std::log(0.5), std::log(0.4)}}, 1), UsageError);
   CHECK_THROWS_AS(mixture_pair_delta({1, {0}, {0}}, 1), UsageError);  // no sensitivity > 0
