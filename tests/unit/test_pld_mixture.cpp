@@ -187,7 +187,8 @@ TEST_CASE("the accountant against dp_accounting's mixture PLD and the exact eps,
                                   ? AccountingEvent{r.s * std::sqrt(static_cast<double>(r.steps)),
                                                     r.q, 1, Sampling::poisson, r.steps}
                                   : AccountingEvent{r.s, r.q, r.steps, Sampling::poisson, r.micro};
-    const PldInterval ours = PldAccountant({e}).epsilon(r.delta);
+    const PldAccountant accountant({e});
+    const PldInterval ours = accountant.epsilon(r.delta);
     // both contain the truth: they meet, and ours is no wider than theirs
     CHECK(ours.lower <= r.pessimistic);
     CHECK(ours.upper >= r.optimistic);
@@ -195,6 +196,10 @@ TEST_CASE("the accountant against dp_accounting's mixture PLD and the exact eps,
     if (r.exact > 0) {
       CHECK(ours.lower <= r.exact * (1 + 1e-10));
       CHECK(ours.upper >= r.exact * (1 - 1e-10));
+      // and delta at the exact eps is the row's delta, inside the delta interval
+      const PldInterval d = accountant.delta(r.exact);
+      CHECK(d.lower <= r.delta * (1 + 1e-6));
+      CHECK(d.upper >= r.delta * (1 - 1e-6));
     }
   }
 }
