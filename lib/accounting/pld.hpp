@@ -74,7 +74,9 @@ struct PldInterval {
 class PldAccountant {
  public:
   // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf, micro < 1
-  // or micro > 1 without Poisson sampling, a lattice < 0 or not finite; DataError where no lattice fits (a loss beyond double's range).
+  // or micro > 1 without Poisson sampling, a lattice < 0 or not finite; DataError where no
+  // lattice fits (a loss beyond double's range), and more than max_segments distinct segments
+  // some of which have micro-batches (UsageError).
   explicit PldAccountant(const std::vector<AccountingEvent>& events,
                          const PldOptions& options = {});
 
