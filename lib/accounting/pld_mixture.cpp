@@ -152,8 +152,11 @@ double Mix::x_of_loss(double l, double hint) const {
   double lo = -kInf, hi = kInf;
   (f < l ? lo : hi) = x;
   for (double step = sigma; !(std::isfinite(lo) && std::isfinite(hi)); step *= 2) {
-    x = f < l ? lo + std::max(step, (l - f) / std::max(slope, 1e-300))
-              : hi - std::max(step, (f - l) / std::max(slope, 1e-300));
+    // Steps of at most 1e18 sigma; a loss within rounding of its limit is never reached: there
+    // the half-line beyond it is empty in double, and its end is returned.
+    if (!(step < 1e18 * sigma)) return f < l ? kInf : -kInf;
+    x = f < l ? lo + std::min(1e18 * sigma, std::max(step, (l - f) / std::max(slope, 1e-300)))
+              : hi - std::min(1e18 * sigma, std::max(step, (f - l) / std::max(slope, 1e-300)));
     std::tie(f, slope) = loss_slope(x);
     (f < l ? lo : hi) = x;
   }
@@ -273,7 +276,9 @@ MixturePair binomial_mixture(double sigma, long long m, double q, Adjacency adja
       const double lp = log_pmf(k);
       const double ratio =
           side > 0 ? (n - k) / (k + 1) * q / (1 - q) : k / (n - k + 1) * (1 - q) / q;
-      if (tail > 0 && ratio < 1 && lp - std::log1p(-ratio) <= log_half_tail) {
+      // (the first value above the mode is always kept: a mixture has a sensitivity > 0)
+      const bool first_above = side > 0 && k == mode + 1;
+      if (tail > 0 && !first_above && ratio < 1 && lp - std::log1p(-ratio) <= log_half_tail) {
         pair.dropped += std::exp(lp - std::log1p(-ratio));
         break;
       }

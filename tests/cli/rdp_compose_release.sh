@@ -69,6 +69,15 @@ expect_eq "$(cat "$TMP/out")" "$acc" "--accumulate with --events"
 expect_status 0 rdp-compose --accountant pld --sigma 1.708 --q 0.03293 --steps 49 --delta 1e-5 --accumulate 8
 "$PYTHON" -c "import sys; sys.exit(0 if $(cat "$TMP/out") > $acc else 1)" || fail "--accumulate 8 not above 4"
 
+# extreme but legal values: a number and a note, never an error about the arithmetic
+# (lib/accounting/mixture_epsilon.hpp's fallbacks)
+expect_status 0 rdp-compose --accountant pld --sigma 1e-300 --q 0.5 --steps 3 --delta 1e-5 --accumulate 3
+expect_eq "$(cat "$TMP/out")" "inf" "sigma 1e-300: inf"
+grep -q "the bound is RDP's for the Gaussian mechanism at sensitivity micro" "$TMP/err" || fail "no note: $(cat "$TMP/err")"
+expect_status 0 rdp-compose --accountant pld --sigma 1 --q 5e-324 --steps 3 --delta 1e-5 --release final
+expect_eq "$(cut -d' ' -f1 "$TMP/out" | tr '\n' ' ')" "0 0 " "q 5e-324: 0 and 0"
+grep -q "the record is drawn in some step with probability at most delta" "$TMP/err" || fail "no note: $(cat "$TMP/err")"
+
 # --- the default output is unchanged: --release all and --accumulate 1 are no-ops ---------------
 for acc_flags in "--release all" "--accumulate 1" "--release all --accumulate 1"; do
   for acct in rdp pld; do

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "accounting/pld.hpp"
+#include "accounting/mixture_epsilon.hpp"
 #include "accounting/run_accountant.hpp"
 #include "cli/tool.hpp"
 #include "compose.hpp"
@@ -22,32 +22,35 @@ const char* kHeuristic =
     "heuristic target, not a bound (Steinke et al. 2025, linear losses; Annamalai 2024 "
     "constructs a loss under which the final iterate leaks as much as all of them)";
 
-PldOptions pld_options(const Options& o) {
-  PldOptions p;
-  p.lattice = o.accounting.lattice;
-  p.threads = o.accounting.threads;
-  return p;
+Json interval_json(const std::optional<PldInterval>& i, double lattice) {
+  if (!i) return Json();
+  return {{"upper", json_number(i->upper)}, {"lower", json_number(i->lower)}, {"lattice", lattice}};
 }
 
-Json interval_json(const PldInterval& i, double lattice) {
-  return {{"upper", json_number(i.upper)}, {"lower", json_number(i.lower)}, {"lattice", lattice}};
+// The mixture's eps (lib/accounting/mixture_epsilon.hpp), its note passed on.
+MixtureEpsilon mixture(const Options& o, const std::vector<AccountingEvent>& events,
+                       const Note& note) {
+  MixtureEpsilon m = mixture_epsilon(events, o.delta, o.accounting.threads, o.accounting.lattice);
+  if (!m.note.empty()) note(m.note);
+  return m;
 }
 
 // The all-iterates number: with micro-batches the mixture PLD's upper end, otherwise the run
 // accountant's headline; its JSON (eps, accountant, the PLD interval where there is one).
-Json all_iterates(const Options& o, const std::vector<AccountingEvent>& events, double& eps) {
+Json all_iterates(const Options& o, const std::vector<AccountingEvent>& events, double& eps,
+                  const Note& note) {
   if (o.release.micro > 1) {
-    const PldAccountant pld(events, pld_options(o));
-    const PldInterval i = pld.epsilon(o.delta);
-    eps = i.upper;
+    const MixtureEpsilon m = mixture(o, events, note);
+    eps = m.epsilon;
     return {{"eps", json_number(eps)},
             {"accountant", "pld"},
-            {"pld", interval_json(i, pld.lattice_spacing())}};
+            {"pld", interval_json(m.pld, m.pld_lattice)}};
   }
   const RunEpsilon r = run_epsilon(events, o.delta, o.accounting);
+  if (!r.pld_note.empty()) note(r.pld_note);
   eps = r.epsilon;
   Json j{{"eps", json_number(eps)}, {"accountant", accountant_name(r.accountant)}};
-  if (r.pld) j["pld"] = interval_json(*r.pld, r.pld_lattice);
+  if (r.pld) j["pld"] = interval_json(r.pld, r.pld_lattice);
   return j;
 }
 
@@ -95,7 +98,7 @@ ReleaseOptions validate_release(const CommandLine& c, const Options& o) {
 }
 
 void release_epsilon(const Options& o, const std::vector<AccountingEvent>& segments,
-                     std::ostream& out) {
+                     std::ostream& out, const Note& note) {
   std::vector<AccountingEvent> events = segments;
   long long total_steps = 0;
   for (AccountingEvent& e : events) {
@@ -108,7 +111,7 @@ void release_epsilon(const Options& o, const std::vector<AccountingEvent>& segme
               {"sampling", sampling_name(o.sampling)},
               {"segments", events.size()},
               {"steps", total_steps},
-              {"all_iterates", all_iterates(o, events, all)}};
+              {"all_iterates", all_iterates(o, events, all, note)}};
   if (!o.release.final_only) {  // the one number, its fields at the top
     for (const auto& [key, value] : report["all_iterates"].items()) report[key] = value;
     report.erase("all_iterates");
@@ -120,18 +123,18 @@ void release_epsilon(const Options& o, const std::vector<AccountingEvent>& segme
   const double steps = static_cast<double>(o.steps);
   if (o.release.micro > std::numeric_limits<long long>::max() / o.steps)
     throw UsageError("steps times micro-batches is beyond 2^63 - 1");
-  const PldAccountant last(
-      {{o.sigma * std::sqrt(steps), o.q, 1, Sampling::poisson, o.steps * o.release.micro}},
-      pld_options(o));
-  const PldInterval i = last.epsilon(o.delta);
+  const MixtureEpsilon last = mixture(
+      o, {{o.sigma * std::sqrt(steps), o.q, 1, Sampling::poisson, o.steps * o.release.micro}},
+      note);
   report["release"] = "final";
-  report["last_iterate"] = {{"eps", json_number(i.upper)},
-                            {"pld", interval_json(i, last.lattice_spacing())},
+  report["last_iterate"] = {{"eps", json_number(last.epsilon)},
+                            {"pld", interval_json(last.pld, last.pld_lattice)},
                             {"what", kHeuristic}};
   const std::string bound =
       "upper bound (" + report["all_iterates"]["accountant"].get<std::string>() + ")";
   out << (o.json ? json_line(report)
-                 : format_number(all) + " all iterates: " + bound + "\n" + format_number(i.upper) +
+                 : format_number(all) + " all iterates: " + bound + "\n" +
+                       format_number(last.epsilon) +
                        " last iterate: heuristic target, not a bound (Steinke et al. 2025)\n");
 }
 

@@ -4,7 +4,9 @@
 // mixture of Gaussians: lib/accounting/pld_mixture.hpp). Declared, validated and computed here,
 // apart from the other options.
 #pragma once
+#include <functional>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -40,6 +42,6 @@ ReleaseOptions validate_release(const CommandLine& line, const Options& options)
 // The eps of the run with its micro-batches, and with --release final the last-iterate
 // heuristic beside it (text: one line each, the number first; --json: one object).
 void release_epsilon(const Options& options, const std::vector<AccountingEvent>& events,
-                     std::ostream& out);
+                     std::ostream& out, const std::function<void(const std::string&)>& note);
 
 }  // namespace dpaudit::rdp_compose
