@@ -4,7 +4,9 @@
 #   rdp-compose: 10,000 heterogeneous events with 100 orders in under 0.5 s;
 #   rdp-compose --accountant pld: 10,000 DP-SGD steps in under 1 s and 200 MiB; 1,000
 #   heterogeneous events measured beside RDP; every row of dp_accounting's reference
-#   (tests/golden/pld_dp_accounting.csv) against its own seconds.
+#   (tests/golden/pld_dp_accounting.csv) against its own seconds;
+#   the mixture-of-Gaussians PLD (issue 23): 10,000 steps of gradient accumulation in under 1 s and
+#   200 MiB, and the last-iterate heuristic at 10^4 and 10^5 steps.
 # Usage: bench/accounting/run.sh [BIN_DIR] [REFERENCE_CSV]   (default build/bin and
 # tests/golden/pld_dp_accounting.csv); best of 3 runs each.
 # Prints wall and CPU (user+sys) seconds and peak memory; the figures go to bench/accounting.md.
@@ -54,6 +56,15 @@ best_of3 "rdp (156 orders), the same run" "$BIN/rdp-compose" "${DPSGD[@]}" --thr
 best_of3 "pld, 1000 heterogeneous segments, 1 thread" "$BIN/rdp-compose" --accountant pld --events "$TMP/events1000.csv" --delta 1e-5 --threads 1
 best_of3 "pld, 1000 heterogeneous segments, all cores" "$BIN/rdp-compose" --accountant pld --events "$TMP/events1000.csv" --delta 1e-5
 best_of3 "rdp (156 orders), 1000 heterogeneous segments, 1 thread" "$BIN/rdp-compose" --events "$TMP/events1000.csv" --delta 1e-5 --threads 1
+# The mixture-of-Gaussians PLD (issue 23): gradient accumulation, 10,000 steps of 4 micro-batches
+# (each Poisson at the DP-SGD rate above); the last-iterate heuristic at 10^4 and 10^5 steps (the
+# whole --release final command, the all-iterates PLD above included)
+best_of3 "pld, 10000 steps x 4 micro-batches (--accumulate 4), 1 thread" "$BIN/rdp-compose" --accountant pld "${DPSGD[@]}" --accumulate 4 --threads 1
+LAST=(--sigma 1.1 --q 0.01 --delta 1e-5)
+best_of3 "pld, 10^4 steps, all iterates alone, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 10000 --threads 1
+best_of3 "pld, 10^4 steps, --release final, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 10000 --release final --threads 1
+best_of3 "pld, 10^5 steps, all iterates alone, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 100000 --threads 1
+best_of3 "pld, 10^5 steps, --release final, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 100000 --release final --threads 1
 if [ -f "$REF" ]; then
   echo
   "$PY" "$HERE/pld_reference.py" "$BIN" "$REF"

@@ -8,7 +8,7 @@
 
 namespace dpaudit {
 
-void check_event(const AccountingEvent& e) {
+void check_event(const AccountingEvent& e, bool mixture_ok) {
   if (!(e.sigma > 0) || !std::isfinite(e.sigma))
     throw UsageError(fmt::format("sigma must be positive and finite, got {}", e.sigma));
   if (!(e.q > 0 && e.q <= 1)) throw UsageError(fmt::format("q must be in (0,1], got {}", e.q));
@@ -17,6 +17,12 @@ void check_event(const AccountingEvent& e) {
     throw UsageError(
         "a segment is Poisson or without replacement: shuffled epochs are accounted by their "
         "participations");
+  if (e.micro < 1) throw UsageError(fmt::format("micro-batches must be >= 1, got {}", e.micro));
+  if (e.micro > 1 && !mixture_ok)
+    throw UsageError(
+        "micro-batches (a mixture of Gaussians) are accounted by the PLD accountant only");
+  if (e.micro > 1 && e.sampling != Sampling::poisson)
+    throw UsageError("micro-batches are accounted for Poisson sampling only");
 }
 
 double noise_over_sensitivity(const AccountingEvent& e) {

@@ -12,6 +12,7 @@
 #include "accounting/calibrate.hpp"
 #include "accounting/log_space.hpp"
 #include "accounting/pld_gaussian.hpp"
+#include "accounting/pld_mixture.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 
@@ -28,8 +29,9 @@ constexpr double kTruncatedMass = 1e-17;
 struct Segment {
   double sigma, q;   // sigma: the noise over the sensitivity (noise_over_sensitivity)
   bool replace_one;  // sampled without replacement: one pair for both directions
-  long long steps;   // summed over the events with these (sigma, q, sampling)
+  long long steps;   // summed over the events with these (sigma, q, sampling, micro)
   double loss_sd;    // standard deviation of one step's privacy loss (remove)
+  long long micro;   // > 1: a mixture of Gaussians, K ~ Binomial(micro, q) (pld_mixture.hpp)
 };
 
 // The pair of one step of a segment in a direction. Poisson sampling: the remove or the
@@ -49,12 +51,40 @@ GaussianPair step_pair(const Segment& s, Adjacency direction) {
   return {s.sigma, s.q, s.replace_one ? Adjacency::remove : direction};
 }
 
+// A mixture segment's pair, its binomial's tails cut at `tail` (pld_mixture.hpp's truncation).
+MixturePair mixture_pair(const Segment& s, Adjacency direction, double tail) {
+  return binomial_mixture(s.sigma, s.micro, s.q, direction, tail);
+}
+
+// About how many lattice points one step of the segment takes, and its discretisations.
+double segment_points(const Segment& s, Adjacency direction, double h, double tail) {
+  return s.micro > 1 ? step_points(mixture_pair(s, direction, tail), h, tail)
+                     : step_points(step_pair(s, direction), h, tail);
+}
+
+PldPmf segment_pld(const Segment& s, Adjacency direction, double h, double tail, bool pessimistic) {
+  if (s.micro > 1) {
+    const MixturePair pair = mixture_pair(s, direction, tail);
+    return pessimistic ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
+  }
+  const GaussianPair pair = step_pair(s, direction);
+  return pessimistic ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
+}
+
+// The standard deviation of one step's loss (remove), which sizes the lattice.
+double loss_sd(const Segment& s) {
+  const LossMoments m = s.micro > 1
+                            ? mixture_loss_moments(mixture_pair(s, Adjacency::remove, 1e-20))
+                            : privacy_loss_moments({s.sigma, s.q, Adjacency::remove});
+  return std::sqrt(m.variance);
+}
+
 // The one-step lattice points of all segments, estimates and directions together (8 bytes
 // each).
 constexpr double kMaxStepPointsTotal = 16777216;  // 2^24: 128 MiB
 
-using SegmentKey =
-    std::tuple<double, double, bool>;  // (sigma over the sensitivity, q, replace-one)
+// (sigma over the sensitivity, q, replace-one, micro-batches)
+using SegmentKey = std::tuple<double, double, bool, long long>;
 
 // The segments of `steps_of` in at most `groups` groups of neighbours (in the order of
 // (replace-one, sigma, q), equal counts; a group never mixes the two samplings), each one
@@ -67,8 +97,8 @@ std::vector<Segment> merged_segments(const std::map<SegmentKey, long long>& step
                                      std::size_t groups, bool up) {
   std::vector<Segment> all;
   for (const auto& [key, steps] : steps_of) {
-    const auto [sigma, q, replace_one] = key;
-    all.push_back({sigma, q, replace_one, steps, 0});
+    const auto [sigma, q, replace_one, micro] = key;
+    all.push_back({sigma, q, replace_one, steps, 0, micro});
   }
   if (all.size() <= groups) return all;
   // the map's order is (sigma, q, replace-one): regroup by sampling first
@@ -146,9 +176,12 @@ struct EventSegments {
 EventSegments event_segments(const std::vector<AccountingEvent>& events) {
   EventSegments r;
   for (const AccountingEvent& e : events) {
-    check_event(e);
+    check_event(e, true);
     const bool replace_one = e.sampling == Sampling::without_replacement && e.q < 1;
-    long long& t = r.steps_of[{noise_over_sensitivity(e), e.q, replace_one}];
+    // K = micro with certainty (q = 1) is the Gaussian mechanism at sensitivity micro.
+    const bool mixture = e.micro > 1 && e.q < 1;
+    const double sigma = noise_over_sensitivity(e) / (mixture ? 1 : static_cast<double>(e.micro));
+    long long& t = r.steps_of[{sigma, e.q, replace_one, mixture ? e.micro : 1}];
     if (e.steps > std::numeric_limits<long long>::max() - t)
       throw UsageError("the steps of all events add up beyond 2^63 - 1");
     t += e.steps;
@@ -186,7 +219,7 @@ double spacing_that_fits(double h, const std::vector<Segment>& upper,
   for (const std::vector<Segment>* list : {&upper, &lower})
     for (const Segment& s : *list)
       for (Adjacency a : adjacencies) {
-        const double n = step_points(step_pair(s, a), h, tail);
+        const double n = segment_points(s, a, h, tail);
         most = std::max(most, n);
         total += n;
       }
@@ -217,8 +250,8 @@ std::vector<std::vector<PldPmf>> one_step_plds(const std::vector<Segment>& upper
   parallel_blocks(jobs.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t) {
     for (std::size_t k = begin; k < end; ++k) {
       const auto [c, i] = jobs[k];
-      const GaussianPair pair = step_pair(segments_of(c, upper, lower)[i], adjacencies[c / 2]);
-      steps[c][i] = c % 2 == 0 ? pessimistic_pld(pair, h, tail) : optimistic_pld(pair, h, tail);
+      steps[c][i] =
+          segment_pld(segments_of(c, upper, lower)[i], adjacencies[c / 2], h, tail, c % 2 == 0);
     }
   });
   return steps;
@@ -254,10 +287,16 @@ PldAccountant::PldAccountant(const std::vector<AccountingEvent>& events,
   if (options.max_segments < 1) throw UsageError("max_segments must be >= 1");
   std::vector<Segment> upper = merged_segments(grouped.steps_of, options.max_segments, true),
                        lower = merged_segments(grouped.steps_of, options.max_segments, false);
-  if (grouped.steps_of.size() > options.max_segments) merged_from_ = grouped.steps_of.size();
+  if (grouped.steps_of.size() > options.max_segments) {
+    merged_from_ = grouped.steps_of.size();
+    for (const auto& [key, steps] : grouped.steps_of)
+      if (std::get<3>(key) > 1)  // a larger q is not shown to dominate a mixture: not merged
+        throw UsageError(
+            fmt::format("more than {} distinct segments, some with micro-batches (not merged)",
+                        options.max_segments));
+  }
   for (std::vector<Segment>* list : {&upper, &lower})
-    for (Segment& s : *list)
-      s.loss_sd = std::sqrt(privacy_loss_moments({s.sigma, s.q, Adjacency::remove}).variance);
+    for (Segment& s : *list) s.loss_sd = loss_sd(s);
   std::vector<Adjacency> adjacencies{Adjacency::remove};
   if (grouped.add_differs) adjacencies.push_back(Adjacency::add);
   const double tail = std::max(kTruncatedMass / grouped.total_steps, 1e-300);

@@ -15,6 +15,13 @@
 // Without replacement one pair dominates both orders of replace-one neighbours (the remove
 // pair at half the sigma): it is composed in both.
 //
+// Mixture events (AccountingEvent::micro > 1, Poisson only; lib/accounting/event.hpp): each
+// step is the mixture-of-Gaussians pair of K ~ Binomial(micro, q) (pld_mixture.hpp: gradient
+// accumulation, or one release of the last-iterate heuristic), discretised and composed with the
+// other segments the same way, both directions, with the same proven interval; q = 1 is the
+// Gaussian mechanism at sigma / micro. Segments with micro-batches are never merged (a larger q
+// is not shown to dominate a mixture): beyond max_segments distinct segments they are refused.
+//
 // The lattice spacing h is chosen from the events, not fixed: both discretisations move
 // the composed privacy loss's variance by about sum_i T_i min(h^2/6, h s_i/2) (s_i the
 // standard deviation of one step's loss: cells of width h, or mass below h split over
@@ -66,8 +73,10 @@ struct PldInterval {
 
 class PldAccountant {
  public:
-  // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf, a
-  // lattice < 0 or not finite; DataError where no lattice fits (a loss beyond double's range).
+  // Throws UsageError for no events, sigma <= 0, q outside (0,1], steps < 1, NaN/Inf, micro < 1
+  // or micro > 1 without Poisson sampling, a lattice < 0 or not finite; DataError where no
+  // lattice fits (a loss beyond double's range), and more than max_segments distinct segments
+  // some of which have micro-batches (UsageError).
   explicit PldAccountant(const std::vector<AccountingEvent>& events,
                          const PldOptions& options = {});
 

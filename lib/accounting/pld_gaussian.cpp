@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -11,10 +12,16 @@
 #include <boost/math/special_functions/erf.hpp>
 
 #include "accounting/log_space.hpp"
+#include "accounting/pld_cells.hpp"
 #include "core/error.hpp"
 #include "core/infinity.hpp"
 
 namespace dpaudit {
+
+using pld_cells::check_lattice;
+using pld_cells::index_above;
+using pld_cells::index_below;
+using pld_cells::kMaxStepPoints;
 
 namespace {
 
@@ -133,42 +140,6 @@ double log_hockey(const Pair& pair, const CellMasses& m, double l, bool negate =
   return log_sub(pos, neg);
 }
 
-// Lattice indices beyond which the accountant's sizes make no sense (2^40 points).
-constexpr double kMaxIndex = 1099511627776.0;
-
-// k = ceil(l / h) or floor(l / h) as an integer.
-long long lattice_index(double k, double l, double h) {
-  if (!(std::abs(k) < kMaxIndex))
-    throw DataError(fmt::format("privacy loss {} is beyond 2^40 lattice steps of {}", l, h));
-  return static_cast<long long>(k);
-}
-long long index_above(double l, double h) {
-  return lattice_index(std::ceil(l / h), l, h);
-}
-long long index_below(double l, double h) {
-  return lattice_index(std::floor(l / h), l, h);
-}
-
-void check_lattice(double h, double tail) {
-  if (!(h > 0) || !std::isfinite(h))
-    throw UsageError(fmt::format("lattice spacing must be > 0, got {}", h));
-  if (!(tail > 0 && tail < 0.5))
-    throw UsageError(fmt::format("tail mass must be in (0, 0.5), got {}", tail));
-}
-
-// More lattice points than this in one step is a discretisation that cannot be composed.
-constexpr long long kMaxStepPoints = 1LL << 26;
-
-// Every mass finite and >= 0, or a DataError naming the pair (never a silent NaN).
-PldPmf checked(PldPmf pld, const GaussianPair& p) {
-  for (double m : pld.mass)
-    if (!(m >= 0) || !std::isfinite(m))
-      throw DataError(fmt::format(
-          "the privacy-loss distribution of sigma {}, q {} lost precision (a mass of {})", p.sigma,
-          p.q, m));
-  return pld;
-}
-
 // optimistic_pld's cell between the anchor and x: its masses, g = rho - u_k with
 // rho = log(N1/N0) (the merged loss is L(rho)), and dg/dx; g rises in x either way.
 struct Probe {
@@ -176,58 +147,9 @@ struct Probe {
   double g, slope;
 };
 
-// Where the cell from the anchor reaches the lattice point u_k: safeguarded Newton from x
-// for the root of g, accepting 0 <= g <= tol, inside the bracket g(lo) < 0 <= g(hi). Not
-// found when even the cell up to `end` stays below it (end_checked) or the bracket is spent.
-struct CellEnd {
-  double x;
-  Probe pr;
-  bool found, end_checked;
-};
-
-template <class ProbeAt>
-CellEnd cell_end(const ProbeAt& probe, double u_k, double lo, double hi, double x, double end,
-                 bool upward, double tol) {
-  bool end_checked = false;
-  Probe pr{};
-  bool found = false;
-  for (int iter = 0; iter < 200; ++iter) {
-    if (!(x > lo && x < hi)) {  // outside the bracket: check the far end once, then bisect
-      if (!end_checked) {
-        end_checked = true;
-        pr = probe(end, u_k);
-        if (upward ? pr.g < 0 : pr.g >= 0) break;  // the rest cannot cross k h
-      }
-      x = 0.5 * (lo + hi);
-    }
-    pr = probe(x, u_k);
-    if (pr.g >= 0 && pr.g <= tol) {
-      found = true;
-      break;
-    }
-    (pr.g < 0 ? lo : hi) = x;
-    x -= (pr.g - 0.5 * tol) / pr.slope;
-    if (hi - lo <= 1e-15 * std::max(std::abs(lo), std::abs(hi))) {  // bracket exhausted: take hi
-      x = hi;
-      pr = probe(x, u_k);
-      found = pr.g >= 0;
-      break;
-    }
-  }
-  return {x, pr, found, end_checked};
-}
-
-// The PMF of (lattice index, P-mass) atoms, the masses at one index added.
-PldPmf pmf_of_atoms(const std::vector<std::pair<long long, double>>& atoms, double h,
-                    const GaussianPair& p) {
-  PldPmf pld;
-  pld.h = h;
-  if (atoms.empty()) return pld;
-  const auto [lowest, highest] = std::minmax_element(atoms.begin(), atoms.end());
-  pld.first = lowest->first;
-  pld.mass.assign(static_cast<std::size_t>(highest->first - lowest->first + 1), 0.0);
-  for (const auto& [k, m] : atoms) pld.mass[static_cast<std::size_t>(k - pld.first)] += m;
-  return checked(std::move(pld), p);
+// The pair's name in messages.
+std::string name_of(const GaussianPair& p) {
+  return fmt::format("sigma {}, q {}", p.sigma, p.q);
 }
 
 }  // namespace
@@ -246,23 +168,13 @@ double gaussian_pair_delta(const GaussianPair& p, double eps) {
 LossMoments privacy_loss_moments(const GaussianPair& p) {
   const Pair pair(p);
   const auto [lo, hi] = pair.x_range(1e-33);  // +-12 standard deviations
-  constexpr int kIntervals = 4000;            // even, for Simpson's rule
-  const double dx = (hi - lo) / kIntervals;
-  std::vector<double> weight(kIntervals + 1), loss(kIntervals + 1);
-  double m0 = 0, m1 = 0;
-  for (int i = 0; i <= kIntervals; ++i) {
-    const double x = lo + i * dx;
-    const double log_density = log_add(pair.log_p[0] - 0.5 * std::pow(x / pair.sigma, 2),
-                                       pair.log_p[1] - 0.5 * std::pow((x - 1) / pair.sigma, 2));
-    weight[i] = ((i == 0 || i == kIntervals) ? 1 : (i % 2 ? 4 : 2)) * std::exp(log_density);
-    loss[i] = pair.loss(pair.u_of_x(x));
-    m0 += weight[i];
-    m1 += weight[i] * loss[i];
-  }
-  const double mean = m1 / m0;
-  double m2 = 0;  // about the mean: the spread can be 1e-20 of the mean (sigma 1e-10)
-  for (int i = 0; i <= kIntervals; ++i) m2 += weight[i] * (loss[i] - mean) * (loss[i] - mean);
-  return {mean, m2 / m0};
+  return pld_cells::simpson_moments(
+      lo, hi,
+      [&](double x) {
+        return log_add(pair.log_p[0] - 0.5 * std::pow(x / pair.sigma, 2),
+                       pair.log_p[1] - 0.5 * std::pow((x - 1) / pair.sigma, 2));
+      },
+      [&](double x) { return pair.loss(pair.u_of_x(x)); });
 }
 
 double step_points(const GaussianPair& p, double h, double tail) {
@@ -301,17 +213,8 @@ PldPmf pessimistic_pld(const GaussianPair& p, double h, double tail) {
     a = b;
   }
   pld.inf_mass = std::exp(log_p_mass(pair, cell(a, tails_at(pair, kInf))));  // right tail
-  // Rounding in ~1e6 cell masses can lose ~1e-12 of the total: that too goes to +inf
-  // (the total by Neumaier's compensated sum, so that its own rounding is not counted).
-  double total = pld.inf_mass, carry = 0;
-  for (double m : pld.mass) {
-    const double t = total + m;
-    carry += std::abs(total) >= std::abs(m) ? (total - t) + m : (m - t) + total;
-    total = t;
-  }
-  total += carry;
-  if (total < 1) pld.inf_mass += 1 - total;
-  return checked(std::move(pld), p);
+  pld_cells::deficit_to_infinity(pld);  // rounding in ~1e6 cell masses: to +inf
+  return pld_cells::checked(std::move(pld), name_of(p));
 }
 
 PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
@@ -355,8 +258,8 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
     // cells are thin), inside a bracket g(lo) < 0 <= g(hi).
     const double tol =
         std::max(1e-7 * std::abs(u_k - pair.u_of_x(anchor)), 1e-11 * (1 + std::abs(u_k)));
-    CellEnd c = cell_end(probe, u_k, upward ? x_k : end, upward ? end : x_k, x_k + (x_k - anchor),
-                         end, upward, tol);
+    auto c = pld_cells::cell_end(probe, u_k, upward ? x_k : end, upward ? end : x_k,
+                                 x_k + (x_k - anchor), end, upward, tol);
     long long index = k;
     if (!c.found) {
       // Even all the rest merged stays below k h (say the bulk of N0, loss near log(1-q),
@@ -384,7 +287,7 @@ PldPmf optimistic_pld(const GaussianPair& p, double h, double tail) {
   if (rest.n0 > -kInf || rest.n1 > -kInf)
     atoms.emplace_back(index_below(pair.loss(rest.n1 - rest.n0), h),
                        std::exp(log_p_mass(pair, rest)));
-  return pmf_of_atoms(atoms, h, p);
+  return pld_cells::pmf_of_atoms(atoms, h, name_of(p));
 }
 
 }  // namespace dpaudit

@@ -154,6 +154,8 @@ void compose(const Options& options, std::istream& in, std::ostream& out, const 
     case Mode::tradeoff:
       return tradeoff(options, segments(options, in), out);
     case Mode::epsilon:
+      if (options.release.active())
+        return release_epsilon(options, segments(options, in), out, note);
       return epsilon(options, segments(options, in), out, note);
     case Mode::shuffle:
       return shuffled(options, out, note);

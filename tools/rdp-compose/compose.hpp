@@ -10,6 +10,7 @@
 #include "accounting/empirical_composition.hpp"
 #include "accounting/run_accountant.hpp"
 #include "io/json.hpp"
+#include "release.hpp"
 
 namespace dpaudit::rdp_compose {
 
@@ -34,6 +35,7 @@ struct Options {
   EmpiricalCompositionOptions empirical;   // Mode::empirical, complete
   std::optional<double> fail_above;        // exit 3 when eps is above it
   bool json = false;
+  ReleaseOptions release;  // --release, --accumulate (release.hpp)
 };
 
 using Note = std::function<void(const std::string&)>;

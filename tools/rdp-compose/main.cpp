@@ -39,6 +39,11 @@ const char* kExamples =
     "  rdp-compose --sampling shuffle --sigma 1 --epochs 10 --batches 100 --delta 1e-5   # "
     "shuffled: lower bound vs Poisson\n"
     "  rdp-compose --sampling shuffle --sigma 2 --epochs 5 --batches 1000 --delta 1e-5 --json\n"
+    "  rdp-compose --accountant pld --sigma 1.1 --q 0.01 --steps 10000 --delta 1e-5 --release "
+    "final\n"
+    "    # the all-iterates bound, and below it the last-iterate heuristic (not a bound)\n"
+    "  rdp-compose --accountant pld --sigma 1.1 --q 0.0042667 --steps 10000 --delta 1e-5 "
+    "--accumulate 4   # 4 micro-batches a step\n"
     "  rdp-compose --accountant pld --sigma 2.2477 --q 0.1 --steps 100 --tradeoff curve.csv   # "
     "the f-DP curve it certifies\n"
     "  eps-from-scores run/scores.csv --per round --method canife |\n"
@@ -63,7 +68,10 @@ const char* kDescription =
     "neighbours). Prints eps alone, or with --eps the smallest noise multiplier meeting it.\n"
     "--sampling shuffle (--epochs, --batches): a certified lower bound on the eps of shuffled "
     "batches\n"
-    "(Chua et al. 2024) beside the Poisson upper bound at Q = 1/B, and which is larger.";
+    "(Chua et al. 2024) beside the Poisson upper bound at Q = 1/B, and which is larger.\n"
+    "--release final adds the last-iterate heuristic of Steinke et al. 2025 (only the final model\n"
+    "released; a target, not a bound); --accumulate M accounts M Poisson micro-batches per noisy\n"
+    "step (a mixture of Gaussians, by the PLD).";
 
 }  // namespace
 

@@ -180,6 +180,7 @@ void validate_run(const CommandLine& c, Options& o) {
 void declare(CLI::App& app, CommandLine& line) {
   declare_run(app, line);  // in the order --help lists them
   declare_shuffle(app, line);
+  declare_release(app, line.release_line);
   declare_empirical(app, line);
   declare_output(app, line);
 }
@@ -207,6 +208,7 @@ Options validate(const CommandLine& c) {
     validate_empirical(c, o);
   else
     validate_run(c, o);
+  o.release = validate_release(c, o);
   return o;
 }
 

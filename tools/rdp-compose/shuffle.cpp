@@ -29,7 +29,9 @@ void declare_shuffle(CLI::App& app, CommandLine& c) {
 
 void validate_shuffle(const CommandLine& c, Options& o) {
   const std::string mode = "with --sampling shuffle";
-  cli::forbid_options({c.q, c.steps, c.eps, c.events, c.tradeoff, c.fail, c.empirical}, mode);
+  cli::forbid_options({c.q, c.steps, c.eps, c.events, c.tradeoff, c.fail, c.empirical,
+                       c.release_line.release_opt, c.release_line.accumulate},
+                      mode);
   cli::require_options({c.sigma, c.epochs, c.batches, c.delta}, mode);
   if (o.epochs > std::numeric_limits<long long>::max() / o.batches)
     throw UsageError("the steps E*B of the Poisson comparison are beyond 2^63 - 1", "--epochs");

@@ -1,0 +1,47 @@
+// rdp-compose's --release and --accumulate: what the model releases (every iterate, or only
+// the final one: the last-iterate heuristic of Steinke et al. 2025 beside the all-iterates
+// bound) and gradient accumulation over micro-batches (K ~ Binomial(M, q) per noisy step, a
+// mixture of Gaussians: lib/accounting/pld_mixture.hpp). Declared, validated and computed here,
+// apart from the other options.
+#pragma once
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "accounting/event.hpp"
+
+namespace dpaudit::rdp_compose {
+
+struct Options;
+struct CommandLine;
+
+struct ReleaseOptions {
+  bool final_only = false;  // --release final
+  long long micro = 1;      // --accumulate M
+  // Either: the body is release_epsilon's.
+  bool active() const { return final_only || micro > 1; }
+};
+
+// The values as parsed, and the options, to see which were given.
+struct ReleaseLine {
+  std::string release = "all";
+  long long micro = 1;
+  CLI::Option *release_opt = nullptr, *accumulate = nullptr;
+};
+
+void declare_release(CLI::App& app, ReleaseLine& line);
+
+// The rules: --accumulate with --accountant pld and Poisson sampling; --release final with one
+// Poisson segment (--sigma, --q, --steps) and an accountant whose all-iterates number is a
+// bound (pld, rdp); neither with --eps, --tradeoff, --empirical or --fail-above.
+ReleaseOptions validate_release(const CommandLine& line, const Options& options);
+
+// The eps of the run with its micro-batches, and with --release final the last-iterate
+// heuristic beside it (text: one line each, the number first; --json: one object).
+void release_epsilon(const Options& options, const std::vector<AccountingEvent>& events,
+                     std::ostream& out, const std::function<void(const std::string&)>& note);
+
+}  // namespace dpaudit::rdp_compose
