@@ -6,16 +6,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -311,6 +318,62 @@ TEST_CASE("parse_finite: the accepted and refused texts") {
     REQUIRE_MESSAGE(v, "refused: '" << std::string(text) << "'");
     CHECK_MESSAGE(*v == value, std::string(text));
     CHECK_MESSAGE(std::signbit(*v) == std::signbit(value), std::string(text));
+  }
+}
+
+namespace {
+
+// parse_finite as it was before its fast path (issue 26): the reference the fast path
+// must agree with on every text, value for value and refusal for refusal.
+std::optional<double> parse_finite_by_from_chars(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v))
+    return std::nullopt;
+  return v;
+}
+
+void check_parses_like_from_chars(const std::string& text) {
+  const auto fast = parse_finite(text), reference = parse_finite_by_from_chars(text);
+  REQUIRE_MESSAGE(fast.has_value() == reference.has_value(), text);
+  if (fast) {
+    std::uint64_t a, b;
+    std::memcpy(&a, &*fast, 8);
+    std::memcpy(&b, &*reference, 8);
+    REQUIRE_MESSAGE(a == b, text);  // the same bits: sign of zero included
+  }
+}
+
+}  // namespace
+
+TEST_CASE("parse_finite agrees with std::from_chars on random numbers and random texts") {
+  std::mt19937_64 gen(26);
+  // Doubles of every exponent written shortest (as Python's repr and fmt do), with 17
+  // digits, with 25 digits (past the fast path's 19), and in fixed notation.
+  for (int i = 0; i < 50000; ++i) {
+    std::uint64_t u = gen();
+    double x;
+    std::memcpy(&x, &u, 8);
+    if (!std::isfinite(x)) continue;
+    check_parses_like_from_chars(fmt::format("{}", x));
+    check_parses_like_from_chars(fmt::format("{:.17g}", x));
+    check_parses_like_from_chars(fmt::format("{:.25e}", x));
+    if (std::abs(x) < 1e30 && std::abs(x) > 1e-30)
+      check_parses_like_from_chars(fmt::format("{:f}", x));
+  }
+  std::normal_distribution<double> normal;
+  for (int i = 0; i < 50000; ++i) {
+    const double x = normal(gen) * std::pow(10.0, static_cast<int>(gen() % 40) - 20);
+    check_parses_like_from_chars(fmt::format("{}", x));
+    check_parses_like_from_chars(fmt::format("{:.{}g}", x, 1 + gen() % 20));
+  }
+  // Short texts over the characters of numbers and a few others.
+  const std::string alphabet = "0123456789012345678900000.eE+- x";
+  for (int i = 0; i < 100000; ++i) {
+    std::string text(1 + gen() % 12, ' ');
+    for (char& c : text) c = alphabet[gen() % alphabet.size()];
+    check_parses_like_from_chars(text);
   }
 }
 
