@@ -27,6 +27,13 @@ double value_of(std::uint64_t k) {
   return x;
 }
 
+// The key stored in v's i-th element.
+std::uint64_t key_at(const double* v, std::size_t i) {
+  std::uint64_t k;
+  std::memcpy(&k, v + i, 8);
+  return k;
+}
+
 std::size_t digit(std::uint64_t k, int pass) {
   return static_cast<std::size_t>(k >> (kBits * pass)) & (kBuckets - 1);
 }
@@ -39,21 +46,34 @@ void sort_ascending(std::vector<double>& v) {
     std::sort(v.begin(), v.end());
     return;
   }
-  std::vector<std::uint64_t> keys(n), other(n);
+  // The keys live in v's own storage (copied in and out as bytes: no double is formed from
+  // a key) and one buffer of n: 10^7 scores touch 80 MB less memory, whose first-touch page
+  // faults cost as much as a pass.
+  std::vector<std::uint64_t> other(n);
   std::vector<std::size_t> counts(kPasses * kBuckets, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    keys[i] = key_of(v[i]);
-    for (int p = 0; p < kPasses; ++p) ++counts[p * kBuckets + digit(keys[i], p)];
+  for (double& x : v) {
+    const std::uint64_t k = key_of(x);
+    std::memcpy(&x, &k, 8);
+    for (int p = 0; p < kPasses; ++p) ++counts[p * kBuckets + digit(k, p)];
   }
+  bool in_v = true;  // where the keys are now
   for (int p = 0; p < kPasses; ++p) {
     std::size_t* count = counts.data() + p * kBuckets;
-    if (count[digit(keys[0], p)] == n) continue;  // one digit for all: the pass keeps the order
+    const std::uint64_t first = in_v ? key_at(v.data(), 0) : other[0];
+    if (count[digit(first, p)] == n) continue;  // one digit for all: the pass keeps the order
     std::size_t start = 0;
     for (std::size_t b = 0; b < kBuckets; ++b) start += std::exchange(count[b], start);
-    for (const std::uint64_t k : keys) other[count[digit(k, p)]++] = k;
-    keys.swap(other);
+    if (in_v) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t k = key_at(v.data(), i);
+        other[count[digit(k, p)]++] = k;
+      }
+    } else {
+      for (const std::uint64_t k : other) std::memcpy(&v[count[digit(k, p)]++], &k, 8);
+    }
+    in_v = !in_v;
   }
-  for (std::size_t i = 0; i < n; ++i) v[i] = value_of(keys[i]);
+  for (std::size_t i = 0; i < n; ++i) v[i] = value_of(in_v ? key_at(v.data(), i) : other[i]);
 }
 
 }  // namespace dpaudit
