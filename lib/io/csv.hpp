@@ -3,13 +3,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <iostream>
 #include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "io/line_reader.hpp"
 
 namespace dpaudit {
 
@@ -43,9 +44,8 @@ class CsvReader {
  private:
   bool read_line();
   std::string source_;
-  std::ifstream file_;
-  std::istream* in_ = nullptr;
-  std::string line_text_;
+  LineReader lines_;
+  std::string_view line_text_;
   std::vector<std::string> header_;
   std::vector<std::string_view> fields_;
   std::size_t line_ = 0;

@@ -102,11 +102,13 @@ class TrialColumn {
 };
 
 // A score as the estimators see it: checked against the cosine range, then negated.
-double checked_score(double s, const ScoreReadOptions& options, const std::string& where) {
+// `where()` names it in the error (built only then: it costs more than the check).
+template <class Where>
+double checked_score(double s, const ScoreReadOptions& options, const Where& where) {
   if (options.cosines && (s < -1 || s > 1))
     throw DataError(
         Pattern{fmt::format("score {} is not a cosine in [-1,1] ({{null_dim}})", format_number(s))},
-        literal(where));
+        literal(where()));
   return options.negate ? -s : s;
 }
 
@@ -152,7 +154,8 @@ FileRows read_file_rows(const std::string& path, const ScoreReadOptions& options
     const int label = csv.label(label_col);
     trials.add_row(csv, label);
     if (shard) shard->add_row(csv);
-    const double score = checked_score(csv.number(score_col), options, csv.where(score_col));
+    const double score =
+        checked_score(csv.number(score_col), options, [&] { return csv.where(score_col); });
     LabelledScores& target = by_round ? file.rounds[round_of(csv, round_col)] : *only;
     (label == 1 ? target.in : target.out).push_back(score);
   }
@@ -179,22 +182,31 @@ std::vector<std::size_t> file_order(const std::vector<File>& files) {
   return shard_order(shards);
 }
 
+// `from`'s scores after `to`'s (moved where `to` is empty: one file's 10^7 scores are not
+// copied).
+void append(std::vector<double>& to, std::vector<double>& from) {
+  if (to.empty())
+    to = std::move(from);
+  else
+    to.insert(to.end(), from.begin(), from.end());
+}
+
 // The files' rows as one set per round, in the files' order; their dims must agree.
-std::map<double, LabelledScores> merged_rows(const std::vector<FileRows>& files,
+std::map<double, LabelledScores> merged_rows(std::vector<FileRows>& files,
                                              const ScoreReadOptions& options, bool by_round) {
   std::map<double, LabelledScores> rounds;
   const FileRows* first = nullptr;
   for (const std::size_t i : file_order(files)) {
-    const FileRows& f = files[i];
+    FileRows& f = files[i];
     if (first && f.dim != first->dim)
       throw DataError(
           fmt::format("dim {} differs from the dim {} of {}", f.dim, first->dim, first->source),
           f.source);
     first = first ? first : &f;
-    for (const auto& [round, scores] : f.rounds) {
+    for (auto& [round, scores] : f.rounds) {
       LabelledScores& target = rounds[round];
-      target.in.insert(target.in.end(), scores.in.begin(), scores.in.end());
-      target.out.insert(target.out.end(), scores.out.begin(), scores.out.end());
+      append(target.in, scores.in);
+      append(target.out, scores.out);
     }
   }
   const std::string source = files.size() == 1 ? files.front().source : "the shards";
@@ -218,7 +230,8 @@ std::vector<double> read_npy_scores(const std::string& path, const ScoreReadOpti
   NpyArray a = read_npy(path);
   if (a.data.empty()) throw DataError("empty array: no scores", path);
   for (std::size_t i = 0; i < a.data.size(); ++i)
-    a.data[i] = checked_score(a.data[i], options, fmt::format("{}, element {}", path, i));
+    a.data[i] =
+        checked_score(a.data[i], options, [&] { return fmt::format("{}, element {}", path, i); });
   return std::move(a.data);
 }
 

@@ -9,6 +9,7 @@
 
 #include "accounting/two_gaussian.hpp"
 #include "core/error.hpp"
+#include "core/power_of_two.hpp"
 #include "stats/gaussian_fit.hpp"
 
 namespace dpaudit {
@@ -23,7 +24,8 @@ double anderson_darling_normal(const std::vector<double>& x_sorted) {
   const double largest = std::max(std::abs(x_sorted.front()), std::abs(x_sorted.back()));
   const int e = largest > 0 ? std::ilogb(largest) : 0;
   std::vector<double> x(n);
-  for (std::size_t i = 0; i < n; ++i) x[i] = std::scalbn(x_sorted[i], -e);
+  const PowerOfTwo down(-e);
+  for (std::size_t i = 0; i < n; ++i) x[i] = down(x_sorted[i]);
   const Gaussian fit = fit_gaussian(x, 1);
   if (!(fit.stddev > 0)) throw UsageError("anderson_darling_normal: all samples are equal");
   const double nd = static_cast<double>(n);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/power_of_two.hpp"
 
 namespace dpaudit {
 
@@ -19,11 +20,12 @@ Gaussian fit_gaussian(const std::vector<double>& x, unsigned ddof) {
   for (double v : x) largest = std::max(largest, std::abs(v));
   if (largest == 0) return {0, 0};
   const int e = std::ilogb(largest);
+  const PowerOfTwo down(-e);
   double sum = 0;
-  for (double v : x) sum += std::scalbn(v, -e);
+  for (double v : x) sum += down(v);
   const double mean = sum / n;
   double squares = 0;
-  for (double v : x) squares += (std::scalbn(v, -e) - mean) * (std::scalbn(v, -e) - mean);
+  for (double v : x) squares += (down(v) - mean) * (down(v) - mean);
   return {std::scalbn(mean, e), std::scalbn(std::sqrt(squares / (n - ddof)), e)};
 }
 

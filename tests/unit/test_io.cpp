@@ -6,16 +6,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -207,6 +214,167 @@ TEST_CASE("parse_finite rejects nan, inf and trailing text") {
   CHECK(!parse_finite("inf"));
   CHECK(!parse_finite("1.0x"));
   CHECK(!parse_finite(""));
+}
+
+// The syntax parse_finite accepts, pinned before its fast path was added (issue 26): a
+// number as std::from_chars reads it (general format: no hex, no inf or nan, an underflow
+// to zero refused) after at most one leading '+' is dropped, the whole text and nothing
+// else, finite. Every refused text is a "not a finite number" error.
+TEST_CASE("parse_finite: the accepted and refused texts") {
+  for (const char* text : {"",
+                           "+",
+                           "-",
+                           "++1",
+                           "-+1",
+                           "--1",
+                           ".",
+                           "-.",
+                           "+.",
+                           "e5",
+                           "1e",
+                           "1e+",
+                           "1e-",
+                           "1e5.0",
+                           "1..2",
+                           "1.2.3",
+                           "1d5",
+                           "1_000",
+                           "0x1p3",
+                           "0x10",
+                           "0X1P3",
+                           "1p3",
+                           " 1",
+                           "1 ",
+                           "\t1",
+                           "1\r",
+                           "1,0",
+                           "nan",
+                           "NaN",
+                           "-nan",
+                           "nan(1)",
+                           "inf",
+                           "-inf",
+                           "+inf",
+                           "Inf",
+                           "infinity",
+                           "1e400",
+                           "-1e400",
+                           "1e310",
+                           "2e308",
+                           "1.8e308",
+                           "1e-400",
+                           "-1e-400",
+                           "1e-324",
+                           "2e-324",
+                           "0x",
+                           "1e5e5",
+                           "1 000",
+                           "１",
+                           "\xEF\xBB\xBF"
+                           "1",
+                           "1f",
+                           "1.0f",
+                           "true",
+                           "1e+-5",
+                           "- 1"})
+    CHECK_MESSAGE(!parse_finite(text), "accepted: '" << std::string(text) << "'");
+  const std::pair<const char*, double> accepted[] = {
+      {"0", 0.0},
+      {"-0", -0.0},
+      {"+0", 0.0},
+      {"+1", 1.0},
+      {"+-1", -1.0},  // the '+' is dropped, then "-1" is read
+      {"1.", 1.0},
+      {".5", 0.5},
+      {"-.5", -0.5},
+      {"+.5", 0.5},
+      {"00012", 12.0},
+      {"1e5", 1e5},
+      {"1E5", 1e5},
+      {"1e+5", 1e5},
+      {"1e-5", 1e-5},
+      {"1e05", 1e5},
+      {"-2.5E-3", -2.5e-3},
+      {"0.1", 0.1},
+      {"0.30000000000000004", 0.30000000000000004},
+      {"-0.12345678901234567", -0.12345678901234567},
+      {"1.7976931348623157e308", 1.7976931348623157e308},
+      {"2.2250738585072014e-308", 2.2250738585072014e-308},
+      {"4.9406564584124654e-324", 4.9406564584124654e-324},  // the least subnormal
+      {"3e-324", 4.9406564584124654e-324},
+      // 2^53 + 1 lies halfway between two doubles: ties go to the even one, 2^53.
+      {"9007199254740993", 9007199254740992.0},
+      {"9007199254740995", 9007199254740996.0},
+      // 1 + 2^-53 exactly (halfway, to even: 1), and just above it (up).
+      {"1.00000000000000011102230246251565404236316680908203125", 1.0},
+      {"1.00000000000000011102230246251565404236316680908203126", 1.0000000000000002},
+      {"123456789012345678901234567890", 1.2345678901234568e29},
+      {"0.000000000000000000000000000000000000001", 1e-39},
+      {"1234567890123456789", 1234567890123456789.0},
+      {"12345678901234567890", 12345678901234567890.0},
+  };
+  for (const auto& [text, value] : accepted) {
+    const auto v = parse_finite(text);
+    REQUIRE_MESSAGE(v, "refused: '" << std::string(text) << "'");
+    CHECK_MESSAGE(*v == value, std::string(text));
+    CHECK_MESSAGE(std::signbit(*v) == std::signbit(value), std::string(text));
+  }
+}
+
+namespace {
+
+// parse_finite as it was before its fast path (issue 26): the reference the fast path
+// must agree with on every text, value for value and refusal for refusal.
+std::optional<double> parse_finite_by_from_chars(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v))
+    return std::nullopt;
+  return v;
+}
+
+void check_parses_like_from_chars(const std::string& text) {
+  const auto fast = parse_finite(text), reference = parse_finite_by_from_chars(text);
+  REQUIRE_MESSAGE(fast.has_value() == reference.has_value(), text);
+  if (fast) {
+    std::uint64_t a, b;
+    std::memcpy(&a, &*fast, 8);
+    std::memcpy(&b, &*reference, 8);
+    REQUIRE_MESSAGE(a == b, text);  // the same bits: sign of zero included
+  }
+}
+
+}  // namespace
+
+TEST_CASE("parse_finite agrees with std::from_chars on random numbers and random texts") {
+  std::mt19937_64 gen(26);
+  // Doubles of every exponent written shortest (as Python's repr and fmt do), with 17
+  // digits, with 25 digits (past the fast path's 19), and in fixed notation.
+  for (int i = 0; i < 50000; ++i) {
+    std::uint64_t u = gen();
+    double x;
+    std::memcpy(&x, &u, 8);
+    if (!std::isfinite(x)) continue;
+    check_parses_like_from_chars(fmt::format("{}", x));
+    check_parses_like_from_chars(fmt::format("{:.17g}", x));
+    check_parses_like_from_chars(fmt::format("{:.25e}", x));
+    if (std::abs(x) < 1e30 && std::abs(x) > 1e-30)
+      check_parses_like_from_chars(fmt::format("{:f}", x));
+  }
+  std::normal_distribution<double> normal;
+  for (int i = 0; i < 50000; ++i) {
+    const double x = normal(gen) * std::pow(10.0, static_cast<int>(gen() % 40) - 20);
+    check_parses_like_from_chars(fmt::format("{}", x));
+    check_parses_like_from_chars(fmt::format("{:.{}g}", x, 1 + gen() % 20));
+  }
+  // Short texts over the characters of numbers and a few others.
+  const std::string alphabet = "0123456789012345678900000.eE+- x";
+  for (int i = 0; i < 100000; ++i) {
+    std::string text(1 + gen() % 12, ' ');
+    for (char& c : text) c = alphabet[gen() % alphabet.size()];
+    check_parses_like_from_chars(text);
+  }
 }
 
 TEST_CASE("is_whole_number: whole, at least the lowest, and at most 2^53 (exact as a double)") {

@@ -1,6 +1,8 @@
 // eps-from-scores: attack scores (or a game's decisions) -> an empirical epsilon, by any
 // estimator of lib/stats/estimate.hpp's table. The options are command_line.cpp, the body
 // tool.cpp, the printing output.cpp.
+#include <malloc.h>
+
 #include <iostream>
 
 #include "cli/tool.hpp"
@@ -62,6 +64,11 @@ const char* kExamples =
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Blocks of any size come from the heap and go back to it (glibc maps each block over
+  // 32 MiB afresh and unmaps it when freed): the sort's buffer of one class is then reused
+  // for the other, and 10^7 scores pay ~100 MB fewer first-touch page faults (issue 26).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{
       "Turn attack scores, or the decisions of a distinguishing game, into an empirical epsilon.\n"
       "Scores: CSV with columns label (1 = in, 0 = out) and score (higher = more likely in), "

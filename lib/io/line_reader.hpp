@@ -1,0 +1,39 @@
+// The lines of a file or a stream, for the CSV reader. A file opened by path is read with
+// read(2) a block at a time (on a pipe, what has arrived: a line is seen as soon as it is
+// complete, so a reader of a trainer that is still writing keeps up with it); a stream
+// (stdin, a caller's string stream) line by line with std::getline. Either way a line ends
+// at '\n', which the line leaves out, and the last line needs none.
+#pragma once
+#include <cstddef>
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dpaudit {
+
+class LineReader {
+ public:
+  // Opens `path`; DataError "cannot open file" naming `source` when it cannot.
+  LineReader(const std::string& path, const std::string& source);
+  explicit LineReader(std::istream& in) : in_(&in) {}
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  // The next line, valid until the next call; false at the end of the input. A read error
+  // of the file is a DataError naming `source`.
+  bool next(std::string_view& line);
+
+ private:
+  bool fill();  // reads more of the file behind the unread part; false at its end
+  std::string source_;
+  int fd_ = -1;
+  std::istream* in_ = nullptr;
+  std::string text_;                               // the stream's current line
+  std::vector<char> block_;                        // the file's unread bytes are [begin_, end_)
+  std::size_t begin_ = 0, end_ = 0, scanned_ = 0;  // [begin_, scanned_) holds no '\n'
+  bool at_end_ = false;
+};
+
+}  // namespace dpaudit

@@ -1,0 +1,65 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/line_reader.hpp"
+
+using namespace dpaudit;
+
+namespace {
+
+std::vector<std::string> all_lines(LineReader& r) {
+  std::vector<std::string> lines;
+  std::string_view line;
+  while (r.next(line)) lines.emplace_back(line);
+  return lines;
+}
+
+// What std::getline gives for the same text: the reference the file path must match.
+std::vector<std::string> getline_lines(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("LineReader: a file's lines are std::getline's, across blocks and past a block") {
+  const std::string long_line(3 << 20, 'x');  // 3 MiB: the 1 MiB block doubles twice
+  const std::vector<std::string> texts = {
+      "",
+      "\n",
+      "a",
+      "a\n",
+      "a\nb",
+      "label,score\n1,0.5\r\n\n0,-2\n",
+      "x\n" + long_line + "\ny",
+      std::string(2 << 20, '\n'),  // 2 Mi empty lines
+  };
+  const std::string path = "test_line_reader.txt";
+  for (const std::string& text : texts) {
+    { std::ofstream(path, std::ios::binary) << text; }
+    LineReader file(path, path);
+    const auto lines = all_lines(file);
+    CHECK(lines == getline_lines(text));
+    std::istringstream in(text);
+    LineReader stream(in);
+    CHECK(all_lines(stream) == lines);
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("LineReader: a file that cannot be opened is a DataError naming the source") {
+  try {
+    LineReader r("no/such/file.csv", "scores.csv");
+    FAIL("opened");
+  } catch (const DataError& e) {
+    CHECK(std::string(e.what()) == "cannot open file (scores.csv)");
+  }
+}
