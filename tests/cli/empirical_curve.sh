@@ -33,4 +33,32 @@ for row in 2 10 18 30 38; do
 done
 expect_error 2 "^eps-from-scores: error: --decisions excludes --roc-band$" eps-from-scores --decisions sep.csv --roc-band b.csv
 expect_error 2 "with --sequential" eps-from-scores --sequential sep.csv --eps-delta e.csv
+
+# rdp-compose --eps-delta: the analytic eps on the same grid, each row what the plain output
+# prints at that delta; with --release final, the last-iterate heuristic's line.
+RUN=(rdp-compose --accountant pld --sigma 2.2477949531720802 --q 0.1 --steps 100)
+expect_status 0 "${RUN[@]}" --tradeoff curve.csv --eps-delta analytic.csv
+expect_eq "$(wc -l <analytic.csv)" "38" "the analytic file's rows"
+expect_eq "$(sed -n 18p analytic.csv)" "1e-05,$("${RUN[@]}" --delta 1e-5)" "analytic eps at 1e-5"
+expect_eq "$(sed -n 2p analytic.csv)" "0.1,$("${RUN[@]}" --delta 0.1)" "analytic eps at 0.1"
+expect_status 0 "${RUN[@]}" --release final --tradeoff final.csv --eps-delta final-eps.csv
+expect_eq "$(sed -n 18p final-eps.csv)" "1e-05,$("${RUN[@]}" --delta 1e-5 --release final | sed -n '2s/ .*//p')" "last-iterate eps at 1e-5"
+# The last iterate's curve lies on or above (a weaker adversary) the all-iterates one: its fnr at
+# the all-iterates curve's fpr 0.01 vertex is at least as large (linear interpolation).
+"$PYTHON" - curve.csv final.csv <<'PY' || fail "the last-iterate curve is below the all-iterates one"
+import bisect, csv, sys
+def load(p):
+    rows = list(csv.reader(open(p)))[1:]
+    return [float(r[0]) for r in rows], [float(r[1]) for r in rows]
+def at(xs, ys, x):
+    i = bisect.bisect_left(xs, x)
+    if i == 0: return ys[0]
+    if i == len(xs): return 0.0
+    t = (x - xs[i - 1]) / (xs[i] - xs[i - 1])
+    return ys[i - 1] + t * (ys[i] - ys[i - 1])
+(ax, ay), (fx, fy) = load(sys.argv[1]), load(sys.argv[2])
+sys.exit(0 if all(at(fx, fy, x) >= at(ax, ay, x) - 1e-9 for x in (1e-4, 1e-3, 1e-2, 0.1, 0.3)) else 1)
+PY
+CHECKS=$((CHECKS + 1))
+expect_error 2 "eps-delta requires --tradeoff" rdp-compose --accountant pld --sigma 1 --q 0.1 --steps 10 --delta 1e-5 --eps-delta x.csv
 finish

@@ -98,7 +98,7 @@ expect_error 2 "^rdp-compose: error: --release final prints the all-iterates bou
 expect_error 2 '^rdp-compose: error: --fail-above cannot be used with --release final$' rdp-compose $run --release final --fail-above 3
 expect_error 2 '^rdp-compose: error: --events cannot be used with --release final$' rdp-compose --events "$TMP/acc.csv" --delta 1e-5 --release final
 expect_error 2 '^rdp-compose: error: --eps cannot be used with --accumulate$' rdp-compose --accountant pld --eps 1 --q 0.01 --steps 10 --delta 1e-5 --accumulate 2
-expect_error 2 '^rdp-compose: error: --tradeoff cannot be used with --release final$' rdp-compose --sigma 1 --q 0.01 --steps 10 --tradeoff - --release final
+expect_error 2 '^rdp-compose: error: --tradeoff with --release final needs --accountant pld \(the curve of a mixture of Gaussians\)$' rdp-compose --sigma 1 --q 0.01 --steps 10 --tradeoff - --release final
 expect_error 2 '^rdp-compose: error: --accumulate: Value 0 not in range' rdp-compose $run --accountant pld --accumulate 0
 expect_error 2 '^rdp-compose: error: --release: last not in \{all,final\}$' rdp-compose $run --release last
 finish

@@ -11,6 +11,7 @@
 #include "io/csv.hpp"
 #include "io/json.hpp"
 #include "shuffle.hpp"
+#include "stats/empirical_curve.hpp"
 
 namespace dpaudit::rdp_compose {
 
@@ -74,13 +75,27 @@ std::vector<AccountingEvent> segments(const Options& o, std::istream& in) {
   return read_accounting_events(csv, o.sampling);
 }
 
-void tradeoff(const Options& o, const std::vector<AccountingEvent>& events, std::ostream& out) {
+// --eps-delta: eps at each delta of stats/empirical_curve.hpp's grid, as the plain output
+// would print it there, CSV delta,eps (the empirical file of eps-from-scores --eps-delta has
+// the same rows).
+void eps_delta(const Options& o, const std::vector<AccountingEvent>& events, const Note& note) {
+  std::string csv = "delta,eps\n";
+  for (double delta : delta_grid())
+    csv +=
+        format_number(delta) + "," + format_number(released_epsilon(o, events, delta, note)) + "\n";
+  write_whole(o.eps_delta_path, csv);
+}
+
+void tradeoff(const Options& o, const std::vector<AccountingEvent>& events, std::ostream& out,
+              const Note& note) {
   if (accountant_of(o) == Accountant::gdp)
     throw UsageError(
         "--tradeoff writes a curve the accountant certifies: pld or rdp (GDP's CLT is an "
         "approximation, not a bound)",
         "--accountant");
-  const std::string csv = tradeoff_curve_csv(run_tradeoff_curve(events, o.accounting));
+  const std::string csv =
+      tradeoff_curve_csv(run_tradeoff_curve(released_events(o, events), o.accounting));
+  if (!o.eps_delta_path.empty()) eps_delta(o, events, note);
   if (o.tradeoff_path.empty() || o.tradeoff_path == "-")
     out << csv;
   else
@@ -152,7 +167,7 @@ void compose(const Options& options, std::istream& in, std::ostream& out, const 
     case Mode::calibrate:
       return calibrate(options, out, note);
     case Mode::tradeoff:
-      return tradeoff(options, segments(options, in), out);
+      return tradeoff(options, segments(options, in), out, note);
     case Mode::epsilon:
       if (options.release.active())
         return release_epsilon(options, segments(options, in), out, note);

@@ -31,6 +31,7 @@ struct Options {
   long long epochs = 0, batches = 0;       // Mode::shuffle
   std::optional<std::string> events_path;  // segments from CSV ("-" or "": the input stream)
   std::string tradeoff_path;               // Mode::tradeoff ("-" or "": the output stream)
+  std::string eps_delta_path;              // Mode::tradeoff: eps at each delta of the grid
   std::string empirical_path;              // Mode::empirical ("-" or "": the input stream)
   EmpiricalCompositionOptions empirical;   // Mode::empirical, complete
   std::optional<double> fail_above;        // exit 3 when eps is above it

@@ -135,6 +135,12 @@ void declare_output(CLI::App& app, CommandLine& c) {
       "write FILE (- = stdout), CSV fpr,fnr: the vertices of the f-DP trade-off curve "
       "the accountant certifies (pld or rdp), the envelope of its (eps, delta) pairs, "
       "for eps-from-scores --against-curve; no --delta (every delta is in it)");
+  c.eps_delta =
+      app.add_option("--eps-delta", o.eps_delta_path,
+                     "with --tradeoff: also write FILE, CSV delta,eps: eps at delta = "
+                     "10^(-k/4), k = 4..40, as the plain output would print it (eps-from-scores "
+                     "--eps-delta writes the measured one on the same grid)")
+          ->needs(c.tradeoff);
   c.json = app.add_flag(
       "--json", o.json,
       "print one JSON object: eps, the accountant's details (the PLD interval and the RDP "

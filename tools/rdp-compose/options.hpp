@@ -21,6 +21,7 @@ struct CommandLine {
               *floor = nullptr, *sigma_inf = nullptr, *lattice = nullptr, *threads = nullptr,
               *tradeoff = nullptr, *json = nullptr, *accountant_opt = nullptr, *epochs = nullptr,
               *batches = nullptr;
+  CLI::Option* eps_delta = nullptr;
   ReleaseLine release_line;  // --release, --accumulate (release.hpp)
 };
 

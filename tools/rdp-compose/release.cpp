@@ -56,6 +56,16 @@ Json all_iterates(const Options& o, const std::vector<AccountingEvent>& events, 
 
 }  // namespace
 
+double released_epsilon(const Options& o, const std::vector<AccountingEvent>& segments,
+                        double delta, const Note& note) {
+  Options at = o;
+  at.delta = delta;
+  double eps = 0;
+  if (o.release.final_only) return mixture(at, released_events(at, segments), note).epsilon;
+  all_iterates(at, released_events(at, segments), eps, note);
+  return eps;
+}
+
 void declare_release(CLI::App& app, ReleaseLine& c) {
   c.release_opt =
       app.add_option("--release", c.release,
@@ -80,10 +90,13 @@ ReleaseOptions validate_release(const CommandLine& c, const Options& o) {
   r.micro = c.release_line.micro;
   if (!r.active()) return r;
   const std::string mode = r.final_only ? "with --release final" : "with --accumulate";
-  cli::forbid_options({c.eps, c.tradeoff, c.empirical, c.fail}, mode);
+  cli::forbid_options({c.eps, c.empirical, c.fail}, mode);
   if (o.sampling != Sampling::poisson)
     throw UsageError(mode.substr(5) + " needs --sampling poisson");
   const Accountant a = *o.accounting.accountant;
+  if (c.tradeoff->count() && a != Accountant::pld)
+    throw UsageError("--tradeoff " + mode +
+                     " needs --accountant pld (the curve of a mixture of Gaussians)");
   if (r.micro > 1 && a != Accountant::pld)
     throw UsageError(
         "--accumulate needs --accountant pld (a mixture of Gaussians: only the PLD accounts it)");
@@ -95,6 +108,18 @@ ReleaseOptions validate_release(const CommandLine& c, const Options& o) {
           "CLT is an approximation)");
   }
   return r;
+}
+
+std::vector<AccountingEvent> released_events(const Options& o,
+                                             std::vector<AccountingEvent> segments) {
+  if (o.release.final_only) {  // one release of N(K, T s^2), K ~ Binomial(T M, q)
+    if (o.release.micro > std::numeric_limits<long long>::max() / o.steps)
+      throw UsageError("steps times micro-batches is beyond 2^63 - 1");
+    return {{o.sigma * std::sqrt(static_cast<double>(o.steps)), o.q, 1, Sampling::poisson,
+             o.steps * o.release.micro}};
+  }
+  for (AccountingEvent& e : segments) e.micro = o.release.micro;
+  return segments;
 }
 
 void release_epsilon(const Options& o, const std::vector<AccountingEvent>& segments,
@@ -118,14 +143,8 @@ void release_epsilon(const Options& o, const std::vector<AccountingEvent>& segme
     out << (o.json ? json_line(report) : format_number(all) + "\n");
     return;
   }
-  // The final model after T steps of M micro-batches: one release of N(K, T s^2), K ~
-  // Binomial(T M, q).
-  const double steps = static_cast<double>(o.steps);
-  if (o.release.micro > std::numeric_limits<long long>::max() / o.steps)
-    throw UsageError("steps times micro-batches is beyond 2^63 - 1");
-  const MixtureEpsilon last = mixture(
-      o, {{o.sigma * std::sqrt(steps), o.q, 1, Sampling::poisson, o.steps * o.release.micro}},
-      note);
+  // The final model after T steps of M micro-batches.
+  const MixtureEpsilon last = mixture(o, released_events(o, segments), note);
   report["release"] = "final";
   report["last_iterate"] = {{"eps", json_number(last.epsilon)},
                             {"pld", interval_json(last.pld, last.pld_lattice)},

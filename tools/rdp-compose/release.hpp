@@ -39,6 +39,17 @@ void declare_release(CLI::App& app, ReleaseLine& line);
 // bound (pld, rdp); neither with --eps, --tradeoff, --empirical or --fail-above.
 ReleaseOptions validate_release(const CommandLine& line, const Options& options);
 
+// The events a curve (--tradeoff) accounts: with --release final the one last-iterate release,
+// N(K, T s^2) against N(0, T s^2), K ~ Binomial(T M, q); with --accumulate M each segment's
+// steps as mixtures of M micro-batches; else the segments.
+std::vector<AccountingEvent> released_events(const Options& o,
+                                             std::vector<AccountingEvent> segments);
+
+// The run's eps at `delta` as the plain output prints it: with --release final the
+// last-iterate heuristic, else the all-iterates bound (the mixture PLD's with --accumulate).
+double released_epsilon(const Options& o, const std::vector<AccountingEvent>& segments,
+                        double delta, const std::function<void(const std::string&)>& note);
+
 // The eps of the run with its micro-batches, and with --release final the last-iterate
 // heuristic beside it (text: one line each, the number first; --json: one object).
 void release_epsilon(const Options& options, const std::vector<AccountingEvent>& events,
