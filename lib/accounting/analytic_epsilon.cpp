@@ -13,10 +13,7 @@ AnalyticEpsilon analytic_epsilon(const std::vector<AccountingEvent>& events, dou
   out.headline = out.rdp.epsilon;
   out.headline_accountant = Accountant::rdp;
   try {
-    PldOptions options;
-    options.threads = threads;
-    options.roundoff_delta = 1e-4 * delta;
-    options.lattice = lattice;
+    const PldOptions options = pld_options_at(delta, threads, lattice);
     const PldAccountant pld(events, options);
     out.pld = pld.epsilon(delta);
     out.pld_lattice = pld.lattice_spacing();

@@ -27,11 +27,7 @@ MixtureEpsilon mixture_epsilon(const std::vector<AccountingEvent>& events, doubl
   check_delta(delta);
   MixtureEpsilon out;
   try {
-    PldOptions options;
-    options.threads = threads;
-    options.roundoff_delta = 1e-4 * delta;
-    options.lattice = lattice;
-    const PldAccountant pld(events, options);
+    const PldAccountant pld(events, pld_options_at(delta, threads, lattice));
     out.pld = pld.epsilon(delta);
     out.pld_lattice = pld.lattice_spacing();
     out.epsilon = out.pld->upper;

@@ -401,4 +401,12 @@ double pld_sigma_for_epsilon(double eps, double q, long long steps, double delta
       eps, 1e-5);
 }
 
+PldOptions pld_options_at(double delta, int threads, double lattice) {
+  PldOptions options;
+  options.threads = threads;
+  options.roundoff_delta = 1e-4 * delta;
+  options.lattice = lattice;
+  return options;
+}
+
 }  // namespace dpaudit

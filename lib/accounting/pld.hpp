@@ -65,6 +65,10 @@ struct PldOptions {
   double roundoff_delta = 1e-12;
 };
 
+// The options of a PLD read at one delta: `threads`, `lattice` (0: chosen), and the FFT's
+// roundoff held to 1e-4 of delta, so that it moves the answer negligibly.
+PldOptions pld_options_at(double delta, int threads, double lattice);
+
 // An interval that contains the true value.
 struct PldInterval {
   double upper;

@@ -64,4 +64,20 @@ void deficit_to_infinity(PldPmf& pld) {
   if (total < 1) pld.inf_mass += 1 - total;
 }
 
+PldPmf empty_lattice(double h, long long k_lo, long long k_hi, const std::string& what) {
+  if (k_hi - k_lo >= kMaxStepPoints)
+    throw DataError(
+        fmt::format("one step needs {} lattice points of {} ({})", k_hi - k_lo + 1, h, what));
+  PldPmf pld;
+  pld.h = h;
+  pld.first = k_lo;
+  pld.mass.assign(static_cast<std::size_t>(k_hi - k_lo + 1), 0.0);
+  return pld;
+}
+
+SplitLogs split_logs(double h) {
+  const double up = std::log(-std::expm1(-h));
+  return {up, h + up};
+}
+
 }  // namespace dpaudit::pld_cells

@@ -25,6 +25,15 @@ void check_lattice(double h, double tail);
 // More lattice points than this in one step is a discretisation that cannot be composed.
 constexpr long long kMaxStepPoints = 1LL << 26;
 
+// A pessimistic PMF's lattice from index k_lo to k_hi, all masses 0: a DataError naming the
+// pair (`what`) when it has kMaxStepPoints or more. And the logs of the connect-the-dots
+// splits' denominators, log(1 - e^-h) (up) and log(e^h - 1) (down), without overflowing e^h.
+PldPmf empty_lattice(double h, long long k_lo, long long k_hi, const std::string& what);
+struct SplitLogs {
+  double up, down;
+};
+SplitLogs split_logs(double h);
+
 // Every mass finite and >= 0, or a DataError naming the pair (`what`, e.g. "sigma 1, q 0.1";
 // never a silent NaN).
 PldPmf checked(PldPmf pld, const std::string& what);

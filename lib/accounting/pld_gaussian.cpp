@@ -19,9 +19,11 @@
 namespace dpaudit {
 
 using pld_cells::check_lattice;
+using pld_cells::empty_lattice;
 using pld_cells::index_above;
 using pld_cells::index_below;
 using pld_cells::kMaxStepPoints;
+using pld_cells::split_logs;
 
 namespace {
 
@@ -190,16 +192,8 @@ PldPmf pessimistic_pld(const GaussianPair& p, double h, double tail) {
   const auto [x_lo, x_hi] = pair.x_range(tail);
   const long long k_lo = index_below(pair.loss(pair.u_of_x(x_lo)), h);
   const long long k_hi = index_above(pair.loss(pair.u_of_x(x_hi)), h);
-  if (k_hi - k_lo >= kMaxStepPoints)
-    throw DataError(fmt::format("one step needs {} lattice points of {} (sigma {}, q {})",
-                                k_hi - k_lo + 1, h, p.sigma, p.q));
-  PldPmf pld;
-  pld.h = h;
-  pld.first = k_lo;
-  pld.mass.assign(static_cast<std::size_t>(k_hi - k_lo + 1), 0.0);
-  // log(1 - e^-h) and log(e^h - 1): the splits' denominators, in logs (e^h overflows).
-  const double log_split_up = std::log(-std::expm1(-h)),
-               log_split_down = h + std::log(-std::expm1(-h));
+  PldPmf pld = empty_lattice(h, k_lo, k_hi, fmt::format("sigma {}, q {}", p.sigma, p.q));
+  const auto [log_split_up, log_split_down] = split_logs(h);
   const Tails minus_inf = tails_at(pair, -kInf);
   Tails a = tails_at(pair, pair.x_of_u(pair.loss_inverse(static_cast<double>(k_lo) * h)));
   pld.mass[0] = std::exp(log_p_mass(pair, cell(minus_inf, a)));  // left tail, moved up to l_lo

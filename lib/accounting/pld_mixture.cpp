@@ -328,16 +328,8 @@ PldPmf pessimistic_pld(const MixturePair& p, double h, double tail) {
   const auto [x_lo, x_hi] = mix.x_range(tail);
   const long long k_lo = index_below(mix.loss(x_lo), h);
   const long long k_hi = index_above(mix.loss(x_hi), h);
-  if (k_hi - k_lo >= pld_cells::kMaxStepPoints)
-    throw DataError(
-        fmt::format("one step needs {} lattice points of {} ({})", k_hi - k_lo + 1, h, mix.name));
-  PldPmf pld;
-  pld.h = h;
-  pld.first = k_lo;
-  pld.mass.assign(static_cast<std::size_t>(k_hi - k_lo + 1), 0.0);
-  // log(1 - e^-h) and log(e^h - 1): the splits' denominators, in logs (e^h overflows).
-  const double log_split_up = std::log(-std::expm1(-h)),
-               log_split_down = h + std::log(-std::expm1(-h));
+  PldPmf pld = pld_cells::empty_lattice(h, k_lo, k_hi, mix.name);
+  const auto [log_split_up, log_split_down] = pld_cells::split_logs(h);
   double x = mix.x_of_loss(static_cast<double>(k_lo) * h, x_lo);
   MixTails a = mix_tails_at(mix, x);
   pld.mass[0] =
