@@ -82,8 +82,7 @@ Outcome rr_run(std::uint64_t seed, double eps, std::size_t trials, std::size_t l
     (label ? counts.n_in : counts.n_out) += 1;
     if (label && !guess) ++counts.false_negatives;
     if (!label && guess) ++counts.false_positives;
-    if (t + 1 <= fixed_max && !o.fixed_above && (t + 1) % look == 0 && counts.n_in &&
-        counts.n_out)
+    if (t + 1 <= fixed_max && !o.fixed_above && (t + 1) % look == 0 && counts.n_in && counts.n_out)
       o.fixed_above = estimate_epsilon(counts, fixed).epsilon > eps;
   }
   o.sequential_above = audit.eps_lo() > eps;

@@ -39,9 +39,11 @@ expect_error 2 "with --sequential" eps-from-scores --sequential sep.csv --eps-de
 RUN=(rdp-compose --accountant pld --sigma 2.2477949531720802 --q 0.1 --steps 100)
 expect_status 0 "${RUN[@]}" --tradeoff curve.csv --eps-delta analytic.csv
 expect_eq "$(wc -l <analytic.csv)" "38" "the analytic file's rows"
+expect_eq "$(head -1 analytic.csv)" "delta,eps_upper" "the analytic file says it holds bounds"
 expect_eq "$(sed -n 18p analytic.csv)" "1e-05,$("${RUN[@]}" --delta 1e-5)" "analytic eps at 1e-5"
 expect_eq "$(sed -n 2p analytic.csv)" "0.1,$("${RUN[@]}" --delta 0.1)" "analytic eps at 0.1"
 expect_status 0 "${RUN[@]}" --release final --tradeoff final.csv --eps-delta final-eps.csv
+expect_eq "$(head -1 final-eps.csv)" "delta,eps_heuristic" "the last-iterate file says it is no bound"
 expect_eq "$(sed -n 18p final-eps.csv)" "1e-05,$("${RUN[@]}" --delta 1e-5 --release final | sed -n '2s/ .*//p')" "last-iterate eps at 1e-5"
 # The last iterate's curve lies on or above (a weaker adversary) the all-iterates one: its fnr at
 # the all-iterates curve's fpr 0.01 vertex is at least as large (linear interpolation).

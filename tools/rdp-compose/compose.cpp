@@ -76,10 +76,11 @@ std::vector<AccountingEvent> segments(const Options& o, std::istream& in) {
 }
 
 // --eps-delta: eps at each delta of stats/empirical_curve.hpp's grid, as the plain output
-// would print it there, CSV delta,eps (the empirical file of eps-from-scores --eps-delta has
-// the same rows).
+// would print it there (the empirical file of eps-from-scores --eps-delta has the same rows).
+// The column says what the number is: delta,eps_upper (a bound) or, with --release final,
+// delta,eps_heuristic (the last-iterate target, not a bound).
 void eps_delta(const Options& o, const std::vector<AccountingEvent>& events, const Note& note) {
-  std::string csv = "delta,eps\n";
+  std::string csv = o.release.final_only ? "delta,eps_heuristic\n" : "delta,eps_upper\n";
   for (double delta : delta_grid())
     csv +=
         format_number(delta) + "," + format_number(released_epsilon(o, events, delta, note)) + "\n";

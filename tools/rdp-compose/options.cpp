@@ -137,7 +137,8 @@ void declare_output(CLI::App& app, CommandLine& c) {
       "for eps-from-scores --against-curve; no --delta (every delta is in it)");
   c.eps_delta =
       app.add_option("--eps-delta", o.eps_delta_path,
-                     "with --tradeoff: also write FILE, CSV delta,eps: eps at delta = "
+                     "with --tradeoff: also write FILE, CSV delta,eps_upper (--release final: "
+                     "delta,eps_heuristic, not a bound): eps at delta = "
                      "10^(-k/4), k = 4..40, as the plain output would print it (eps-from-scores "
                      "--eps-delta writes the measured one on the same grid)")
           ->needs(c.tradeoff);
