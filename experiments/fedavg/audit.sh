@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # audit.sh RUN_DIR: the one-shot audit of a `dp-train fedavg` run (Andrew et al. 2024, Alg. 2-3).
-# Prints one JSON object: the run's analytic epsilon (eps_run: the whole run), eps_est/eps_lo on the final
+# Prints one JSON object: the run's analytic epsilon (eps_run: the whole run), the last-iterate
+# heuristic a final-model audit reads against (Steinke et al. 2025; a target, not a bound), eps_est/eps_lo on the final
 # model (seen canaries vs the exact cosine null of Andrew et al. 2024, Thm 3.1) and on all iterates
 # (max-over-rounds cosines of seen vs unseen canaries), test accuracy, dim and delta.
 # eps_est: Gaussian fit (Andrew et al. 2024, Sec. 3.2); eps_lo: Jeffreys 95% bound, Bonferroni over
@@ -37,6 +38,7 @@ print(json.dumps({
     "adaptive_clip": run["config"].get("adaptive_clip", False),
     "seed": run["config"]["seed"],
     "analytic_eps": run["analytic_epsilon"]["eps_run"],
+    "last_iterate_eps": run["analytic_epsilon"]["eps_last_iterate_heuristic"],
     "eps_est_final": fit["epsilon"], "eps_lo_final": lo_final, "eps_lo_final_max": lo_final_max,
     "eps_est_all": est_all, "eps_lo_all": lo_all, "eps_lo_all_max": lo_all_max,
     "anderson_final": fit["summary"]["in"]["anderson_darling"], "seen": fit["n_in"],

@@ -13,10 +13,10 @@ void check_event(const AccountingEvent& e, bool mixture_ok) {
     throw UsageError(fmt::format("sigma must be positive and finite, got {}", e.sigma));
   if (!(e.q > 0 && e.q <= 1)) throw UsageError(fmt::format("q must be in (0,1], got {}", e.q));
   if (e.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", e.steps));
-  if (e.sampling == Sampling::shuffle)
+  if (by_epochs(e.sampling))
     throw UsageError(
-        "a segment is Poisson or without replacement: shuffled epochs are accounted by their "
-        "participations");
+        "a segment is Poisson or without replacement: epochs (shuffled, balls-in-bins) are "
+        "accounted by their participations");
   if (e.micro < 1) throw UsageError(fmt::format("micro-batches must be >= 1, got {}", e.micro));
   if (e.micro > 1 && !mixture_ok)
     throw UsageError(

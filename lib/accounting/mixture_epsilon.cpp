@@ -1,6 +1,7 @@
 #include "accounting/mixture_epsilon.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,12 @@ double log_never_drawn(const std::vector<AccountingEvent>& events) {
 }
 
 }  // namespace
+
+AccountingEvent last_iterate_event(double sigma, double q, long long steps, long long micro) {
+  if (steps < 1 || micro < 1 || micro > std::numeric_limits<long long>::max() / steps)
+    throw UsageError("steps times micro-batches is beyond 2^63 - 1");
+  return {sigma * std::sqrt(static_cast<double>(steps)), q, 1, Sampling::poisson, steps * micro};
+}
 
 MixtureEpsilon mixture_epsilon(const std::vector<AccountingEvent>& events, double delta,
                                int threads, double lattice) {

@@ -33,4 +33,10 @@ struct MixtureEpsilon {
 MixtureEpsilon mixture_epsilon(const std::vector<AccountingEvent>& events, double delta,
                                int threads = 1, double lattice = 0);
 
+// The one release of the last-iterate heuristic of Steinke et al. 2025 (event.hpp): T steps at
+// noise multiplier sigma and Poisson rate q, M micro-batches a step: N(0, T sigma^2) against
+// N(K, T sigma^2), K ~ Binomial(T M, q), i.e. {sigma sqrt(T), q, 1, poisson, T M}. UsageError
+// where T M is beyond 2^63 - 1.
+AccountingEvent last_iterate_event(double sigma, double q, long long steps, long long micro = 1);
+
 }  // namespace dpaudit

@@ -9,6 +9,7 @@
 #include "accounting/analytic_epsilon.hpp"
 #include "accounting/analytic_gaussian.hpp"
 #include "accounting/log_space.hpp"
+#include "accounting/mixture_epsilon.hpp"
 #include "core/error.hpp"
 #include "core/names.hpp"
 
@@ -26,9 +27,11 @@ std::string sampled_assumes(Sampling sampling) {
                "every step's update released";
 }
 
-std::string shuffled_assumes(long long participations) {
-  return "shuffled lots: one participation per epoch, " + std::to_string(participations) +
-         " epochs composed exactly, no amplification by shuffling claimed";
+std::string shuffled_assumes(Sampling sampling, long long participations) {
+  return (sampling == Sampling::shuffle ? "shuffled lots" : "balls-in-bins lots") +
+         std::string(": one participation per epoch, ") + std::to_string(participations) +
+         " epochs composed exactly, no amplification by " +
+         (sampling == Sampling::shuffle ? "shuffling" : "the random allocation") + " claimed";
 }
 
 // The segments' sampling name and assumptions ("mixed" and both where they differ).
@@ -47,10 +50,11 @@ void describe_segments(const std::vector<AccountingEvent>& segments, RunEpsilon&
 // The accountant asked for, or the tightest; refused where the sampling has not it.
 Accountant chosen(Sampling sampling, const AccountantOptions& options) {
   const Accountant a = options.accountant.value_or(tightest_accountant(sampling));
-  if (sampling == Sampling::shuffle && a != Accountant::gaussian)
-    throw UsageError("shuffled participation is accounted by the exact Gaussian composition (" +
+  if (by_epochs(sampling) && a != Accountant::gaussian)
+    throw UsageError(sampling_name(sampling) +
+                     " participation is accounted by the exact Gaussian composition (" +
                      accountant_name(Accountant::gaussian) + "), not " + accountant_name(a));
-  if (sampling != Sampling::shuffle && a == Accountant::gaussian)
+  if (!by_epochs(sampling) && a == Accountant::gaussian)
     throw UsageError(
         "the exact Gaussian composition accounts known participations (shuffle), not "
         "subsampled steps");
@@ -70,7 +74,7 @@ void check_model(const RunModel& m) {
   if (!(m.noise_multiplier >= 0) || !std::isfinite(m.noise_multiplier))
     throw UsageError(
         fmt::format("the noise multiplier must be >= 0 and finite, got {}", m.noise_multiplier));
-  if (m.sampling != Sampling::shuffle)
+  if (!by_epochs(m.sampling))
     check_event({1, m.q, m.steps, m.sampling});
   else if (m.participations < 0)
     throw UsageError(fmt::format("participations must be >= 0, got {}", m.participations));
@@ -79,8 +83,8 @@ void check_model(const RunModel& m) {
 RunEpsilon shuffled_epsilon(const RunModel& m, double delta) {
   RunEpsilon r;
   r.accountant = Accountant::gaussian;
-  r.sampling = Sampling::shuffle;
-  r.assumes = shuffled_assumes(m.participations);
+  r.sampling = m.sampling;
+  r.assumes = shuffled_assumes(m.sampling, m.participations);
   const auto k = static_cast<double>(m.participations);
   r.epsilon = k == 0                   ? 0.0
               : m.noise_multiplier > 0 ? gaussian_composition_epsilon(m.noise_multiplier, k, delta)
@@ -98,14 +102,14 @@ PldOptions pld_options(const AccountantOptions& options) {
 }  // namespace
 
 std::string RunEpsilon::label() const {
-  const std::string model = !sampling                        ? "mixed"
-                            : *sampling == Sampling::shuffle ? "epochs"
-                                                             : sampling_name(*sampling);
+  const std::string model = !sampling              ? "mixed"
+                            : by_epochs(*sampling) ? "epochs"
+                                                   : sampling_name(*sampling);
   return accountant_name(accountant) + "-" + model;
 }
 
 Accountant tightest_accountant(Sampling sampling) {
-  return sampling == Sampling::shuffle ? Accountant::gaussian : Accountant::pld;
+  return by_epochs(sampling) ? Accountant::gaussian : Accountant::pld;
 }
 
 RunEpsilon run_epsilon(const std::vector<AccountingEvent>& segments, double delta,
@@ -139,7 +143,7 @@ RunEpsilon run_epsilon(const RunModel& model, double delta, const AccountantOpti
   check_model(model);
   check_delta(delta);
   const Accountant a = chosen(model.sampling, options);
-  if (model.sampling == Sampling::shuffle) return shuffled_epsilon(model, delta);
+  if (by_epochs(model.sampling)) return shuffled_epsilon(model, delta);
   const AccountingEvent segment{model.noise_multiplier, model.q, model.steps, model.sampling};
   if (model.noise_multiplier > 0) return run_epsilon({segment}, delta, options);
   RunEpsilon r;  // no noise
@@ -172,6 +176,32 @@ double run_noise_multiplier(const RunModel& model, double eps, double delta,
       break;
   }
   return gdp_sigma_for_epsilon(eps, model.q, model.steps, delta, model.sampling);
+}
+
+LastIterate last_iterate_heuristic(const RunModel& m, double delta) {
+  check_model(m);
+  check_target(1, delta);
+  if (m.sampling == Sampling::without_replacement)
+    throw UsageError("the last-iterate heuristic is for Poisson or epoch sampling");
+  if (m.steps < 1) throw UsageError(fmt::format("steps must be >= 1, got {}", m.steps));
+  LastIterate r;
+  r.assumes =
+      "Steinke et al. 2025's last-iterate heuristic: linear losses, only the final model "
+      "released, every step's noisy sum weighed equally (momentum and learning-rate schedules "
+      "not modelled); a target for a final-model audit, not a bound";
+  const double t = static_cast<double>(m.steps);
+  if (by_epochs(m.sampling) && m.participations == 0) return r;
+  if (!(m.noise_multiplier > 0)) {
+    r.epsilon = std::numeric_limits<double>::infinity();
+    return r;
+  }
+  if (by_epochs(m.sampling))
+    r.epsilon = gaussian_composition_epsilon(
+        m.noise_multiplier * std::sqrt(t) / static_cast<double>(m.participations), 1, delta);
+  else
+    r.epsilon =
+        mixture_epsilon({last_iterate_event(m.noise_multiplier, m.q, m.steps)}, delta).epsilon;
+  return r;
 }
 
 FederatedEpsilon federated_epsilon(const FederatedModel& model, double delta,

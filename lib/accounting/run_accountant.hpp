@@ -13,8 +13,10 @@
 //             theorem, an approximation, NOT a bound: never a default;
 //   gaussian  k participations of the Gaussian mechanism, each known to the adversary,
 //             composed exactly (Dong, Roth & Su 2019; lib/accounting/analytic_gaussian.hpp):
-//             shuffled epochs, fixed repetitions, no amplification claimed.
-// The default is the tightest sound one: gaussian for shuffled participation (exact), pld
+//             shuffled or balls-in-bins epochs, fixed repetitions, no amplification
+//             claimed (rdp-compose --sampling balls-in-bins gives the amplified bound by
+//             Monte Carlo, lib/stats/balls_in_bins_bound.hpp).
+// The default is the tightest sound one: gaussian for participation by epochs (exact), pld
 // for Poisson and without-replacement sampling.
 #pragma once
 #include <optional>
@@ -31,21 +33,22 @@
 
 namespace dpaudit {
 
-// The tightest sound accountant of a sampling: gaussian for shuffle, pld otherwise.
+// The tightest sound accountant of a sampling: gaussian by epochs (by_epochs), pld otherwise.
 Accountant tightest_accountant(Sampling sampling);
 
 // How the records take part in a run. Poisson or without replacement: `steps` steps (or
-// rounds), each on a batch drawn at rate q. Shuffle: each record takes part in at most
-// `participations` steps (the epochs begun by a shuffled trainer, a schedule's most, or a
-// fixed number of repetitions), each one known to the adversary.
+// rounds), each on a batch drawn at rate q. By epochs (shuffle, balls-in-bins): each record
+// takes part in at most `participations` steps (the epochs begun by the trainer, a schedule's
+// most, or a fixed number of repetitions), each one known to the adversary.
 struct RunModel {
   Sampling sampling = Sampling::poisson;
   // z >= 0, the noise standard deviation over the clip norm; 0: no noise, eps inf (sound:
   // not the smallest bound where no record may take part). Ignored by the calibration.
   double noise_multiplier = 0;
-  double q = 1;                  // poisson, without_replacement: in (0, 1]
-  long long steps = 0;           // poisson, without_replacement: >= 1
-  long long participations = 0;  // shuffle: >= 0 (0: nothing released, eps 0)
+  double q = 1;  // poisson, without_replacement: in (0, 1]
+  long long steps =
+      0;  // poisson, without_replacement: >= 1; by epochs: read by last_iterate_heuristic
+  long long participations = 0;  // by epochs: >= 0 (0: nothing released, eps 0)
 };
 
 struct AccountantOptions {
@@ -72,7 +75,7 @@ struct RunEpsilon {
 };
 
 // The eps of the run at delta in (0, 1). Throws UsageError for a model out of its ranges,
-// or an accountant the sampling has not (shuffle: gaussian only; gaussian: shuffle only).
+// or an accountant the sampling has not (by epochs: gaussian only; gaussian: by epochs only).
 RunEpsilon run_epsilon(const RunModel& model, double delta, const AccountantOptions& options = {});
 
 // The same for heterogeneous segments (Poisson or without replacement, each its own noise,
@@ -122,5 +125,19 @@ FederatedEpsilon federated_epsilon(const FederatedModel& model, double delta,
 // rdp; gdp and gaussian certify none here: UsageError).
 TradeoffCurve run_tradeoff_curve(const std::vector<AccountingEvent>& segments,
                                  const AccountantOptions& options = {});
+
+// The last-iterate heuristic of Steinke et al. 2025 for a run whose final model alone is
+// released: linear losses, every step's noisy sum weighed equally (a server's momentum or
+// learning-rate schedule is not modelled). Poisson: N(0, T z^2) against N(K, T z^2), K ~
+// Binomial(T, q), by the mixture PLD (mixture_epsilon.hpp: its upper end); by epochs: k
+// participations among the T steps, N(k, T z^2), the Gaussian mechanism at z sqrt(T) / k.
+// T is `steps` for every sampling here. A target for a final-model audit, not a bound
+// (Annamalai 2024 builds a loss where the final model leaks as much as every iterate).
+// UsageError for without replacement; inf for z = 0; 0 where nothing takes part.
+struct LastIterate {
+  double epsilon = 0;
+  std::string assumes;
+};
+LastIterate last_iterate_heuristic(const RunModel& model, double delta);
 
 }  // namespace dpaudit

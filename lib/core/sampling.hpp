@@ -20,13 +20,23 @@ enum class Sampling {
   // Each epoch is a uniform permutation cut into batches: every record takes part exactly
   // once per epoch (no amplification by the shuffling is claimed for it).
   shuffle,
+  // Balls-in-bins (random allocation): every epoch each record joins one of its steps, drawn
+  // uniformly and independently of the other records; batch sizes vary.
+  balls_in_bins,
 };
+
+// Whether every record takes part exactly once an epoch (shuffle, balls-in-bins): accounted by
+// its participations, each a Gaussian mechanism the adversary may locate.
+inline bool by_epochs(Sampling sampling) {
+  return sampling == Sampling::shuffle || sampling == Sampling::balls_in_bins;
+}
 
 // The names on the command line and in JSON.
 inline constexpr Named<Sampling> kSamplingNames[] = {
     {"poisson", Sampling::poisson},
     {"without-replacement", Sampling::without_replacement},
-    {"shuffle", Sampling::shuffle}};
+    {"shuffle", Sampling::shuffle},
+    {"balls-in-bins", Sampling::balls_in_bins}};
 
 inline std::string sampling_name(Sampling sampling) {
   return name_of(kSamplingNames, sampling);

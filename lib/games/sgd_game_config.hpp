@@ -26,6 +26,8 @@ enum class SgdThreat {
 bool crafts_input(SgdThreat t);
 // The threats whose distinguisher reads every intermediate model's loss (D2).
 bool reads_intermediate_losses(SgdThreat t);
+// The threats whose distinguisher reads the final model alone (D1).
+bool reads_final_model(SgdThreat t);
 // The threats whose canary is the gradient watermark and whose distinguisher is D3 (C4, C5).
 bool uses_watermark(SgdThreat t);
 

@@ -32,8 +32,7 @@ void validate(const SubsampledGaussianGame& g) {
   if (g.steps > kMaxSteps) fail("at most 2^50 steps");
   if (g.sampling == Sampling::without_replacement)
     fail("the canary's steps are Poisson-sampled or shuffled, not without replacement");
-  if ((g.sampling == Sampling::shuffle || g.score == WatermarkScore::epoch_max) &&
-      g.epoch_steps == 0)
+  if ((by_epochs(g.sampling) || g.score == WatermarkScore::epoch_max) && g.epoch_steps == 0)
     fail("an epoch needs at least one step");
 }
 

@@ -33,7 +33,7 @@ struct SubsampledGaussianGame {
   // slots, so when steps is not a multiple of epoch_steps the partial last epoch of
   // len steps holds the canary with probability len / epoch_steps (the trainer's
   // epoch is cut by the end of training).
-  Sampling sampling = Sampling::poisson;  // poisson or shuffle
+  Sampling sampling = Sampling::poisson;  // poisson, or by epochs (shuffle, balls-in-bins: alike)
   std::uint64_t epoch_steps = 100;        // >= 1, for shuffle and epoch_max
   // The distinguisher's statistic (adversaries/watermark.hpp's WatermarkScorer): per step,
   // summed over the steps, with q and z as the Poisson model says, whatever the sampling;

@@ -118,17 +118,18 @@ FederatedModel federated_model(const FederatedParticipation& p, const FederatedS
     m.max_participations = std::max(m.max_participations, static_cast<long long>(k));
   m.clients.sampling = p.schedule.sampling;
   m.clients.noise_multiplier = noise_multiplier;
+  m.clients.steps = static_cast<long long>(p.schedule.rounds);
   if (p.schedule.sampling != Sampling::poisson) {
     m.clients.participations = m.max_participations;
     return m;
   }
   m.clients.q = p.schedule.q;
-  m.clients.steps = static_cast<long long>(p.schedule.rounds);
   if (p.canaries > 0 && p.canary_repeats > 0) {
     RunModel canaries;
     canaries.sampling = Sampling::shuffle;
     canaries.noise_multiplier = noise_multiplier;
     canaries.participations = static_cast<long long>(p.canary_repeats);
+    canaries.steps = m.clients.steps;
     m.canaries = canaries;
   }
   return m;

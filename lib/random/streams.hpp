@@ -52,13 +52,18 @@ constexpr std::uint64_t kCanifeMockBatch = 54 * kBlock;
 constexpr std::uint64_t kCanifeDesignBatch = 55 * kBlock;
 constexpr std::uint64_t kCanifeCanaryBatch = 56 * kBlock;
 
+// The Monte Carlo accountant of balls-in-bins batches (accounting/balls_in_bins.hpp): + 64 d + j
+// the normals of direction d's stratum j, + 64 d + 32 + j their uniforms, + 64 d + 63 the
+// direction's pilot. Its seed is the accountant's.
+constexpr std::uint64_t kBallsInBins = 64 * kBlock;
+
 namespace detail {
 constexpr std::uint64_t kAll[] = {
-    kSynthetic,       kPartition,         kFedAvgSchedule,   kFedAvgRepeats,   kFedAvgNoise,
-    kFedAvgBatch,     kFedAvgClip,        kLdpTrial,         kLdpPretrain,     kLdpMalicious,
-    kSgdTrial,        kSgdTarget,         kSgdCraft,         kSgdShadow,       kCanifeTrain,
-    kCanifePool,      kCanifeCraft,       kCanifeMock,       kCanifeUserRound, kCanifeUserBatch,
-    kCanifeMockBatch, kCanifeDesignBatch, kCanifeCanaryBatch};
+    kSynthetic,       kPartition,         kFedAvgSchedule,    kFedAvgRepeats,   kFedAvgNoise,
+    kFedAvgBatch,     kFedAvgClip,        kLdpTrial,          kLdpPretrain,     kLdpMalicious,
+    kSgdTrial,        kSgdTarget,         kSgdCraft,          kSgdShadow,       kCanifeTrain,
+    kCanifePool,      kCanifeCraft,       kCanifeMock,        kCanifeUserRound, kCanifeUserBatch,
+    kCanifeMockBatch, kCanifeDesignBatch, kCanifeCanaryBatch, kBallsInBins};
 // Distinct blocks: a family's indices stay below 2^40, so no two families can meet.
 constexpr bool distinct_blocks() {
   constexpr std::size_t n = sizeof(kAll) / sizeof(kAll[0]);

@@ -3,17 +3,23 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/names.hpp"
+
 namespace dpaudit {
 
+Sampling parse_lot_sampling(const std::string& name) {
+  static constexpr Named<Sampling> kLots[] = {{"poisson", Sampling::poisson},
+                                              {"shuffle", Sampling::shuffle},
+                                              {"balls-in-bins", Sampling::balls_in_bins}};
+  return parse_named(kLots, name, "sampling", "{sampling}");
+}
+
 double DpSgdConfig::expected_lot() const {
-  return sampling == Sampling::shuffle ? static_cast<double>(batch)
-                                       : q * static_cast<double>(train_size);
+  return by_epochs(sampling) ? static_cast<double>(batch) : q * static_cast<double>(train_size);
 }
 
 double DpSgdConfig::sampling_rate() const {
-  return sampling == Sampling::shuffle
-             ? static_cast<double>(batch) / static_cast<double>(train_size)
-             : q;
+  return by_epochs(sampling) ? static_cast<double>(batch) / static_cast<double>(train_size) : q;
 }
 
 std::size_t DpSgdConfig::epoch_steps() const {

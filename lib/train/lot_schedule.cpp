@@ -22,21 +22,45 @@ void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng,
 }
 
 LotSchedule LotSchedule::poisson(double q) {
-  return LotSchedule(false, q, 1);
+  return LotSchedule(Sampling::poisson, q, 1);
 }
 
 LotSchedule LotSchedule::shuffled(std::size_t epoch_steps) {
-  return LotSchedule(true, 0, epoch_steps);
+  return LotSchedule(Sampling::shuffle, 0, epoch_steps);
+}
+
+LotSchedule LotSchedule::balls_in_bins(std::size_t epoch_steps) {
+  return LotSchedule(Sampling::balls_in_bins, 0, epoch_steps);
+}
+
+LotSchedule LotSchedule::of(const DpSgdConfig& config) {
+  if (config.sampling == Sampling::balls_in_bins) return balls_in_bins(config.epoch_steps());
+  return config.shuffled() ? shuffled(config.epoch_steps()) : poisson(config.q);
 }
 
 const std::vector<std::size_t>& LotSchedule::next(std::size_t step, std::size_t members,
                                                   PhiloxStream& rng) {
-  if (!shuffled_) {
+  if (sampling_ == Sampling::poisson) {
     draw_poisson_lot(members, q_, rng, lot_);
     return lot_;
   }
   lot_.clear();
   const std::size_t k = step % epoch_steps_;
+  if (sampling_ == Sampling::balls_in_bins) {
+    if (k == 0) {  // every member's step, then the members grouped by step (a counting sort)
+      std::vector<std::size_t> slot(members);
+      starts_.assign(epoch_steps_ + 1, 0);
+      for (std::size_t i = 0; i < members; ++i)
+        ++starts_[(slot[i] = uniform_below(rng, epoch_steps_)) + 1];
+      for (std::size_t t = 0; t < epoch_steps_; ++t) starts_[t + 1] += starts_[t];
+      order_.resize(members);
+      std::vector<std::size_t> fill(starts_.begin(), starts_.end() - 1);
+      for (std::size_t i = 0; i < members; ++i) order_[fill[slot[i]]++] = i;
+    }
+    lot_.assign(order_.begin() + static_cast<std::ptrdiff_t>(starts_[k]),
+                order_.begin() + static_cast<std::ptrdiff_t>(starts_[k + 1]));
+    return lot_;
+  }
   if (k == 0) {
     order_.resize(members);
     for (std::size_t i = 0; i < members; ++i) order_[i] = i;

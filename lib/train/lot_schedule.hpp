@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/sampling.hpp"
 #include "random/philox_stream.hpp"
+#include "train/dp_sgd_config.hpp"
 
 namespace dpaudit {
 
@@ -14,25 +16,31 @@ namespace dpaudit {
 void draw_poisson_lot(std::size_t members, double q, PhiloxStream& rng,
                       std::vector<std::size_t>& lot);
 
-// The lots of a run, step by step: Poisson lots at rate q, or shuffled ones, where at
-// each epoch's first step a fresh permutation of the members (Fisher-Yates) is cut into
-// epoch_steps lots whose sizes differ by at most one.
+// The lots of a run, step by step: Poisson lots at rate q; shuffled ones, where at each
+// epoch's first step a fresh permutation of the members (Fisher-Yates) is cut into
+// epoch_steps lots whose sizes differ by at most one; or balls-in-bins ones, where at each
+// epoch's first step every member draws its step of the epoch uniformly (one uniform each,
+// in member order) and the lots are its steps' members, in member order (sizes vary).
 class LotSchedule {
  public:
   static LotSchedule poisson(double q);
   static LotSchedule shuffled(std::size_t epoch_steps);
+  static LotSchedule balls_in_bins(std::size_t epoch_steps);
+  // The schedule of a configuration's lots (a shuffling fault: shuffled).
+  static LotSchedule of(const DpSgdConfig& config);
 
   // The members of step `step`'s lot, indices into [0, members), all randomness from rng.
   const std::vector<std::size_t>& next(std::size_t step, std::size_t members, PhiloxStream& rng);
 
  private:
-  LotSchedule(bool shuffled, double q, std::size_t epoch_steps)
-      : shuffled_(shuffled), q_(q), epoch_steps_(epoch_steps) {}
+  LotSchedule(Sampling sampling, double q, std::size_t epoch_steps)
+      : sampling_(sampling), q_(q), epoch_steps_(epoch_steps) {}
 
-  bool shuffled_;
+  Sampling sampling_;
   double q_;
   std::size_t epoch_steps_;
   std::vector<std::size_t> order_, lot_;
+  std::vector<std::size_t> starts_;  // balls-in-bins: where each step's members begin in order_
 };
 
 }  // namespace dpaudit

@@ -46,7 +46,7 @@ expect_error 2 "^rdp-compose: error: --q cannot be used with --sampling shuffle$
   rdp-compose --sampling shuffle --sigma 1 --epochs 10 --batches 10 --q 0.1 --delta 1e-5
 expect_error 2 "^rdp-compose: error: --batches is required with --sampling shuffle$" \
   rdp-compose --sampling shuffle --sigma 1 --epochs 10 --delta 1e-5
-expect_error 2 "^rdp-compose: error: --epochs cannot be used without --sampling shuffle$" \
+expect_error 2 "^rdp-compose: error: --epochs cannot be used without --sampling shuffle or balls-in-bins$" \
   rdp-compose --sigma 1 --q 0.1 --steps 10 --epochs 3 --delta 1e-5
 expect_error 2 "must be a bound: pld or rdp .*\(--accountant\)$" \
   rdp-compose --sampling shuffle --accountant gdp --sigma 1 --epochs 10 --batches 10 --delta 1e-5

@@ -68,3 +68,42 @@ TEST_CASE("DP-SGD's lot sizes and rates: q N and q for Poisson lots, B and B / N
   CHECK(c.sampling_rate() == 0.3);
   CHECK(c.epoch_steps() == 4);  // ceil(1000 / 300)
 }
+
+TEST_CASE("balls-in-bins lots: every member once an epoch, in a uniformly drawn step") {
+  // 40 members over 4 steps an epoch: each epoch's lots partition the members; sizes vary.
+  // Over 500 epochs each member's step counts are Binomial(500, 1/4) (mean 125, sd 9.7); the
+  // largest of the 160 deviations stays within 5 sd (a chance of about 1e-4 to fail).
+  LotSchedule lots = LotSchedule::balls_in_bins(4);
+  PhiloxStream rng(11, 2);
+  std::vector<std::vector<int>> in(40, std::vector<int>(4, 0));
+  bool sizes_vary = false;
+  for (std::size_t step = 0; step < 2000; ++step) {
+    const std::vector<std::size_t>& lot = lots.next(step, 40, rng);
+    sizes_vary = sizes_vary || lot.size() != 10;
+    CHECK(std::is_sorted(lot.begin(), lot.end()));
+    for (const std::size_t m : lot) ++in[m][step % 4];
+    if (step % 4 == 3)
+      for (const auto& member : in) {
+        int total = 0;
+        for (const int c : member) total += c;
+        REQUIRE(total == static_cast<int>(step / 4 + 1));  // exactly once an epoch
+      }
+  }
+  CHECK(sizes_vary);
+  double worst = 0;
+  for (const auto& member : in)
+    for (const int c : member) worst = std::max(worst, std::abs(c - 125.0));
+  CHECK(worst < 5 * std::sqrt(500 * 0.25 * 0.75));
+  DpSgdConfig c;
+  c.train_size = 1000;
+  c.sampling = Sampling::balls_in_bins;
+  c.batch = 300;
+  CHECK(!c.shuffled());
+  CHECK(c.expected_lot() == 300);
+  CHECK(c.sampling_rate() == 0.3);
+  CHECK(c.epoch_steps() == 4);
+  CHECK(parse_lot_sampling("balls-in-bins") == Sampling::balls_in_bins);
+  CHECK_THROWS_WITH(parse_lot_sampling("without-replacement"),
+                    "unknown sampling 'without-replacement' (poisson, shuffle or balls-in-bins) "
+                    "(sampling)");
+}

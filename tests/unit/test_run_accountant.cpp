@@ -269,3 +269,39 @@ TEST_CASE("calibration checks its target first") {
   CHECK(run_noise_multiplier(shuffled(0, 3), inf, 1e-5) == 0);
   CHECK(run_epsilon(sampled(0, 0.01, 1000), 1e-5).epsilon == inf);
 }
+
+TEST_CASE("the last-iterate heuristic of a run") {
+  // Poisson: the dp_accounting value (MixtureOfGaussians, delta 1e-5): q 0.01, z 1.1,
+  // T 10,000 gives 4.001 (all iterates 5.19); tests/golden/mog* hold the others.
+  RunModel p;
+  p.noise_multiplier = 1.1;
+  p.q = 0.01;
+  p.steps = 10000;
+  const LastIterate poisson = last_iterate_heuristic(p, 1e-5);
+  CHECK(poisson.epsilon == doctest::Approx(4.001).epsilon(3e-4));
+  CHECK(poisson.assumes.find("not a bound") != std::string::npos);
+  // By epochs: k participations of T steps, the Gaussian mechanism at mu = k / (z sqrt(T));
+  // [golden] scipy brentq on Balle & Wang's delta(eps) (Phi(-eps/mu + mu/2) - e^eps
+  // Phi(-eps/mu - mu/2)): z 0.5, T 40, k 1 at delta 3000^-1.1 (the demo): 0.9718441055509599;
+  // z 0.8, T 100, k 2 at 1e-5: 0.9263415039982273.
+  RunModel s;
+  s.sampling = Sampling::shuffle;
+  s.noise_multiplier = 0.5;
+  s.steps = 40;
+  s.participations = 1;
+  CHECK(last_iterate_heuristic(s, std::pow(3000.0, -1.1)).epsilon ==
+        doctest::Approx(0.9718441055509599).epsilon(1e-9));
+  s.sampling = Sampling::balls_in_bins;
+  s.noise_multiplier = 0.8;
+  s.steps = 100;
+  s.participations = 2;
+  CHECK(last_iterate_heuristic(s, 1e-5).epsilon ==
+        doctest::Approx(0.9263415039982273).epsilon(1e-9));
+  s.participations = 0;
+  CHECK(last_iterate_heuristic(s, 1e-5).epsilon == 0);
+  s.participations = 1;
+  s.noise_multiplier = 0;
+  CHECK(std::isinf(last_iterate_heuristic(s, 1e-5).epsilon));
+  p.sampling = Sampling::without_replacement;
+  CHECK_THROWS_AS(last_iterate_heuristic(p, 1e-5), UsageError);
+}

@@ -175,6 +175,8 @@ void compose(const Options& options, std::istream& in, std::ostream& out, const 
       return epsilon(options, segments(options, in), out, note);
     case Mode::shuffle:
       return shuffled(options, out, note);
+    case Mode::balls_in_bins:
+      return balls_in_bins(options, out, note);
   }
 }
 

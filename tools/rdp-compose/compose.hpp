@@ -11,15 +11,17 @@
 #include "accounting/run_accountant.hpp"
 #include "io/json.hpp"
 #include "release.hpp"
+#include "stats/balls_in_bins_bound.hpp"
 
 namespace dpaudit::rdp_compose {
 
 enum class Mode {
-  epsilon,    // the eps of the run (one segment, or --events)
-  calibrate,  // --eps: the smallest noise multiplier meeting it
-  tradeoff,   // --tradeoff: the f-DP curve the accountant certifies
-  empirical,  // --empirical: Maddock et al. 2023's (CANIFE) eps_hat from per-round eps_r
-  shuffle,    // --sampling shuffle: the shuffled lower bound beside the Poisson bound
+  epsilon,        // the eps of the run (one segment, or --events)
+  calibrate,      // --eps: the smallest noise multiplier meeting it
+  tradeoff,       // --tradeoff: the f-DP curve the accountant certifies
+  empirical,      // --empirical: Maddock et al. 2023's (CANIFE) eps_hat from per-round eps_r
+  shuffle,        // --sampling shuffle: the shuffled lower bound beside the Poisson bound
+  balls_in_bins,  // --sampling balls-in-bins: its Monte Carlo bound beside the Poisson bound
 };
 
 struct Options {
@@ -28,7 +30,8 @@ struct Options {
   Sampling sampling = Sampling::poisson;
   double sigma = 0, q = 0, delta = 0, eps = 0;
   long long steps = 0;
-  long long epochs = 0, batches = 0;       // Mode::shuffle
+  long long epochs = 0, batches = 0;       // Mode::shuffle, Mode::balls_in_bins
+  BallsInBinsOptions balls_in_bins;        // Mode::balls_in_bins: samples, seed, confidence
   std::optional<std::string> events_path;  // segments from CSV ("-" or "": the input stream)
   std::string tradeoff_path;               // Mode::tradeoff ("-" or "": the output stream)
   std::string eps_delta_path;              // Mode::tradeoff: eps at each delta of the grid

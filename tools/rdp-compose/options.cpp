@@ -75,9 +75,11 @@ void declare_run(CLI::App& app, CommandLine& c) {
              "by up to twice the clip norm, so every accountant reads SIGMA/2 per unit "
              "sensitivity); shuffle: --epochs of --batches, a certified lower bound beside the "
              "Poisson "
-             "upper bound at q = 1/B (zero-out neighbours; --accountant pld by default)")
+             "upper bound at q = 1/B (zero-out neighbours; --accountant pld by default); "
+             "balls-in-bins: --epochs of --batches, each record in one uniformly drawn batch an "
+             "epoch, a Monte Carlo upper bound at --confidence beside the Poisson bound")
           ->capture_default_str()
-          ->check(CLI::IsMember({"poisson", "without-replacement", "shuffle"}));
+          ->check(CLI::IsMember({"poisson", "without-replacement", "shuffle", "balls-in-bins"}));
   c.fail = app.add_option("--fail-above", c.fail_above,
                           "exit 3 (and print nothing) when eps > X (inf: never)")
                ->check(cli::epsilon());
@@ -186,7 +188,7 @@ void validate_run(const CommandLine& c, Options& o) {
 
 void declare(CLI::App& app, CommandLine& line) {
   declare_run(app, line);  // in the order --help lists them
-  declare_shuffle(app, line);
+  declare_epochs(app, line);
   declare_release(app, line.release_line);
   declare_empirical(app, line);
   declare_output(app, line);
@@ -197,11 +199,12 @@ Options validate(const CommandLine& c) {
   o.accounting.accountant = find_accountant(c.accountant);
   o.sampling = *find_sampling(c.sampling);
   if (c.orders_opt->count()) o.accounting.orders = parse_orders(c.orders);
-  if (o.sampling == Sampling::shuffle) {
-    validate_shuffle(c, o);
+  if (by_epochs(o.sampling)) {
+    validate_epochs(c, o);
     return o;
   }
-  cli::forbid_options({c.epochs, c.batches}, "without --sampling shuffle");
+  cli::forbid_options({c.epochs, c.batches, c.samples, c.seed, c.confidence},
+                      "without --sampling shuffle or balls-in-bins");
   if (c.fail->count()) o.fail_above = c.fail_above;
   const Accountant a = *o.accounting.accountant;
   if (a == Accountant::gdp) cli::forbid_options({c.orders_opt, c.threads}, "with --accountant gdp");

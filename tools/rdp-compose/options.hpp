@@ -20,7 +20,7 @@ struct CommandLine {
               *empirical = nullptr, *rounds = nullptr, *round_delta = nullptr, *cover_opt = nullptr,
               *floor = nullptr, *sigma_inf = nullptr, *lattice = nullptr, *threads = nullptr,
               *tradeoff = nullptr, *json = nullptr, *accountant_opt = nullptr, *epochs = nullptr,
-              *batches = nullptr;
+              *batches = nullptr, *samples = nullptr, *seed = nullptr, *confidence = nullptr;
   CLI::Option* eps_delta = nullptr;
   ReleaseLine release_line;  // --release, --accumulate (release.hpp)
 };

@@ -112,12 +112,7 @@ ReleaseOptions validate_release(const CommandLine& c, const Options& o) {
 
 std::vector<AccountingEvent> released_events(const Options& o,
                                              std::vector<AccountingEvent> segments) {
-  if (o.release.final_only) {  // one release of N(K, T s^2), K ~ Binomial(T M, q)
-    if (o.release.micro > std::numeric_limits<long long>::max() / o.steps)
-      throw UsageError("steps times micro-batches is beyond 2^63 - 1");
-    return {{o.sigma * std::sqrt(static_cast<double>(o.steps)), o.q, 1, Sampling::poisson,
-             o.steps * o.release.micro}};
-  }
+  if (o.release.final_only) return {last_iterate_event(o.sigma, o.q, o.steps, o.release.micro)};
   for (AccountingEvent& e : segments) e.micro = o.release.micro;
   return segments;
 }

@@ -234,7 +234,8 @@ SubsampledGaussianGame reduced_game(const SgdGameConfig& c, double sigma) {
   g.signal =
       c.fault == SgdFault::no_clip ? c.canary_norm : std::min(c.canary_norm, 1.0);  // clipped to C
   g.noise_scale = c.fault == SgdFault::noise_ignores_clip ? 1.0 / c.clip : 1.0;
-  g.sampling = c.shuffled() ? Sampling::shuffle : Sampling::poisson;
+  // balls-in-bins puts the canary in one uniformly drawn step an epoch, as shuffling does
+  g.sampling = c.fault == SgdFault::shuffle_as_poisson ? Sampling::shuffle : c.sampling;
   g.epoch_steps = c.epoch_steps();
   g.score = c.score;
   g.seed = c.seed;

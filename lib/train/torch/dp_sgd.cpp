@@ -12,8 +12,7 @@ DpSgdTrainer::DpSgdTrainer(const DpSgdConfig& config, const Dataset& train, PerE
       train_(train),
       model_(model),
       sigma_(sigma),
-      lots_(config.shuffled() ? LotSchedule::shuffled(config.epoch_steps())
-                              : LotSchedule::poisson(config.q)),
+      lots_(LotSchedule::of(config)),
       sum_(model.parameter_count()),
       noise_(model.parameter_count()) {}
 

@@ -87,6 +87,14 @@ Json analytic_epsilons(const FedAvgConfig& c, const FederatedModel& model) {
   j["max_participations"] = model.max_participations;
   j["eps_run"] = json_number(e.eps_run);
   j["assumes"] = e.assumes;
+  // What a final-model audit (scores_final.csv) reads against: the last-iterate heuristic of
+  // every client and seen canary, the worse.
+  LastIterate last = last_iterate_heuristic(model.clients, c.effective_delta());
+  if (model.canaries)
+    last.epsilon = std::max(last.epsilon,
+                            last_iterate_heuristic(*model.canaries, c.effective_delta()).epsilon);
+  j["eps_last_iterate_heuristic"] = json_number(last.epsilon);
+  j["last_iterate_assumes"] = last.assumes;
   if (model.clients.sampling != Sampling::poisson) return j;
   const RunEpsilon& p = e.clients;
   if (model.clients.noise_multiplier > 0) {

@@ -82,8 +82,11 @@ void SgdConfig::validate() const {
   if (train_size == 0) throw UsageError("the train size must be >= 1", "--train-size");
   if (sampling == Sampling::poisson && !(q > 0 && q <= 1))
     throw UsageError("the sampling rate q must lie in (0, 1]", "--q");
-  if (sampling == Sampling::shuffle && (batch == 0 || batch > train_size))
-    throw UsageError("shuffled lots need a lot size B in [1, --train-size]", "--batch");
+  if (by_epochs(sampling) && (batch == 0 || batch > train_size))
+    throw UsageError(sampling == Sampling::shuffle
+                         ? "shuffled lots need a lot size B in [1, --train-size]"
+                         : "balls-in-bins lots need a lot size B in [1, --train-size]",
+                     "--batch");
   if (fault == SgdFault::shuffle_as_poisson && sampling != Sampling::poisson)
     throw UsageError(
         "the fault shuffle-as-poisson needs --sampling poisson (it shuffles in its place)",
@@ -183,7 +186,7 @@ void SgdConfig::check_scores(double sigma, std::size_t trial, const double* scor
 }
 
 std::string SgdConfig::lot_option() const {
-  return sampling == Sampling::shuffle ? "--batch" : "--q";
+  return by_epochs(sampling) ? "--batch" : "--q";
 }
 std::string SgdConfig::noise_option() const {
   return eps > 0 ? "--eps" : "--noise-multiplier";

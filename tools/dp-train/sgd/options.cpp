@@ -6,7 +6,7 @@
 #include "cli/tool.hpp"
 #include "core/error.hpp"
 #include "core/trial_range.hpp"
-#include "mechanisms/participation.hpp"
+#include "train/dp_sgd_config.hpp"
 
 namespace dpaudit::dp_train {
 
@@ -35,15 +35,15 @@ void resolve(const Names& o, SgdConfig& c, bool lr_given, bool batch_given, bool
                        t.option->get_name());
   c.reduce = parse_reduce(o.reduce);
   c.craft_sign = parse_craft_sign(o.craft_sign);
-  c.sampling = parse_sampling(o.sampling);
+  c.sampling = parse_lot_sampling(o.sampling);
   c.fault = parse_fault(o.fault);
   c.engine = parse_engine(o.engine);
   c.score = parse_watermark_score(o.score);
   if (c.sampling == Sampling::poisson && batch_given)
     throw UsageError("--batch is the lot size of --sampling shuffle (Poisson lots use --q)",
                      "--batch");
-  if (c.sampling == Sampling::shuffle && q_given)
-    throw UsageError("--q is the rate of --sampling poisson (shuffled lots use --batch)", "--q");
+  if (by_epochs(c.sampling) && q_given)
+    throw UsageError("--q is the rate of --sampling poisson (lots by epochs use --batch)", "--q");
   if (c.threat == SgdThreat::malicious_dataset) {
     if (lr_given)
       throw UsageError(
@@ -122,10 +122,13 @@ GameHandles declare_game_options(CLI::App& sub, Names& names, SgdConfig& c) {
                  "N: train on the first N training examples (malicious-dataset: N crafted inputs)")
       ->capture_default_str();
   sub.add_option("--sampling", o->sampling,
-                 "poisson (rate --q, what the accountant assumes) | shuffle (--batch)")
+                 "poisson (rate --q, what the accountant assumes) | shuffle (--batch) | "
+                 "balls-in-bins (--batch on average: each example in one uniformly drawn step "
+                 "an epoch)")
       ->capture_default_str();
   h.q = sub.add_option("--q", c.q, "Poisson sampling rate q in (0, 1]")->capture_default_str();
-  h.batch = sub.add_option("--batch", c.batch, "shuffle: lot size B (epochs of ceil(N / B) lots)");
+  h.batch = sub.add_option("--batch", c.batch,
+                           "shuffle, balls-in-bins: lot size B (epochs of ceil(N / B) lots)");
   sub.add_option("--steps", c.steps, "steps T")->capture_default_str();
   h.lr = sub.add_option("--lr", c.lr, "learning rate (malicious-dataset: 0, set by the crafter)")
              ->capture_default_str()
