@@ -4,16 +4,11 @@
 
 usage: table.py "NOISE..." "EPOCHS..." "BATCHES..." CELLS_DIR
 """
-import json
+import os
 import sys
 
-
-def cell(d, s, e, b):
-    with open(f"{d}/{s}_{e}_{b}.json") as f:
-        j = json.load(f)
-    with open(f"{d}/{s}_{e}_{b}.time") as f:
-        wall, user, sys_, rss = f.read().split()
-    return j, float(wall), float(user) + float(sys_), int(rss)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from cells import cell  # noqa: E402
 
 
 def fmt(x):
