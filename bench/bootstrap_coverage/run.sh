@@ -6,8 +6,8 @@
 # then the fit-region interval alone where the spreads differ (in ~ N(2, 1.1^2): the
 # regular case). Two cells at a time (make -j2's share of the machine).
 # usage: bench/bootstrap_coverage/run.sh BUILD_DIR [RUNS] [B]
-# BUILD_DIR must hold libdpaudit.a (cmake --build BUILD_DIR --target dpaudit); the
-# driver coverage.cpp is compiled against it here, as bench/eps_from_scores/bootstrap.sh does.
+# BUILD_DIR: a Release build (make); the driver coverage.cpp is compiled against its library
+# layers here (bench/compile_driver.sh).
 set -eu
 build=$(cd "$1" && pwd)
 runs=${2:-500}
@@ -16,8 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 data=$build/bench-data
 mkdir -p "$data"
-g++ -std=c++17 -O3 -DNDEBUG -I"$root/lib" "$here/coverage.cpp" "$build/libdpaudit.a" -lfmt -pthread \
-  -o "$data/coverage"
+source "$root/bench/compile_driver.sh"
+compile_driver "$here/coverage.cpp" "$data/coverage" "$build"
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); nproc $(nproc); $runs runs per cell, B = $b, delta 1e-5"
 cells=()

@@ -6,8 +6,8 @@
 # fit-region interval (lib/stats/gauss_fit_interval), which eps-from-scores --bootstrap
 # gives gauss-fit since bench/bootstrap_coverage.md, on the same replicates.
 # usage: bench/eps_from_scores/bootstrap.sh BUILD_DIR [N] [B]
-# BUILD_DIR must hold libdpaudit.a (cmake --build BUILD_DIR --target dpaudit); the
-# driver bootstrap.cpp is compiled against it here, as the library is (-O3).
+# BUILD_DIR: a Release build (make); the driver bootstrap.cpp is compiled against its library
+# layers here (bench/compile_driver.sh), as the library is (-O3).
 set -eu
 build=$(cd "$1" && pwd)
 n=${2:-10000}
@@ -18,8 +18,8 @@ data=$build/bench-data
 mkdir -p "$data"
 scores=$data/scores-$n.csv
 [ -s "$scores" ] || /usr/bin/python3 "$here/make_scores.py" "$n" "$scores"
-g++ -std=c++17 -O3 -DNDEBUG -I"$root/lib" "$here/bootstrap.cpp" "$build/libdpaudit.a" -lfmt -pthread \
-  -o "$data/bootstrap"
+source "$root/bench/compile_driver.sh"
+compile_driver "$here/bootstrap.cpp" "$data/bootstrap" "$build"
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); nproc $(nproc); n = $n scores, B = $b, delta 1e-5"
 echo

@@ -24,15 +24,9 @@ csv=$data/scores-$n.csv in=$data/in-$n.npy out=$data/out-$n.npy
 if ! [ -s "$csv" ] || ! [ -s "$in" ] || ! [ -s "$out" ]; then
   /usr/bin/python3 "$here/make_scores.py" "$n" "$csv" --npy "$in" "$out"
 fi
-# parse.cpp against the libraries of build directory $1, as $2.
-driver() {
-  local lib=$1/lib
-  g++ -std=c++17 -O3 -DNDEBUG -I"$root/lib" "$here/parse.cpp" -Wl,--start-group \
-    "$lib/libdpaudit_stats.a" "$lib/libdpaudit_accounting.a" "$lib/libdpaudit_random.a" \
-    "$lib/libdpaudit_io.a" "$lib/libdpaudit_core.a" -Wl,--end-group -lfmt -lz -pthread -o "$2"
-}
-driver "$build" "$data/parse"
-[ -z "${BASELINE:-}" ] || driver "$BASELINE" "$data/parse-baseline"
+source "$root/bench/compile_driver.sh"  # parse.cpp against each build's library layers
+compile_driver "$here/parse.cpp" "$data/parse" "$build"
+[ -z "${BASELINE:-}" ] || compile_driver "$here/parse.cpp" "$data/parse-baseline" "$BASELINE"
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); nproc $(nproc); n = $n scores"
 echo
