@@ -25,6 +25,9 @@ expect_error 2 "train size 5000 exceeds the 2000 training examples of synthetic.
   dp-train sgd --task synthetic --train-size 5000 --eps 1
 expect_error 2 "--batch is the lot size of --sampling shuffle" "${SYN[@]}" --eps 1 --batch 10
 expect_error 2 "shuffled lots need a lot size B" "${SYN[@]}" --eps 1 --sampling shuffle
+expect_error 2 "balls-in-bins lots need a lot size B in \[1, --train-size\].*--batch" "${SYN[@]}" --eps 1 --sampling balls-in-bins --batch 500
+expect_error 2 "--q is the rate of --sampling poisson \(lots by epochs use --batch\)" "${SYN[@]}" --eps 1 --sampling balls-in-bins --batch 10 --q 0.1
+expect_error 2 "unknown sampling 'uniform' \(poisson, shuffle or balls-in-bins\)" "${SYN[@]}" --eps 1 --sampling uniform
 expect_error 2 "sets the learning rate to 0.*--lr" "${SYN[@]}" --threat malicious-dataset --eps 1 --lr 0.1
 expect_error 2 "only the malicious-dataset game reduces.*--engine" "${SYN[@]}" --eps 1 --engine simulate
 expect_error 2 "even number 2n >= 2.*--watermark-coords" "${SYN[@]}" --threat gradient-canary --eps 1 --watermark-coords 3
@@ -142,4 +145,20 @@ expect_eq $? 3 "gate on noise-ignores-clip (1,000 trials)"
 "${SYN[@]}" --threat malicious-dataset --eps 2 --trials 100 --fault no-clip | "${GATE[@]}" >/dev/null 2>&1
 expect_eq $? 3 "gate on no-clip, trained models (100 trials)"
 
+# --- balls-in-bins lots: accounted as one participation an epoch (no amplification claimed),
+# the api threat's last-iterate heuristic beside it; in the simulated game the canary's
+# pattern is shuffling's (one uniformly drawn step an epoch), so the scores are the same
+expect_status 0 "${SYN[@]}" --sampling balls-in-bins --batch 50 --noise-multiplier 1 --trials 4 --json
+expect_eq "$(json_field sampling <"$TMP/out") $(json_field accountant <"$TMP/out")" "balls-in-bins gaussian-epochs" "balls-in-bins: accountant"
+"$PYTHON" - "$TMP/out" <<'PY' || fail "balls-in-bins --json: assumes, or the heuristic (20 steps, 5 epochs of 4: k 5, z 1, T 20)"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["accountant_assumes"].startswith("balls-in-bins lots: one participation per epoch, 5 epochs"), j["accountant_assumes"]
+# the Gaussian mechanism at mu = k / (z sqrt(T)) = 5 / sqrt(20), delta 1e-5 (Balle & Wang; scipy brentq: 4.983306405970753)
+assert abs(j["eps_last_iterate_heuristic"] - 4.983306405970753) < 1e-9, j["eps_last_iterate_heuristic"]
+PY
+SIM=(dp-train sgd --threat malicious-dataset --engine simulate --noise-multiplier 1 --steps 40 --trials 50 --quiet)
+"${SIM[@]}" --sampling shuffle --batch 100 -o shuffled.csv && "${SIM[@]}" --sampling balls-in-bins --batch 100 -o bib.csv \
+  || fail "simulated game by epochs"
+cmp -s shuffled.csv bib.csv || fail "the simulated game's canary pattern differs between shuffle and balls-in-bins"
 finish
