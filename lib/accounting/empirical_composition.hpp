@@ -17,7 +17,8 @@
 //             eps_r is skipped (no noise assumed, sigma_r = inf, no rounds) and its rounds join
 //             the next finite audit's segment, or after the last one the last finite audit's
 //             (the code left them out); a skipped audit's running eps_hat is inf (as the
-//             code's), and with every eps_r infinite so is eps_hat. Composed segments read each
+//             code's), and with every eps_r infinite so is eps_hat. The floor is ours (the
+//             code had none: no noise meets eps_r = 0). Composed segments read each
 //             eps_r as a property of many rounds, so eps_hat stays near the largest eps_r.
 #pragma once
 #include <vector>
