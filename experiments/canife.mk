@@ -95,3 +95,28 @@ $(CANIFE_OUT)/ablation/summary.md: $(CANIFE_ABLATION)
 	      awk -F, -v l=$$l -v t=$$t '{ printf "| %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f |\n", l, t, $$4, $$11, $$9, $$10, $$8 }'; \
 	  done; done; } >$@.tmp
 	mv $@.tmp $@
+
+# Andrew et al. 2024, Sec. 5.4 settled (`make -C experiments -j2 canife-sec54`): CANIFE's eps_hat
+# recomputed from R1's audits under every reading of Maddock et al.'s composition (sec54.py; the
+# audits of seeds 1-5 are saved in experiments/canife/r1/, so `CANIFE_R1_DIR=canife/r1` needs no
+# training), and Andrew et al.'s random canaries inserted exactly once, 5 seeds (about 3 min of one
+# core each) -> $(CANIFE_OUT)/sec54.md.
+CANIFE_R1_DIR ?= $(CANIFE_OUT)
+CANIFE_RANDOM_SEEDS ?= 1 2 3 4 5
+CANIFE_RANDOM1 := $(foreach s,$(CANIFE_RANDOM_SEEDS),$(CANIFE_OUT)/random1_$(s)/run.json)
+
+.PHONY: canife-sec54
+canife-sec54: $(CANIFE_OUT)/sec54.md
+	@cat $<
+
+$(CANIFE_OUT)/random1_%/run.json:
+	dp-train fedavg --clients 60000 --sampling poisson --q 0.0021333333333333334 --rounds 469 --local-batch 1 \
+	  --client-lr 1 --server-lr 1 --server-momentum 0 --noise-multiplier 0.2 --num-canaries 1000 --num-unseen 1000 \
+	  --canary-repeats 1 --canary-seed $* --seed $* --delta 1e-5 --eval-every 469 --threads 1 --quiet --force \
+	  --out $(CANIFE_OUT)/random1_$* >/dev/null
+
+$(CANIFE_OUT)/sec54.md: $(if $(filter $(CANIFE_OUT),$(CANIFE_R1_DIR)),$(foreach s,$(CANIFE_SEEDS),$(CANIFE_OUT)/r1_$(s)/run.json)) \
+                        $(CANIFE_RANDOM1) $(CANIFE_DIR)/sec54.py $(CANIFE_DIR)/random_once.sh
+	{ $(PYTHON) $(CANIFE_DIR)/sec54.py $(CANIFE_R1_DIR) $(CANIFE_SEEDS); echo; \
+	  $(CANIFE_DIR)/random_once.sh $(CANIFE_OUT) "$(CANIFE_RANDOM_SEEDS)"; } >$@.tmp
+	mv $@.tmp $@

@@ -25,9 +25,14 @@ print("|---|---|---|")
 print(f"| analytic eps, one round without amplification (RDP / exact Gaussian) | "
       f"{num(a['eps_one_round_rdp']):.2f} / {num(a['eps_one_round_gaussian']):.2f} | 34.5 |")
 print(f"| analytic eps of the run (RDP, Poisson q = 128/60000, 469 rounds) | {num(a['eps_rdp_run']):.2f} | - |")
-print(f"| CANIFE eps_hat, Maddock et al. 2023's rule (inf eps_r -> the run's sigma) | {ms([r['eps_hat'] for r in runs])} | 0.879 +- 0.124 |")
+print(f"| CANIFE eps_hat, Maddock et al.'s code since Feb. 2023 (inf eps_r -> the run's sigma) | {ms([r['empirical_backward']['eps_hat'] for r in runs])} | 0.879 +- 0.124 |")
 print(f"| CANIFE eps_hat, inf eps_r read as 3.88 | {ms([r['eps_hat_inf_capped'] for r in runs])} | |")
 print(f"| CANIFE eps_hat, forward covering | {ms([r['empirical_forward']['eps_hat'] for r in runs])} | |")
+if all("empirical_code_2022" in r for r in runs):  # dp-train canife since --eps-hat
+    v = [num(r["empirical_code_2022"]["eps_hat"]) for r in runs]
+    finite = [x for x in v if x != float("inf")]
+    print(f"| CANIFE eps_hat, Maddock et al.'s first public code (Oct. 2022) | "
+          f"{ms(finite) if finite else 'inf'}{f' ({len(v) - len(finite)} of {len(v)} inf)' if len(finite) < len(v) else ''} | |")
 eps_r = [num(x["eps_r"]) for r in runs for x in r["audits"]]
 print(f"| audits with eps_r = inf (scores separated) | {sum(e == float('inf') for e in eps_r)} of {len(eps_r)} | |")
 print(f"| canary health | {ms([x['health'] for r in runs for x in r['audits']])} | |")

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "accounting/rdp.hpp"
@@ -27,18 +28,24 @@ void check_audits(const std::vector<AuditEpsilon>& audits, const EmpiricalCompos
                        std::to_string(o.total_rounds) + "), got " + std::to_string(a.round));
     if (!(a.epsilon >= 0))
       throw UsageError("eps_r must be >= 0 (audit at round " + std::to_string(a.round) + ")");
-    if (std::isinf(a.epsilon) && !(o.sigma_if_inf > 0))
+    if (std::isinf(a.epsilon) && o.rule == EmpiricalRule::one_step && !(o.sigma_if_inf > 0))
       throw UsageError("an infinite eps_r needs the run's noise multiplier (audit at round " +
                        std::to_string(a.round) + ")");
   }
 }
 
-// GetNoise: one step of the Gaussian mechanism (q = 1) at (max(eps_r, floor), round_delta).
-double audit_sigma(const AuditEpsilon& audit, const EmpiricalCompositionOptions& o) {
+// GetNoise: the noise at which `rounds` Gaussian steps at rate q meet (max(eps_r, floor),
+// delta): one step at q = 1 and round_delta (one_step), or the audit's segment (segment).
+double audit_sigma(const AuditEpsilon& audit, long long rounds,
+                   const EmpiricalCompositionOptions& o) {
   const double eps = audit.epsilon;
+  if (std::isinf(eps))
+    return o.rule == EmpiricalRule::one_step ? o.sigma_if_inf
+                                             : std::numeric_limits<double>::infinity();
+  const bool segment = o.rule == EmpiricalRule::segment;
   try {
-    return std::isinf(eps) ? o.sigma_if_inf
-                           : rdp_sigma_for_epsilon(std::max(eps, o.floor), 1.0, 1, o.round_delta);
+    return rdp_sigma_for_epsilon(std::max(eps, o.floor), segment ? o.q : 1.0, segment ? rounds : 1,
+                                 segment ? o.delta : o.round_delta);
   } catch (const UsageError& e) {  // an eps_r beyond what any noise in [1e-4, 1e6] has
     const std::string where = "audit at round " + std::to_string(audit.round);
     // Above ~4e7 (a data value such as 1e308): bad data, exit 1; a floor so small that no
@@ -66,21 +73,45 @@ long long covered_rounds(const std::vector<AuditEpsilon>& audits, std::size_t j,
   return end - begin;
 }
 
+// segment: a skipped (infinite) audit's rounds join the next finite audit's, the rounds
+// after the last finite audit that audit's; none finite: no audit covers any.
+void join_skipped(const std::vector<AuditEpsilon>& audits, std::vector<long long>& covered) {
+  long long pending = 0;
+  std::size_t last_finite = audits.size();
+  for (std::size_t j = 0; j < audits.size(); ++j) {
+    pending += covered[j];
+    covered[j] = 0;
+    if (std::isinf(audits[j].epsilon)) continue;
+    covered[j] = pending;
+    pending = 0;
+    last_finite = j;
+  }
+  if (last_finite < audits.size()) covered[last_finite] += pending;
+}
+
 }  // namespace
 
 EmpiricalComposition compose_empirical(const std::vector<AuditEpsilon>& audits,
                                        const EmpiricalCompositionOptions& o) {
   check_audits(audits, o);
   const std::size_t k = audits.size();
+  const bool segment = o.rule == EmpiricalRule::segment;
+  const double inf = std::numeric_limits<double>::infinity();
   EmpiricalComposition result;
-  for (std::size_t j = 0; j < k; ++j) {
-    result.sigma.push_back(audit_sigma(audits[j], o));
-    result.covered.push_back(covered_rounds(audits, j, o));
-  }
+  for (std::size_t j = 0; j < k; ++j) result.covered.push_back(covered_rounds(audits, j, o));
+  if (segment) join_skipped(audits, result.covered);
+  for (std::size_t j = 0; j < k; ++j)
+    result.sigma.push_back(audit_sigma(audits[j], result.covered[j], o));
   std::vector<RdpEvent> events;
   for (std::size_t j = 0; j < k; ++j) {
     if (result.covered[j] > 0) events.push_back({result.sigma[j], o.q, result.covered[j]});
-    result.running_eps.push_back(events.empty() ? 0.0 : rdp_epsilon(events, o.delta).epsilon);
+    // segment: a skipped audit's rounds are not composed yet (inf), unless it is the last and
+    // a finite audit took them.
+    const bool skipped = segment && std::isinf(audits[j].epsilon);
+    if (skipped && (j + 1 < k || events.empty()))
+      result.running_eps.push_back(inf);
+    else
+      result.running_eps.push_back(events.empty() ? 0.0 : rdp_epsilon(events, o.delta).epsilon);
   }
   result.epsilon = result.running_eps.back();
   return result;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "accounting/analytic_gaussian.hpp"
+#include "stats/canife_epsilon.hpp"
 #include "stats/epsilon_from_rates.hpp"
 
 namespace dpaudit {
@@ -78,6 +79,26 @@ CanifeEmpirical canife_empirical(const std::vector<AuditEpsilon>& audits, const 
   o.cover = AuditCover::backward;
   r.eps_hat_inf_capped = compose_empirical(capped, o).epsilon;
   return r;
+}
+
+EmpiricalComposition canife_empirical_2022(const std::vector<Audit>& audits,
+                                           const CanifeGameConfig& c, std::vector<double>& eps_r) {
+  std::vector<AuditEpsilon> estimates;
+  eps_r.clear();
+  for (const Audit& a : audits) {
+    std::vector<double> in, out;
+    split_scores(a, in, out);
+    eps_r.push_back(canife_epsilon_max_accuracy(in, out, c.delta).epsilon);
+    estimates.push_back({static_cast<long long>(a.round), eps_r.back()});
+  }
+  EmpiricalCompositionOptions o;
+  o.q = c.q;
+  o.total_rounds = static_cast<long long>(c.total_rounds());
+  o.round_delta = 1.0 / static_cast<double>(c.audit_rounds);
+  o.delta = c.delta;
+  o.cover = AuditCover::backward;
+  o.rule = EmpiricalRule::segment;
+  return compose_empirical(estimates, o);
 }
 
 }  // namespace dpaudit

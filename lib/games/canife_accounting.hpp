@@ -5,12 +5,14 @@
 // one step), the theoretical eps_r an audit is compared with. The empirical side is Alg. 2:
 // the audits' eps_r composed over the rounds each stands for (accounting/
 // empirical_composition.hpp), under both coverings, and once more with an infinite eps_r
-// read as the largest finite one the n scores can show. No tensors.
+// read as the largest finite one the n scores can show; and by the recipe of the authors' first
+// public code (October 2022). No tensors.
 #pragma once
 #include <vector>
 
 #include "accounting/empirical_composition.hpp"
 #include "accounting/run_accountant.hpp"
+#include "games/canife_audit.hpp"
 #include "games/canife_config.hpp"
 
 namespace dpaudit {
@@ -45,5 +47,13 @@ struct CanifeEmpirical {
 // (Maddock et al. 2023's rule).
 CanifeEmpirical canife_empirical(const std::vector<AuditEpsilon>& audits, const CanifeGameConfig& c,
                                  double sigma);
+
+// The recipe of Maddock et al.'s first public code (canary_analyser.py and example_plotter.py of
+// October 2022): each audit's eps_r at its max-accuracy threshold at c.delta, inf when either
+// error count is 0 (stats/canife_epsilon.hpp), composed by the segment rule at the run's q and
+// c.delta, infinite ones skipped (accounting/empirical_composition.hpp). `eps_r` receives the
+// per-audit values.
+EmpiricalComposition canife_empirical_2022(const std::vector<Audit>& audits,
+                                           const CanifeGameConfig& c, std::vector<double>& eps_r);
 
 }  // namespace dpaudit

@@ -31,6 +31,14 @@ struct CanifeEpsilon {
 CanifeEpsilon canife_epsilon(std::vector<double> in, std::vector<double> out, double delta,
                              double alpha = 0.05);
 
+// eps_r as the authors' first public code had it (canary_analyser.py of October 2022, replaced
+// in February 2023 by the search above): at the one threshold of maximum attack accuracy
+// (privacy_lint's: "in" when score > gamma, gamma over the scores, the highest of equally
+// accurate ones), inf when either error count there is 0, else the formula at delta (the code
+// used the run's delta, 1e-5, not 1/n), clamped at 0. Same interval, same checks.
+CanifeEpsilon canife_epsilon_max_accuracy(std::vector<double> in, std::vector<double> out,
+                                          double delta, double alpha = 0.05);
+
 // eps_r of every round (Maddock et al. 2023, Sec. 3.4), each at delta, or without one at 1/n for
 // the round's n scores (as Maddock et al. 2023). Same checks, per round.
 std::map<double, CanifeEpsilon> canife_epsilon_per_round(const std::map<double, ScoreSet>& rounds,

@@ -88,6 +88,49 @@ PY
 } >events.csv
 expect_near "$eps_hat" "$(rdp-compose --events events.csv --delta 1e-5)" 1e-6r "eps_hat against rdp-compose"
 
+# --eps-hat code-2022, the recipe of Maddock et al.'s first public code (October 2022): eps_r at
+# each audit's max-accuracy threshold ("in" when score > t, the highest such t) at delta 1e-5,
+# inf when either error count is 0 (skipped, its rounds joining the next finite audit's); each
+# finite eps_r the eps of its segment at q 0.05 (rdp-compose --eps at the segment's rounds).
+"$PYTHON" - t1/scores.csv t1/run.json >seg.txt <<'PY' || fail "the first public code's recipe from the scores"
+import csv, json, math, sys
+rounds = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    rounds.setdefault(int(r["round"]), ([], []))[r["label"] == "0"].append(float(r["score"]))
+eps = []
+for ins, outs in rounds.values():
+    t = max(sorted(set(ins + outs), reverse=True),
+            key=lambda t: (sum(s > t for s in ins) + sum(s <= t for s in outs), t))
+    fp, fn = sum(s > t for s in outs) / len(outs), sum(s <= t for s in ins) / len(ins)
+    eps.append(math.inf if fp == 0 or fn == 0 else
+               max(0.0, math.log(max((1 - 1e-5 - fp) / fn, (1 - 1e-5 - fn) / fp))))
+got = json.load(open(sys.argv[2]))["empirical_code_2022"]["eps_r"]
+assert all(abs(a - b) < 1e-9 * max(1, b) for a, b in zip(got, eps)), (got, eps)
+pending, last, seg = 0, None, []
+for e, n in zip(eps, (1, 20, 39)):
+    pending += n
+    if not math.isinf(e):
+        seg.append([max(e, 0.15), pending]); pending, last = 0, len(seg) - 1
+seg[last][1] += pending
+for e, n in seg:
+    print(f"{e!r},{n}")
+PY
+CHECKS=$((CHECKS + 1))
+{
+  echo "sigma,q,steps"
+  while IFS=, read -r eps steps; do
+    echo "$(rdp-compose --eps "$eps" --q 0.05 --steps "$steps" --delta 1e-5),0.05,$steps"
+  done <seg.txt
+} >seg_events.csv
+expect_near "$(jq .empirical_code_2022.eps_hat t1/run.json)" "$(rdp-compose --events seg_events.csv --delta 1e-5)" 1e-6r \
+  "the first public code's eps_hat against rdp-compose"
+expect_status 0 "${TOY[@]}" --noise-multiplier 1 --threads 2 --eps-hat code-2022 --json --out t22
+expect_eq "$(jq -r --slurpfile t t1/run.json '.config.eps_hat, (.eps_hat == .empirical_code_2022.eps_hat),
+  (.empirical_code_2022 == $t[0].empirical_code_2022)' "$TMP/out" | tr '\n' ' ')" "code-2022 true true " \
+  "--eps-hat code-2022 is the headline"
+expect_error 2 "unknown eps_hat rule 'alg3' \(code-2023, forward, capped or code-2022\) \(--eps-hat\)$" \
+  "${TOY[@]}" --noise-multiplier 1 --eps-hat alg3 --out bad
+
 # eps-from-scores reads the scores per audit round; --method canife gives audits.csv's
 # eps_r and interval (Maddock et al. 2023's rule, delta 1/n) from scores.csv alone.
 expect_status 0 eps-from-scores t1/scores.csv --per round --method threshold

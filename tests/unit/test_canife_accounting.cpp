@@ -129,3 +129,31 @@ TEST_CASE("empirical: Alg. 2 under both coverings, and inf capped at what n scor
   const double capped = compose_empirical({{0, 1.5}, {20, cap}, {40, 0.5}}, o).epsilon;
   CHECK(e.eps_hat_inf_capped == doctest::Approx(capped).epsilon(1e-12));
 }
+
+TEST_CASE("empirical: the first public code's recipe from the audits' scores") {
+  CanifeGameConfig c;
+  c.q = 0.05;
+  c.rounds = 60;
+  c.audit_every = 20;
+  c.audit_rounds = 10;
+  c.delta = 1e-5;
+  const double inf = std::numeric_limits<double>::infinity();
+  // Mock rounds alternate out (even) and in (odd). Audits 0 and 20: in {6..10}, out {1..5},
+  // separated: inf, skipped. Audit 40: in {10, 9, 7, 6, 3}, out {8, 5, 4, 2, 1}: the most
+  // accurate rule, "in when > 5", is right 8 times of 10 (every other at most 7) with FP = FN
+  // = 1 of 5: log((1 - 1e-5 - 1/5) / (1/5)).
+  std::vector<Audit> audits(3);
+  for (std::size_t j = 0; j < 3; ++j) audits[j].round = 20 * j;
+  audits[0].scores = audits[1].scores = {1, 6, 2, 7, 3, 8, 4, 9, 5, 10};
+  audits[2].scores = {8, 10, 5, 9, 4, 7, 2, 6, 1, 3};
+  std::vector<double> eps_r;
+  const EmpiricalComposition e = canife_empirical_2022(audits, c, eps_r);
+  const double expected = std::log((1 - 1e-5 - 0.2) / 0.2);
+  REQUIRE(eps_r.size() == 3);
+  CHECK(eps_r[0] == inf);
+  CHECK(eps_r[1] == inf);
+  CHECK(eps_r[2] == doctest::Approx(expected).epsilon(1e-12));
+  // The only finite audit stands for all 60 rounds, its noise chosen so they meet its eps_r.
+  CHECK(e.covered == std::vector<long long>{0, 0, 60});
+  CHECK(e.epsilon == doctest::Approx(expected).epsilon(1e-6));
+}

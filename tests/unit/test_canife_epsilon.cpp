@@ -71,3 +71,33 @@ TEST_CASE("per round: delta 1/n of each round unless given") {
   CHECK(canife_epsilon_per_round(rounds, 0.0).at(3).epsilon ==
         doctest::Approx(std::log(48.0)).epsilon(1e-12));
 }
+
+TEST_CASE("eps_r of the first public code: the max-accuracy threshold, inf on one zero count") {
+  const double inf = std::numeric_limits<double>::infinity();
+  // round_scores: "in" when score > 0.9 is the most accurate rule (98 of 100 right) and has
+  // FP = 0, FN = 2: inf, where the threshold search finds log 47.5 at the same threshold.
+  std::vector<double> in, out;
+  round_scores(in, out);
+  const CanifeEpsilon sep = canife_epsilon_max_accuracy(in, out, 0.01);
+  CHECK(sep.epsilon == inf);
+  CHECK(sep.threshold == 0.9);
+  CHECK(sep.false_positives == 0);
+  CHECK(sep.false_negatives == 2);
+  // out {-1..-48, 0.5, 0.7}, in {0.4, 0.6, 0.65, 1..47}: "in" when > 0.5 and when > -1 are
+  // both right 98 times of 100 (the rest at most 97); the higher, 0.5, has FP = FN = 1:
+  // log((1 - 1e-5 - 1/50) / (1/50)) at the code's delta 1e-5.
+  in = {0.4, 0.6, 0.65};
+  out = {0.5, 0.7};
+  for (int i = 1; i <= 48; ++i) out.push_back(-i);
+  for (int i = 1; i <= 47; ++i) in.push_back(i);
+  const CanifeEpsilon e = canife_epsilon_max_accuracy(in, out, 1e-5);
+  CHECK(e.threshold == 0.5);
+  CHECK(e.false_positives == 1);
+  CHECK(e.false_negatives == 1);
+  CHECK(e.epsilon == doctest::Approx(3.891810093976932).epsilon(1e-12));
+  // scipy.stats.beta 1.10: beta.ppf(0.975, 2, 49) and beta.ppf(0.025, 1, 50) for both rates.
+  CHECK(e.epsilon_lower == doctest::Approx(2.1273102381623357).epsilon(1e-9));
+  CHECK(e.epsilon_upper == doctest::Approx(7.588007069504395).epsilon(1e-9));
+  CHECK_THROWS_AS(canife_epsilon_max_accuracy({}, {1}, 0.01), UsageError);
+  CHECK_THROWS_AS(canife_epsilon_max_accuracy({1}, {1}, 1.0), UsageError);
+}

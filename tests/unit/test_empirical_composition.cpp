@@ -69,3 +69,33 @@ TEST_CASE("an infinite eps_r uses the run's sigma; bad audits are refused") {
   o.sigma_if_inf = 0;
   CHECK_THROWS_AS(compose_empirical({{0, inf}}, o), UsageError);
 }
+
+TEST_CASE("segment rule (the first public code): eps_r is the eps of its whole segment") {
+  const double inf = std::numeric_limits<double>::infinity();
+  auto o = run_options(AuditCover::backward);
+  o.rule = EmpiricalRule::segment;
+  o.sigma_if_inf = 0;  // not needed: infinite audits are skipped
+  // One finite audit stands for the whole run: eps_hat is its eps_r (the noise was chosen so).
+  const auto one = compose_empirical({{0, inf}, {100, 2.5}, {200, inf}}, o);
+  CHECK(one.covered == std::vector<long long>{0, 469, 0});
+  CHECK(one.sigma[0] == inf);
+  CHECK(one.epsilon == doctest::Approx(2.5).epsilon(1e-6));
+  CHECK(one.running_eps == std::vector<double>{inf, one.epsilon, one.epsilon});
+  // tests/golden/canife_composition.py (RDP by quadrature, brentq on each segment's noise).
+  const auto three = compose_empirical(constant(3), o);
+  CHECK(three.covered == std::vector<long long>{1, 100, 100, 100, 168});
+  CHECK(three.sigma[1] == doctest::Approx(0.57696335485189).epsilon(1e-5));
+  CHECK(three.epsilon == doctest::Approx(3.4339565440691926).epsilon(1e-5));
+  // Skipped audits' rounds join the next finite audit's, the trailing ones the last finite's.
+  const auto mixed = compose_empirical({{0, inf}, {100, 3}, {200, inf}, {300, 2}, {400, inf}}, o);
+  CHECK(mixed.covered == std::vector<long long>{0, 101, 0, 368, 0});
+  CHECK(mixed.epsilon == doctest::Approx(3.029678442444057).epsilon(1e-5));
+  CHECK(mixed.running_eps[0] == inf);
+  CHECK(mixed.running_eps[2] == inf);
+  CHECK(mixed.running_eps[4] == mixed.epsilon);
+  // Every audit separated: nothing measured, eps_hat inf.
+  CHECK(compose_empirical({{0, inf}, {100, inf}}, o).epsilon == inf);
+  // The same audits under Alg. 2's one-step rule need the run's sigma for the infinite ones.
+  o.rule = EmpiricalRule::one_step;
+  CHECK_THROWS_AS(compose_empirical({{0, inf}, {100, 2.5}}, o), UsageError);
+}

@@ -16,7 +16,8 @@ namespace {
 
 struct CanifeOptions {
   CanifeConfig config;
-  std::string level = "sample", loss = "cov", init = "random", accountant = "pld";
+  std::string level = "sample", loss = "cov", init = "random", accountant = "pld",
+              eps_hat = "code-2023";
   std::size_t clients_per_round = 100;
   bool json = false;
   CLI::Option *q = nullptr, *lr = nullptr, *noise = nullptr, *eps = nullptr;
@@ -41,6 +42,8 @@ void describe(CLI::App& sub) {
       "setting\n"
       "  eps-from-scores run/scores.csv --per round --method canife              # eps_r per "
       "audit\n"
+      "  dp-train canife --noise-multiplier 0.2 --audit-every 100 --eps-hat code-2022 --out r22/  "
+      "# the first public code's recipe\n"
       "  dp-train canife --task synthetic --q 0.05 --rounds 60 --audit-every 20 --design-steps 200 "
       "\\\n"
       "      --noise-multiplier 1 --out toy/ --json\n"
@@ -155,6 +158,16 @@ void declare_audit_options(CLI::App& sub, CanifeOptions& o) {
   sub.add_option("--init", o.init,
                  "random (uniform pixels, random class) | sample (a design example)")
       ->capture_default_str();
+  sub.add_option("--eps-hat", o.eps_hat,
+                 "the run's eps_hat (run.json has all four): code-2023 (Maddock et al.'s code "
+                 "since Feb. 2023: eps_r -> one Gaussian step at delta 1/n, an infinite eps_r -> "
+                 "the run's z, rounds since the previous audit) | forward (the rounds until the "
+                 "next audit, Alg. 2 as printed) | capped (an infinite eps_r read as the largest "
+                 "finite one n scores show) | code-2022 (their first public code, Oct. 2022: "
+                 "eps_r at the max-accuracy threshold at --delta, inf when either error count is "
+                 "0 and then skipped, each finite eps_r read as the eps of its audit's whole "
+                 "segment of rounds at q)")
+      ->capture_default_str();
 }
 
 // The seed, the threads and the outputs.
@@ -198,6 +211,7 @@ void resolve(CanifeOptions& o) {
   c.craft.loss = parse_canary_loss(o.loss);
   c.init = parse_canary_init(o.init);
   c.accountant = parse_canife_accountant(o.accountant);
+  c.eps_hat = parse_eps_hat_rule(o.eps_hat);
 }
 
 std::function<int()> declare_canife(CLI::App& sub) {

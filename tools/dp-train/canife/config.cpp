@@ -16,6 +16,10 @@ constexpr Named<CanaryInit> kInits[] = {{"random", CanaryInit::random},
 // The sound accountants of a Poisson-sampled run (gdp is an approximation, gaussian is for
 // shuffled participation).
 constexpr Named<Accountant> kAccountants[] = {{"pld", Accountant::pld}, {"rdp", Accountant::rdp}};
+constexpr Named<EpsHatRule> kEpsHatRules[] = {{"code-2023", EpsHatRule::code_2023},
+                                              {"forward", EpsHatRule::forward},
+                                              {"capped", EpsHatRule::capped},
+                                              {"code-2022", EpsHatRule::code_2022}};
 
 }  // namespace
 
@@ -27,6 +31,12 @@ CanaryInit parse_canary_init(const std::string& name) {
 }
 Accountant parse_canife_accountant(const std::string& name) {
   return parse_named(kAccountants, name, "accountant", "--accountant");
+}
+EpsHatRule parse_eps_hat_rule(const std::string& name) {
+  return parse_named(kEpsHatRules, name, "eps_hat rule", "--eps-hat");
+}
+std::string eps_hat_rule_name(EpsHatRule rule) {
+  return name_of(kEpsHatRules, rule);
 }
 
 void CanifeConfig::validate() const {
@@ -77,7 +87,8 @@ Json CanifeConfig::to_json() const {
             {"norm_constant", json_number(craft.norm_constant)},
             {"init", name_of(kInits, init)},
             {"seed", seed},
-            {"accountant", accountant_name(accountant)}};
+            {"accountant", accountant_name(accountant)},
+            {"eps_hat", eps_hat_rule_name(eps_hat)}};
   if (level == CanifeLevel::sample) {
     j["lr"] = json_number(lr);
   } else {

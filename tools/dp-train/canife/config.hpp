@@ -17,10 +17,19 @@ CanaryInit parse_canary_init(
 // "pld" | "rdp", UsageError naming --accountant.
 Accountant parse_canife_accountant(const std::string& name);
 
+// Which composition of the audits is the run's eps_hat (--eps-hat): Maddock et al.'s code since
+// February 2023 (backward covering), Alg. 2's forward covering, the same with an infinite eps_r
+// read as the n scores' cap, or the recipe of their first public code (October 2022).
+enum class EpsHatRule { code_2023, forward, capped, code_2022 };
+// "code-2023" | "forward" | "capped" | "code-2022", UsageError naming --eps-hat.
+EpsHatRule parse_eps_hat_rule(const std::string& name);
+std::string eps_hat_rule_name(EpsHatRule rule);
+
 struct CanifeConfig : CanifeGameConfig {
   double noise_multiplier = 0;  // z; 0 with eps > 0: calibrated for the whole run
   double eps = 0;
   Accountant accountant = Accountant::pld;  // calibration and the analytic headline
+  EpsHatRule eps_hat = EpsHatRule::code_2023;
   bool quiet = false;
   std::string out;
   bool force = false;

@@ -121,10 +121,27 @@ void add_estimates(Json& run, const std::vector<Audit>& audits, const CanifeConf
   for (const Audit& a : audits)
     estimates.push_back({static_cast<long long>(a.round), a.eps.epsilon});
   const CanifeEmpirical e = canife_empirical(estimates, c, sigma);
+  std::vector<double> eps_r_2022;
   run["empirical_backward"] = composed_json(e.backward);
   run["empirical_forward"] = composed_json(e.forward);
+  run["empirical_code_2022"] = composed_json(canife_empirical_2022(audits, c, eps_r_2022));
+  run["empirical_code_2022"]["eps_r"] = Json::array();
+  for (double v : eps_r_2022) run["empirical_code_2022"]["eps_r"].push_back(json_number(v));
   run["eps_hat_inf_capped"] = json_number(e.eps_hat_inf_capped);
-  run["eps_hat"] = run["empirical_backward"]["eps_hat"];
+  switch (c.eps_hat) {
+    case EpsHatRule::code_2023:
+      run["eps_hat"] = run["empirical_backward"]["eps_hat"];
+      break;
+    case EpsHatRule::forward:
+      run["eps_hat"] = run["empirical_forward"]["eps_hat"];
+      break;
+    case EpsHatRule::capped:
+      run["eps_hat"] = run["eps_hat_inf_capped"];
+      break;
+    case EpsHatRule::code_2022:
+      run["eps_hat"] = run["empirical_code_2022"]["eps_hat"];
+      break;
+  }
   // Each eps_r is a point estimate read as one Gaussian step (Maddock et al. 2023 Alg. 2).
   run["eps_hat_guarantee"] = {{"guarantee", guarantee_name(GuaranteeKind::point_estimate)},
                               {"assumes", assumption_name(Assumption::gaussian_tradeoff_curve)}};
