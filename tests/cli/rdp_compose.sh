@@ -278,4 +278,14 @@ expect_status 0 rdp-compose --version
 
 # --fail-above inf is "never fail" (issue 9 item 11)
 expect_status 0 rdp-compose --sigma 0.1 --q 1 --steps 10 --delta 1e-5 --fail-above inf
+# --empirical --rule segment (Maddock et al.'s first public code): infinite audits skipped, their
+# rounds joining the next finite audit's segment; [golden] tests/golden/canife_composition.py
+# (RDP by quadrature, brentq on each segment's noise): 3.029678442444057
+printf 'round,epsilon\n0,inf\n100,3\n200,inf\n300,2\n400,inf\n' > "$TMP/skipped.csv"
+expect_status 0 rdp-compose --empirical "$TMP/skipped.csv" --q 0.0021333333333333334 --rounds 469 --round-delta 0.01 --delta 1e-5 --rule segment
+expect_near "$(cat "$TMP/out")" 3.029678442444057 1e-5r "segment rule"
+expect_error 2 "an infinite eps_r needs the run's noise multiplier" \
+  rdp-compose --empirical "$TMP/skipped.csv" --q 0.0021333333333333334 --rounds 469 --round-delta 0.01 --delta 1e-5
+expect_error 2 "^rdp-compose: error: --rule cannot be used without --empirical$" \
+  rdp-compose --sigma 1 --q 0.1 --steps 3 --delta 1e-5 --rule segment
 finish

@@ -106,6 +106,14 @@ void declare_empirical(CLI::App& app, CommandLine& c) {
              "Maddock et al. 2023's code) | forward (until the next, Alg. 2 as printed)")
           ->capture_default_str()
           ->check(CLI::IsMember({"backward", "forward"}));
+  c.rule_opt =
+      app.add_option("--rule", c.rule,
+                     "--empirical: how an eps_r becomes a noise: one-step (a single Gaussian step, "
+                     "Alg. 2 and Maddock et al. 2023's code since February 2023) | segment (their "
+                     "first public code, October 2022: the eps of its audit's whole segment of "
+                     "rounds at --q; an infinite eps_r is skipped)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"one-step", "segment"}));
   c.floor = app.add_option("--eps-floor", e.floor, "--empirical: GetNoise's floor on eps_r")
                 ->capture_default_str()
                 ->check(cli::positive());
@@ -162,11 +170,12 @@ void validate_empirical(const CommandLine& c, Options& o) {
   o.empirical.q = o.q;
   o.empirical.delta = o.delta;
   o.empirical.cover = c.cover == "backward" ? AuditCover::backward : AuditCover::forward;
+  o.empirical.rule = c.rule == "segment" ? EmpiricalRule::segment : EmpiricalRule::one_step;
 }
 
 // The rules of the modes without --empirical.
 void validate_run(const CommandLine& c, Options& o) {
-  cli::forbid_options({c.rounds, c.round_delta, c.cover_opt, c.floor, c.sigma_inf},
+  cli::forbid_options({c.rounds, c.round_delta, c.cover_opt, c.rule_opt, c.floor, c.sigma_inf},
                       "without --empirical");
   if (c.eps->count()) {
     const std::string mode = "with --eps";

@@ -12,7 +12,8 @@ namespace dpaudit::rdp_compose {
 // The values as parsed, and the options, to see which were given.
 struct CommandLine {
   Options options;  // the plain values land here
-  std::string accountant = "rdp", sampling = "poisson", orders, cover = "backward";
+  std::string accountant = "rdp", sampling = "poisson", orders, cover = "backward",
+              rule = "one-step";
   std::string events_path;
   double fail_above = 0;
   CLI::Option *sigma = nullptr, *q = nullptr, *steps = nullptr, *delta = nullptr, *eps = nullptr,
@@ -20,7 +21,8 @@ struct CommandLine {
               *empirical = nullptr, *rounds = nullptr, *round_delta = nullptr, *cover_opt = nullptr,
               *floor = nullptr, *sigma_inf = nullptr, *lattice = nullptr, *threads = nullptr,
               *tradeoff = nullptr, *json = nullptr, *accountant_opt = nullptr, *epochs = nullptr,
-              *batches = nullptr, *samples = nullptr, *seed = nullptr, *confidence = nullptr;
+              *batches = nullptr, *samples = nullptr, *seed = nullptr, *confidence = nullptr,
+              *rule_opt = nullptr;
   CLI::Option* eps_delta = nullptr;
   ReleaseLine release_line;  // --release, --accumulate (release.hpp)
 };
