@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <unsupported/Eigen/FFT>
 
+#include "accounting/pld_fft.hpp"
 #include "core/error.hpp"
 #include "core/infinity.hpp"
 
@@ -123,7 +124,8 @@ void check_factors(const std::vector<PldFactor>& factors) {
 }
 
 // The smallest power of two n >= max(want, 4): the radix-2 sizes the roundoff bound below
-// holds for (Eigen's kissfft splits them into radix-4 and radix-2 butterflies).
+// holds for (RealFft in double, pld_fft.hpp; Eigen's kissfft in long double splits them into
+// radix-4 and radix-2 butterflies).
 std::size_t fft_size(std::size_t want) {
   std::size_t n = 4;
   while (n < want) n *= 2;
@@ -234,9 +236,9 @@ std::size_t cyclic_next(std::size_t j, std::size_t n) {
 // exact twiddle in each part (the angle 2 pi r / n is rounded twice, at most 4 pi u' off; cosl and
 // sinl add at most 2 ulp, 4 u': glibc's measured accuracy, not a proven one), 24 u' in modulus; the
 // product of two within 2 (24 u') + sqrt(2) gamma'_2 < 52 u'; times x_j, sqrt(2) u' |x_j| more; the
-// recursive sum of `len` terms adds gamma'_len sum_j |x_j| (Higham 2002, Sec. 4.2, for the real and
-// imaginary parts). So |X^_k - X_k| <= low_error(len) ||x||_1, about (len + 54) u', 2^-11 of
-// double's u for len < 2^10: the m-fold amplification of the error (above) shrinks by as much.
+// pairwise sum of `len` terms adds gamma'_c sum_j |x_j|, c = ceil(log2 len) (Higham 2002, Sec. 4.2,
+// for the real and imaginary parts). So |X^_k - X_k| <= low_error(len) ||x||_1, about (c + 54) u',
+// 2^-11 of double's u or less: the m-fold amplification of the error (above) shrinks by as much.
 class DirectTransform {
  public:
   explicit DirectTransform(std::size_t n) : n_(n), bits_(0) {
@@ -252,20 +254,29 @@ class DirectTransform {
     for (std::size_t r = 0; r < n_; r += block_) high_.push_back(twiddle(r));
   }
   // X_k of the n-periodic x, whose nonzero entries are x[start], ..., x[start + len - 1] (mod n)
+  // The terms are summed pairwise (Higham 2002, Sec. 4.2): each goes through at most
+  // ceil(log2 len) additions, where a running sum would take len.
   std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len,
                                std::size_t k) const {
-    std::complex<long double> sum = 0;
+    thread_local std::vector<std::complex<long double>> terms;
+    terms.resize(len);
     for (std::size_t i = 0, j = start; i < len; ++i, j = cyclic_next(j, n_)) {
-      if (x[j] == 0) continue;
       const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
-      sum += static_cast<long double>(x[j]) * (high_[r / block_] * low_[r % block_]);
+      terms[i] =
+          x[j] == 0 ? 0 : static_cast<long double>(x[j]) * (high_[r / block_] * low_[r % block_]);
     }
-    return sum;
+    for (std::size_t size = len; size > 1;) {  // one level: pairs added, an odd last one carried
+      const std::size_t half = size / 2;
+      for (std::size_t i = 0; i < half; ++i) terms[i] = terms[2 * i] + terms[2 * i + 1];
+      if (size % 2 == 1) terms[half] = terms[size - 1];
+      size = half + size % 2;
+    }
+    return len > 0 ? terms[0] : 0;
   }
   std::size_t size() const { return n_; }
   static double low_error(std::size_t len) {
     const double ul = std::numeric_limits<long double>::epsilon() / 2,
-                 terms = static_cast<double>(len);
+                 terms = std::ceil(std::log2(static_cast<double>(std::max<std::size_t>(len, 1))));
     const double gamma = terms * ul / (1 - terms * ul);
     return (54 * ul + gamma) * (1 + 1e-3);
   }
@@ -320,13 +331,16 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
 
 namespace {
 
-// The half spectrum's weights: frequency k stands for itself and n - k, but at 0 and n/2.
+// The half spectrum's weights: frequency k stands for itself and n - k, but at 0 and n/2. The
+// transforms' orders (Transform below) keep 0 and n/2 at their positions, so this is also the
+// weight of a position.
 double half_spectrum_weight(std::size_t k, std::size_t n) {
   return k == 0 || k == n / 2 ? 1.0 : 2.0;
 }
 
-// A factor's frequencies computed again directly, in long double (k ascending), their error
-// bound a_low, and the sum of their half-spectrum weights.
+// A factor's frequencies computed again directly, in long double (by their positions in the
+// transform's order, ascending), their error bound a_low, and the sum of their half-spectrum
+// weights.
 struct Direct {
   std::vector<std::pair<std::size_t, std::complex<long double>>> at;
   double a_low;
@@ -338,7 +352,8 @@ struct Direct {
 // about one transform (|low| len <= n log2(n) / 2 products in long double).
 Direct direct_frequencies(const std::vector<std::complex<double>>& spectrum,
                           const std::vector<double>& buffer, const PldPmf& p, long long count,
-                          std::size_t n, double mass, double e1, double a) {
+                          const RealFft& fft, double mass, double e1, double a) {
+  const std::size_t n = fft.size();
   thread_local std::optional<DirectTransform> direct_transform;
   const double m = static_cast<double>(count);
   const std::size_t len = std::min(p.mass.size(), n);
@@ -358,7 +373,8 @@ Direct direct_frequencies(const std::vector<std::complex<double>>& spectrum,
           0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
     if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
     for (std::size_t k : low) {
-      direct.at.emplace_back(k, direct_transform->at(buffer, index_mod(p.first, n), len, k));
+      direct.at.emplace_back(
+          k, direct_transform->at(buffer, index_mod(p.first, n), len, fft.frequency(k)));
       direct.replaced += half_spectrum_weight(k, n);
     }
   }
@@ -441,19 +457,66 @@ ComposedPld composed_window(const std::vector<Real>& buffer, const CompositionPl
   return out;
 }
 
+// The real transforms of size n in the arithmetic Real: in double RealFft (pld_fft.hpp; its half
+// spectra in its own order), in long double Eigen's kissfft (natural order). One object per thread
+// keeps the twiddle factors of the last size used: the compositions of an accountant share a
+// size, and calibration repeats them.
+template <typename Real>
+class Transform;
+
+template <>
+class Transform<double> {
+ public:
+  explicit Transform(std::size_t n) {
+    thread_local std::optional<RealFft> planned;
+    if (!planned || planned->size() != n) planned.emplace(n);
+    fft_ = &*planned;
+  }
+  void forward(const std::vector<double>& x, std::vector<std::complex<double>>& spectrum) {
+    fft_->forward(x, spectrum);
+  }
+  void inverse(std::vector<std::complex<double>>& spectrum, std::vector<double>& x) {
+    fft_->inverse(spectrum, x);
+  }
+  const RealFft& fft() const { return *fft_; }
+
+ private:
+  RealFft* fft_;
+};
+
+template <>
+class Transform<long double> {
+  using Real = long double;
+
+ public:
+  explicit Transform(std::size_t n) : n_(n) {
+    thread_local std::size_t planned = 0;
+    if (planned != n) {
+      fft().impl().clear();
+      planned = n;
+    }
+    fft().SetFlag(Eigen::FFT<Real>::HalfSpectrum);
+  }
+  void forward(const std::vector<Real>& x, std::vector<std::complex<Real>>& spectrum) {
+    fft().fwd(spectrum, x);
+  }
+  void inverse(std::vector<std::complex<Real>>& spectrum, std::vector<Real>& x) {
+    fft().inv(x, spectrum, static_cast<Eigen::Index>(n_));
+  }
+
+ private:
+  static Eigen::FFT<Real>& fft() {
+    thread_local Eigen::FFT<Real> kiss;
+    return kiss;
+  }
+  std::size_t n_;
+};
+
 // The composition in the arithmetic Real (double or long double), with its roundoff bound.
 template <typename Real>
 ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionPlan& plan) {
   const std::size_t n = fft_size(plan.points());
-  // One FFT object per thread keeps the plans (twiddle factors) of the last size used:
-  // the compositions of an accountant share a size, and calibration repeats them.
-  thread_local Eigen::FFT<Real> fft;
-  thread_local std::size_t planned = 0;
-  if (planned != n) {
-    fft.impl().clear();
-    planned = n;
-  }
-  fft.SetFlag(Eigen::FFT<Real>::HalfSpectrum);
+  Transform<Real> transform(n);
   std::vector<Real> buffer(n);
   std::vector<std::complex<Real>> product(n / 2 + 1, Real(1)), spectrum;
   double log_finite = 0;  // log of the probability that no step has loss +inf
@@ -470,7 +533,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size();
          ++i, j = cyclic_next(j, n))
       buffer[j] += p.mass[i];
-    fft.fwd(spectrum, buffer);
+    transform.forward(buffer, spectrum);
     // ||x||_1 and ||x||_2 of the input (masses >= 0), each rounded by at most (n + folds) u
     // relative: a factor longer than n is folded onto the window, each fold one more rounding
     const double folds = std::ceil(static_cast<double>(p.mass.size()) / static_cast<double>(n));
@@ -492,7 +555,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     // In double, some frequencies computed again in long double (direct_frequencies).
     Direct direct{{}, a};
     if constexpr (std::is_same_v<Real, double>) {
-      direct = direct_frequencies(spectrum, buffer, p, f.count, n, mass, e1, a);
+      direct = direct_frequencies(spectrum, buffer, p, f.count, transform.fft(), mass, e1, a);
       // the normwise bound: the recomputed entries' errors are now within a_low each
       if (!direct.at.empty()) dx += std::sqrt(direct.replaced) * direct.a_low;
     }
@@ -512,7 +575,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   const double spectral_error = growth * error_sum +
                                 (rho_f / (1 - rho_f) + model.gamma) * std::sqrt(product_square) +
                                 root_n * (products + 1) * FftErrorModel::kFlush * growth;
-  fft.inv(buffer, product, static_cast<Eigen::Index>(n));
+  transform.inverse(product, buffer);
   return composed_window(buffer, plan, factors.front().pld->h, log_finite, spectral_error / root_n);
 }
 
