@@ -23,7 +23,7 @@ Complex times_conj(Complex a, Complex b) {  // a conj(b)
   return {a.real() * b.real() + a.imag() * b.imag(), a.imag() * b.real() - a.real() * b.imag()};
 }
 
-// e^(-2 pi i m / M), M a multiple of 8, from cos and sin at the angles of the first octant,
+// e^(-2 pi i m / M), M a power of two >= 4, from cos and sin at the angles of the first octant,
 // table[i] = (cos, sin)(2 pi i / M) for i = 0..M/8 in long double: the other octants by exact
 // symmetries (swaps and signs).
 class Roots {
@@ -117,18 +117,18 @@ RealFft::RealFft(std::size_t n) : n_(n), half_(n / 2), bits_(0) {
   if (n < 4 || (n & (n - 1)) != 0 || n > (std::size_t{1} << 32))
     throw UsageError(fmt::format("an FFT size must be a power of two in [4, 2^32], got {}", n));
   while ((std::size_t{1} << bits_) < half_) ++bits_;
-  // the 2n-th roots: e^(-2 pi i j / L) = root(j 2n / L), and the split's
-  // e^(-i pi (k / half + 1/2)) = e^(-2 pi i (2 k + n / 2) / (2 n)) = root(2 k + n / 2)
-  const Roots roots(2 * n);
+  // the n-th roots: e^(-2 pi i j / L) = root(j n / L), and the split's
+  // e^(-i pi (k / half + 1/2)) = e^(-2 pi i (k + n / 4) / n) = root(k + n / 4)
+  const Roots roots(n);
   twiddles_.assign(half_, Complex(1, 0));
   for (std::size_t len = 2; len <= half_; len *= 2)
-    for (std::size_t j = 0; j < len / 2; ++j) twiddles_[len / 2 + j] = roots.at(j * (2 * n / len));
+    for (std::size_t j = 0; j < len / 2; ++j) twiddles_[len / 2 + j] = roots.at(j * (n / len));
   std::vector<std::uint32_t> reversed(half_, 0);  // the bit reversals, each from its half's
   for (std::size_t p = 1; p < half_; ++p)
     reversed[p] = static_cast<std::uint32_t>((reversed[p / 2] >> 1) | ((p & 1) << (bits_ - 1)));
   split_.resize(half_ / 2);
   for_each_pair(half_, [&](std::size_t at_k, std::size_t, std::size_t i) {
-    split_[i] = roots.at(2 * std::size_t{reversed[at_k]} + n / 2);
+    split_[i] = roots.at(std::size_t{reversed[at_k]} + n / 4);
   });
 }
 
