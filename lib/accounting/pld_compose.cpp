@@ -258,20 +258,7 @@ class DirectTransform {
   // ceil(log2 len) additions, where a running sum would take len.
   std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len,
                                std::size_t k) const {
-    thread_local std::vector<std::complex<long double>> terms;
-    terms.resize(len);
-    for (std::size_t i = 0, j = start; i < len; ++i, j = cyclic_next(j, n_)) {
-      const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
-      terms[i] =
-          x[j] == 0 ? 0 : static_cast<long double>(x[j]) * (high_[r / block_] * low_[r % block_]);
-    }
-    for (std::size_t size = len; size > 1;) {  // one level: pairs added, an odd last one carried
-      const std::size_t half = size / 2;
-      for (std::size_t i = 0; i < half; ++i) terms[i] = terms[2 * i] + terms[2 * i + 1];
-      if (size % 2 == 1) terms[half] = terms[size - 1];
-      size = half + size % 2;
-    }
-    return len > 0 ? terms[0] : 0;
+    return len > 0 ? pairwise(x, start, 0, len, k) : 0;
   }
   std::size_t size() const { return n_; }
   static double low_error(std::size_t len) {
@@ -282,6 +269,24 @@ class DirectTransform {
   }
 
  private:
+  // The terms i in [from, from + len) of X_k, summed in halves (the left one the larger): a depth
+  // of ceil(log2 len), with nothing stored.
+  std::complex<long double> pairwise(const std::vector<double>& x, std::size_t start,
+                                     std::size_t from, std::size_t len, std::size_t k) const {
+    if (len > 1) {
+      const std::size_t left = (len + 1) / 2;
+      return pairwise(x, start, from, left, k) + pairwise(x, start, from + left, len - left, k);
+    }
+    std::size_t j = start + from;  // start < n and from < n
+    if (j >= n_) j -= n_;
+    if (x[j] == 0) return 0;
+    const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
+    return static_cast<long double>(x[j]) * times(high_[r / block_], low_[r % block_]);
+  }
+  // The product written out (std::complex's checks for NaN on the way): the same rounding.
+  static std::complex<long double> times(std::complex<long double> a, std::complex<long double> b) {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+  }
   std::size_t n_, bits_, block_;
   std::vector<std::complex<long double>> low_, high_;
 };
