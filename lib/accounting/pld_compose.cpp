@@ -407,8 +407,25 @@ PowerSums multiply_powers(std::vector<std::complex<Real>>& product,
   PowerSums sums;
   auto next_direct = direct.at.begin();
   const double vanish = vanishing(count);
+  // Where the power vanishes (z = 0, most frequencies of a long composition), the terms below
+  // without a square root or a division: |X^_k| >= m a compared as squares, and e powered / |X^_k|
+  // taken at its largest there, e powered / (m a).
+  const double vanished = FftErrorModel::kFlush / (1 - f.rho), at_least = m * f.a;
+  const double b_above = std::exp(1.0) * vanished / at_least,
+               b_below =
+                   (m + 1) * f.a <= 1 ? (m + 1) * f.a : std::pow(std::max(1.0, f.bound), m - 1);
   for (std::size_t k = 0; k < product.size(); ++k) {
     const bool recomputed = next_direct != direct.at.end() && next_direct->first == k;
+    if (!recomputed && count > 1 && f.a > 0) {
+      const double x_norm = static_cast<double>(std::norm(spectrum[k]));
+      if (x_norm < vanish) {  // power() would give 0
+        const double b_power = x_norm > 0 && x_norm >= at_least * at_least ? b_above : b_below;
+        sums.b_sum += half_spectrum_weight(k, n) * (f.a * b_power) * (f.a * b_power);
+        sums.z_sum += half_spectrum_weight(k, n) * vanished * vanished;
+        product[k] = Real(0);
+        continue;
+      }
+    }
     std::complex<Real> z;
     double x_abs;  // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
     if (recomputed) {

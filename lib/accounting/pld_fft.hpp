@@ -2,10 +2,12 @@
 // shape that pld_compose.cpp's proven roundoff bound is written for (Higham 2002, Sec. 24.1): a
 // complex transform of n/2 points in t - 1 radix-2 levels, each output of a level one rounded
 // butterfly of two inputs with a twiddle of modulus 1, and one split level that separates the
-// even and odd halves (the twiddles exp(-i pi (k / (n/2) + 1/2))). Every twiddle is computed in
-// long double from a table of the first octant (angles up to pi/4, cosl and sinl there) and
-// rounded to double: within about u/2 of the exact value in each part (u = 2^-53), below the
-// bound's 4u (levels) and 16u (split).
+// even and odd halves (the twiddles exp(-i pi (k / (n/2) + 1/2))), as Eigen's kissfft does it.
+// Every twiddle is computed in long double from tables of cosl and sinl over the first octant
+// (pld_fft.cpp, Roots) and rounded to double: within about u/2 of the exact value in each part
+// (u = 2^-53), below the bound's 4u (levels) and 16u (split) in modulus. A DIF level's butterfly
+// (u + v, (u - v) w) is rounded like the DIT one (u + w v, u - w v) the bound's model takes:
+// within eta of each entry of its matrix, with the same norm sqrt(2).
 //
 // Speed: the forward transform is decimation in frequency (natural order in, bit-reversed out),
 // the inverse decimation in time (bit-reversed in, natural out), both depth first so that the
