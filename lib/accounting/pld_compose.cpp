@@ -9,7 +9,6 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/FFT>
 
 #include "accounting/pld_fft.hpp"
 #include "core/error.hpp"
@@ -124,8 +123,7 @@ void check_factors(const std::vector<PldFactor>& factors) {
 }
 
 // The smallest power of two n >= max(want, 4): the radix-2 sizes the roundoff bound below
-// holds for (RealFft in double, pld_fft.hpp; Eigen's kissfft in long double splits them into
-// radix-4 and radix-2 butterflies).
+// holds for (RealFft, pld_fft.hpp).
 std::size_t fft_size(std::size_t want) {
   std::size_t n = 4;
   while (n < want) n *= 2;
@@ -141,12 +139,12 @@ std::size_t fft_size(std::size_t want) {
 //   eta = mu + gamma_4 (sqrt 2 + mu),  gamma_k = k u / (1 - k u),  u = 2^-53,
 // mu the error of the computed twiddle factors; and componentwise (every entry of
 // |A_t|...|A_1| is 1: one path from each input to each output, through weights of modulus
-// 1) |fl(F x)_k - (F x)_k| <= ((1 + eta)^t - 1) ||x||_1. A radix-4 butterfly is two radix-2
-// levels. The real transforms of size n are a complex one of n/2 (t - 1 levels, twiddles
-// from cos and sin of octant-reduced angles: mu = 4u) and a split level (twiddles
-// exp(-i pi (k/n' + 1/2)), angles up to 3 pi/2 rounded three times: mu = 16u) whose rows
-// have weights of moduli summing to at most sqrt 2:
-//   phi = sqrt(2) ((1 + eta_4u)^(t-1) (1 + eta_16u) - 1),
+// 1) |fl(F x)_k - (F x)_k| <= ((1 + eta)^t - 1) ||x||_1. The real transforms of size n
+// (RealFft, pld_fft.hpp) are a complex one of n/2 (t - 1 levels, mu = 4u in double, 8u in long
+// double: pld_fft.hpp says how its twiddles are within that, written mu_L below) and a split
+// level (twiddles exp(-i pi (k/n' + 1/2)), mu = 16u) whose rows have weights of moduli summing to
+// at most sqrt 2:
+//   phi = sqrt(2) ((1 + eta_mu_L)^(t-1) (1 + eta_16u) - 1),
 // and normwise, with a factor 2 of slack, gamma_F = 2 (t + 1) eta_16u / (1 - (t + 1) eta_16u).
 // The scaling by 1/n is exact (n a power of two), and ||F x||_2 = sqrt(n) ||x||_2 over all
 // n frequencies (Parseval).
@@ -170,12 +168,15 @@ std::size_t fft_size(std::size_t want) {
 // transform's relative error, raised to the power m): about 1e-13 m ||x||_2 for one step.
 struct FftErrorModel {
   // u: the unit roundoff of the arithmetic (2^-53 double, 2^-64 x87 long double)
-  FftErrorModel(std::size_t n, double u) {
+  // levels: the twiddles' error in the complex levels in units of u (4 in double, 8 in long
+  // double: pld_fft.hpp)
+  FftErrorModel(std::size_t n, double u, double levels) {
     const double gamma4 = 4 * u / (1 - 4 * u);
     auto eta = [&](double mu) { return mu + gamma4 * (std::sqrt(2.0) + mu); };
     const double t = std::log2(static_cast<double>(n));
     gamma = 2 * (t + 1) * eta(16 * u) / (1 - (t + 1) * eta(16 * u));
-    phi = std::sqrt(2.0) * std::expm1((t - 1) * std::log1p(eta(4 * u)) + std::log1p(eta(16 * u)));
+    phi = std::sqrt(2.0) *
+          std::expm1((t - 1) * std::log1p(eta(levels * u)) + std::log1p(eta(16 * u)));
     product = std::sqrt(2.0) * 2 * u / (1 - 2 * u);
   }
   // rho for k rounded complex products in a row
@@ -357,7 +358,7 @@ struct Direct {
 // about one transform (|low| len <= n log2(n) / 2 products in long double).
 Direct direct_frequencies(const std::vector<std::complex<double>>& spectrum,
                           const std::vector<double>& buffer, const PldPmf& p, long long count,
-                          const RealFft& fft, double mass, double e1, double a) {
+                          const RealFft<double>& fft, double mass, double e1, double a) {
   const std::size_t n = fft.size();
   thread_local std::optional<DirectTransform> direct_transform;
   const double m = static_cast<double>(count);
@@ -479,73 +480,28 @@ ComposedPld composed_window(const std::vector<Real>& buffer, const CompositionPl
   return out;
 }
 
-// The real transforms of size n in the arithmetic Real: in double RealFft (pld_fft.hpp; its half
-// spectra in its own order), in long double Eigen's kissfft (natural order). One object per thread
-// keeps the twiddle factors of the last size used: the compositions of an accountant share a
-// size, and calibration repeats them.
+// The real transforms of size n in the arithmetic Real (RealFft, pld_fft.hpp; its half spectra
+// in its own order), one per thread: it keeps the twiddle factors of the last size used, and the
+// compositions of an accountant share a size, and calibration repeats them.
 template <typename Real>
-class Transform;
-
-template <>
-class Transform<double> {
- public:
-  explicit Transform(std::size_t n) {
-    thread_local std::optional<RealFft> planned;
-    if (!planned || planned->size() != n) planned.emplace(n);
-    fft_ = &*planned;
-  }
-  void forward(const std::vector<double>& x, std::vector<std::complex<double>>& spectrum) {
-    fft_->forward(x, spectrum);
-  }
-  void inverse(std::vector<std::complex<double>>& spectrum, std::vector<double>& x) {
-    fft_->inverse(spectrum, x);
-  }
-  const RealFft& fft() const { return *fft_; }
-
- private:
-  RealFft* fft_;
-};
-
-template <>
-class Transform<long double> {
-  using Real = long double;
-
- public:
-  explicit Transform(std::size_t n) : n_(n) {
-    thread_local std::size_t planned = 0;
-    if (planned != n) {
-      fft().impl().clear();
-      planned = n;
-    }
-    fft().SetFlag(Eigen::FFT<Real>::HalfSpectrum);
-  }
-  void forward(const std::vector<Real>& x, std::vector<std::complex<Real>>& spectrum) {
-    fft().fwd(spectrum, x);
-  }
-  void inverse(std::vector<std::complex<Real>>& spectrum, std::vector<Real>& x) {
-    fft().inv(x, spectrum, static_cast<Eigen::Index>(n_));
-  }
-
- private:
-  static Eigen::FFT<Real>& fft() {
-    thread_local Eigen::FFT<Real> kiss;
-    return kiss;
-  }
-  std::size_t n_;
-};
+const RealFft<Real>& transform_of_size(std::size_t n) {
+  thread_local std::optional<RealFft<Real>> planned;
+  if (!planned || planned->size() != n) planned.emplace(n);
+  return *planned;
+}
 
 // The composition in the arithmetic Real (double or long double), with its roundoff bound.
 template <typename Real>
 ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionPlan& plan) {
   const std::size_t n = fft_size(plan.points());
-  Transform<Real> transform(n);
+  const RealFft<Real>& transform = transform_of_size<Real>(n);
   std::vector<Real> buffer(n);
   std::vector<std::complex<Real>> product(n / 2 + 1, Real(1)), spectrum;
   double log_finite = 0;  // log of the probability that no step has loss +inf
   // The roundoff bound (above): sum_i ||D_i||_2, the growth G, and the products per
   // frequency (one per factor).
   const double unit = std::numeric_limits<Real>::epsilon() / 2;
-  const FftErrorModel model(n, unit);
+  const FftErrorModel model(n, unit, std::is_same_v<Real, double> ? 4 : 8);
   const double root_n = std::sqrt(static_cast<double>(n));
   const double products = static_cast<double>(factors.size());
   double error_sum = 0, growth = 1;
@@ -577,7 +533,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     // In double, some frequencies computed again in long double (direct_frequencies).
     Direct direct{{}, a};
     if constexpr (std::is_same_v<Real, double>) {
-      direct = direct_frequencies(spectrum, buffer, p, f.count, transform.fft(), mass, e1, a);
+      direct = direct_frequencies(spectrum, buffer, p, f.count, transform, mass, e1, a);
       // the normwise bound: the recomputed entries' errors are now within a_low each
       if (!direct.at.empty()) dx += std::sqrt(direct.replaced) * direct.a_low;
     }
