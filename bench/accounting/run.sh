@@ -7,13 +7,25 @@
 #   (tests/golden/pld_dp_accounting.csv) against its own seconds;
 #   the mixture-of-Gaussians PLD (issue 23): 10,000 steps of gradient accumulation in under 1 s and
 #   200 MiB, and the last-iterate heuristic at 10^4 and 10^5 steps.
-# Usage: bench/accounting/run.sh [BIN_DIR] [REFERENCE_CSV]   (default build/bin and
-# tests/golden/pld_dp_accounting.csv); best of 3 runs each.
+#   issue 26: every row of dp_accounting's reference files, the short ones and the long ones
+#   (10^5 to 10^6 steps), at our default lattice and at its 1e-4, our CPU time over its own (its
+#   CPU seconds from the csv; it runs live too where `import dp_accounting` works), and our peak
+#   memory at 10^6 steps (target: under 200 MiB).
+# Usage: bench/accounting/run.sh [BIN_DIR] [REFERENCE_CSV...]   (default build/bin, and
+# ../shared/reference/pld_dp_accounting.csv and pld_dp_accounting_long.csv beside the checkout,
+# else tests/golden/pld_dp_accounting.csv); best of 3 runs each.
 # Prints wall and CPU (user+sys) seconds and peak memory; the figures go to bench/accounting.md.
 set -euo pipefail
 BIN=${1:-build/bin}
-REF=${2:-tests/golden/pld_dp_accounting.csv}
 HERE=$(cd "$(dirname "$0")" && pwd)
+SHARED=$HERE/../../../shared/reference
+if [ $# -gt 1 ]; then
+  REFS=("${@:2}")
+elif [ -f "$SHARED/pld_dp_accounting_long.csv" ]; then
+  REFS=("$SHARED/pld_dp_accounting.csv" "$SHARED/pld_dp_accounting_long.csv")
+else
+  REFS=(tests/golden/pld_dp_accounting.csv)
+fi
 PY=/usr/bin/python3
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -65,7 +77,11 @@ best_of3 "pld, 10^4 steps, all iterates alone, 1 thread" "$BIN/rdp-compose" --ac
 best_of3 "pld, 10^4 steps, --release final, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 10000 --release final --threads 1
 best_of3 "pld, 10^5 steps, all iterates alone, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 100000 --threads 1
 best_of3 "pld, 10^5 steps, --release final, 1 thread" "$BIN/rdp-compose" --accountant pld "${LAST[@]}" --steps 100000 --release final --threads 1
-if [ -f "$REF" ]; then
-  echo
-  "$PY" "$HERE/pld_reference.py" "$BIN" "$REF"
-fi
+# Issue 26: peak memory at 10^6 steps (the long reference rows), at the default lattice and at 1e-4
+for row in "2 0.001" "4 0.01"; do
+  set -- $row
+  best_of3 "pld, sigma $1, q $2, 10^6 steps, default lattice, 1 thread" "$BIN/rdp-compose" --accountant pld --sigma "$1" --q "$2" --steps 1000000 --delta 1e-5 --threads 1
+  best_of3 "pld, sigma $1, q $2, 10^6 steps, --lattice 1e-4, 1 thread" "$BIN/rdp-compose" --accountant pld --sigma "$1" --q "$2" --steps 1000000 --delta 1e-5 --lattice 1e-4 --threads 1
+done
+echo
+"$PY" "$HERE/pld_reference.py" "$BIN" "${REFS[@]}"

@@ -162,7 +162,8 @@ void trim(PldPmf& p) {
     return;
   }
   p.first += first - p.mass.begin();
-  p.mass = std::vector<double>(first, last);
+  p.mass.erase(last, p.mass.end());  // in place: no second copy of a window of 2^20 points
+  p.mass.erase(p.mass.begin(), first);
 }
 
 // The events grouped into segments: (sigma over the sensitivity, q, replace-one) -> steps;

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/FFT>
 
+#include "accounting/pld_fft.hpp"
 #include "core/error.hpp"
 #include "core/infinity.hpp"
 
@@ -123,7 +123,7 @@ void check_factors(const std::vector<PldFactor>& factors) {
 }
 
 // The smallest power of two n >= max(want, 4): the radix-2 sizes the roundoff bound below
-// holds for (Eigen's kissfft splits them into radix-4 and radix-2 butterflies).
+// holds for (RealFft, pld_fft.hpp).
 std::size_t fft_size(std::size_t want) {
   std::size_t n = 4;
   while (n < want) n *= 2;
@@ -139,12 +139,12 @@ std::size_t fft_size(std::size_t want) {
 //   eta = mu + gamma_4 (sqrt 2 + mu),  gamma_k = k u / (1 - k u),  u = 2^-53,
 // mu the error of the computed twiddle factors; and componentwise (every entry of
 // |A_t|...|A_1| is 1: one path from each input to each output, through weights of modulus
-// 1) |fl(F x)_k - (F x)_k| <= ((1 + eta)^t - 1) ||x||_1. A radix-4 butterfly is two radix-2
-// levels. The real transforms of size n are a complex one of n/2 (t - 1 levels, twiddles
-// from cos and sin of octant-reduced angles: mu = 4u) and a split level (twiddles
-// exp(-i pi (k/n' + 1/2)), angles up to 3 pi/2 rounded three times: mu = 16u) whose rows
-// have weights of moduli summing to at most sqrt 2:
-//   phi = sqrt(2) ((1 + eta_4u)^(t-1) (1 + eta_16u) - 1),
+// 1) |fl(F x)_k - (F x)_k| <= ((1 + eta)^t - 1) ||x||_1. The real transforms of size n
+// (RealFft, pld_fft.hpp) are a complex one of n/2 (t - 1 levels, mu = 4u in double, 8u in long
+// double: pld_fft.hpp says how its twiddles are within that, written mu_L below) and a split
+// level (twiddles exp(-i pi (k/n' + 1/2)), mu = 16u) whose rows have weights of moduli summing to
+// at most sqrt 2:
+//   phi = sqrt(2) ((1 + eta_mu_L)^(t-1) (1 + eta_16u) - 1),
 // and normwise, with a factor 2 of slack, gamma_F = 2 (t + 1) eta_16u / (1 - (t + 1) eta_16u).
 // The scaling by 1/n is exact (n a power of two), and ||F x||_2 = sqrt(n) ||x||_2 over all
 // n frequencies (Parseval).
@@ -168,12 +168,15 @@ std::size_t fft_size(std::size_t want) {
 // transform's relative error, raised to the power m): about 1e-13 m ||x||_2 for one step.
 struct FftErrorModel {
   // u: the unit roundoff of the arithmetic (2^-53 double, 2^-64 x87 long double)
-  FftErrorModel(std::size_t n, double u) {
+  // levels: the twiddles' error in the complex levels in units of u (4 in double, 8 in long
+  // double: pld_fft.hpp)
+  FftErrorModel(std::size_t n, double u, double levels) {
     const double gamma4 = 4 * u / (1 - 4 * u);
     auto eta = [&](double mu) { return mu + gamma4 * (std::sqrt(2.0) + mu); };
     const double t = std::log2(static_cast<double>(n));
     gamma = 2 * (t + 1) * eta(16 * u) / (1 - (t + 1) * eta(16 * u));
-    phi = std::sqrt(2.0) * std::expm1((t - 1) * std::log1p(eta(4 * u)) + std::log1p(eta(16 * u)));
+    phi = std::sqrt(2.0) *
+          std::expm1((t - 1) * std::log1p(eta(levels * u)) + std::log1p(eta(16 * u)));
     product = std::sqrt(2.0) * 2 * u / (1 - 2 * u);
   }
   // rho for k rounded complex products in a row
@@ -234,9 +237,9 @@ std::size_t cyclic_next(std::size_t j, std::size_t n) {
 // exact twiddle in each part (the angle 2 pi r / n is rounded twice, at most 4 pi u' off; cosl and
 // sinl add at most 2 ulp, 4 u': glibc's measured accuracy, not a proven one), 24 u' in modulus; the
 // product of two within 2 (24 u') + sqrt(2) gamma'_2 < 52 u'; times x_j, sqrt(2) u' |x_j| more; the
-// recursive sum of `len` terms adds gamma'_len sum_j |x_j| (Higham 2002, Sec. 4.2, for the real and
-// imaginary parts). So |X^_k - X_k| <= low_error(len) ||x||_1, about (len + 54) u', 2^-11 of
-// double's u for len < 2^10: the m-fold amplification of the error (above) shrinks by as much.
+// pairwise sum of `len` terms adds gamma'_c sum_j |x_j|, c = ceil(log2 len) (Higham 2002, Sec. 4.2,
+// for the real and imaginary parts). So |X^_k - X_k| <= low_error(len) ||x||_1, about (c + 54) u',
+// 2^-11 of double's u or less: the m-fold amplification of the error (above) shrinks by as much.
 class DirectTransform {
  public:
   explicit DirectTransform(std::size_t n) : n_(n), bits_(0) {
@@ -252,25 +255,43 @@ class DirectTransform {
     for (std::size_t r = 0; r < n_; r += block_) high_.push_back(twiddle(r));
   }
   // X_k of the n-periodic x, whose nonzero entries are x[start], ..., x[start + len - 1] (mod n)
+  // The terms are summed in runs of kRun, and the runs' sums pairwise (Higham 2002, Sec. 4.2): each
+  // term goes through at most (kRun - 1) + ceil(log2 runs) additions, where one running sum would
+  // take len (a bound 1000x as large at 10^5 terms) and a pairwise sum throughout costs twice the
+  // time.
   std::complex<long double> at(const std::vector<double>& x, std::size_t start, std::size_t len,
                                std::size_t k) const {
-    std::complex<long double> sum = 0;
-    for (std::size_t i = 0, j = start; i < len; ++i, j = cyclic_next(j, n_)) {
-      if (x[j] == 0) continue;
-      const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
-      sum += static_cast<long double>(x[j]) * (high_[r / block_] * low_[r % block_]);
+    thread_local std::vector<std::complex<long double>> runs;
+    runs.clear();
+    for (std::size_t from = 0, j = start; from < len; from += kRun) {
+      std::complex<long double> sum = 0;
+      for (std::size_t i = from; i < std::min(len, from + kRun); ++i, j = cyclic_next(j, n_)) {
+        if (x[j] == 0) continue;
+        const std::size_t r = (j * k) & (n_ - 1);  // n a power of two; j k < 2^62 for n <= 2^31
+        sum += static_cast<long double>(x[j]) * times(high_[r / block_], low_[r % block_]);
+      }
+      runs.push_back(sum);
     }
-    return sum;
+    for (std::size_t width = 1; width < runs.size(); width *= 2)  // pairwise, in place
+      for (std::size_t i = 0; i + width < runs.size(); i += 2 * width) runs[i] += runs[i + width];
+    return runs.empty() ? 0 : runs[0];
   }
   std::size_t size() const { return n_; }
   static double low_error(std::size_t len) {
-    const double ul = std::numeric_limits<long double>::epsilon() / 2,
-                 terms = static_cast<double>(len);
+    const double ul = std::numeric_limits<long double>::epsilon() / 2;
+    const double runs = std::ceil(static_cast<double>(len) / kRun),
+                 terms = static_cast<double>(std::min<std::size_t>(len, kRun)) - 1 +
+                         std::ceil(std::log2(std::max(runs, 1.0)));
     const double gamma = terms * ul / (1 - terms * ul);
     return (54 * ul + gamma) * (1 + 1e-3);
   }
 
  private:
+  static constexpr std::size_t kRun = 32;
+  // The product written out (std::complex's checks for NaN on the way): the same rounding.
+  static std::complex<long double> times(std::complex<long double> a, std::complex<long double> b) {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+  }
   std::size_t n_, bits_, block_;
   std::vector<std::complex<long double>> low_, high_;
 };
@@ -320,13 +341,16 @@ CompositionPlan plan_composition(const std::vector<PldFactor>& factors, double o
 
 namespace {
 
-// The half spectrum's weights: frequency k stands for itself and n - k, but at 0 and n/2.
+// The half spectrum's weights: frequency k stands for itself and n - k, but at 0 and n/2. The
+// transforms' orders (Transform below) keep 0 and n/2 at their positions, so this is also the
+// weight of a position.
 double half_spectrum_weight(std::size_t k, std::size_t n) {
   return k == 0 || k == n / 2 ? 1.0 : 2.0;
 }
 
-// A factor's frequencies computed again directly, in long double (k ascending), their error
-// bound a_low, and the sum of their half-spectrum weights.
+// A factor's frequencies computed again directly, in long double (by their positions in the
+// transform's order, ascending), their error bound a_low, and the sum of their half-spectrum
+// weights.
 struct Direct {
   std::vector<std::pair<std::size_t, std::complex<long double>>> at;
   double a_low;
@@ -338,7 +362,8 @@ struct Direct {
 // about one transform (|low| len <= n log2(n) / 2 products in long double).
 Direct direct_frequencies(const std::vector<std::complex<double>>& spectrum,
                           const std::vector<double>& buffer, const PldPmf& p, long long count,
-                          std::size_t n, double mass, double e1, double a) {
+                          const RealFft<double>& fft, double mass, double e1, double a) {
+  const std::size_t n = fft.size();
   thread_local std::optional<DirectTransform> direct_transform;
   const double m = static_cast<double>(count);
   const std::size_t len = std::min(p.mass.size(), n);
@@ -358,7 +383,8 @@ Direct direct_frequencies(const std::vector<std::complex<double>>& spectrum,
           0.5 * static_cast<double>(n) * std::log2(static_cast<double>(n))) {
     if (!direct_transform || direct_transform->size() != n) direct_transform.emplace(n);
     for (std::size_t k : low) {
-      direct.at.emplace_back(k, direct_transform->at(buffer, index_mod(p.first, n), len, k));
+      direct.at.emplace_back(
+          k, direct_transform->at(buffer, index_mod(p.first, n), len, fft.frequency(k)));
       direct.replaced += half_spectrum_weight(k, n);
     }
   }
@@ -386,8 +412,25 @@ PowerSums multiply_powers(std::vector<std::complex<Real>>& product,
   PowerSums sums;
   auto next_direct = direct.at.begin();
   const double vanish = vanishing(count);
+  // Where the power vanishes (z = 0, most frequencies of a long composition), the terms below
+  // without a square root or a division: |X^_k| >= m a compared as squares, and e powered / |X^_k|
+  // taken at its largest there, e powered / (m a).
+  const double vanished = FftErrorModel::kFlush / (1 - f.rho), at_least = m * f.a;
+  const double b_above = std::exp(1.0) * vanished / at_least,
+               b_below =
+                   (m + 1) * f.a <= 1 ? (m + 1) * f.a : std::pow(std::max(1.0, f.bound), m - 1);
   for (std::size_t k = 0; k < product.size(); ++k) {
     const bool recomputed = next_direct != direct.at.end() && next_direct->first == k;
+    if (!recomputed && count > 1 && f.a > 0) {
+      const double x_norm = static_cast<double>(std::norm(spectrum[k]));
+      if (x_norm < vanish) {  // power() would give 0
+        const double b_power = x_norm > 0 && x_norm >= at_least * at_least ? b_above : b_below;
+        sums.b_sum += half_spectrum_weight(k, n) * (f.a * b_power) * (f.a * b_power);
+        sums.z_sum += half_spectrum_weight(k, n) * vanished * vanished;
+        product[k] = Real(0);
+        continue;
+      }
+    }
     std::complex<Real> z;
     double x_abs;  // |.| as sqrt(norm): no overflow below 1e154, and these are at most about 1
     if (recomputed) {
@@ -441,26 +484,32 @@ ComposedPld composed_window(const std::vector<Real>& buffer, const CompositionPl
   return out;
 }
 
+// The real transforms of size n in the arithmetic Real (RealFft, pld_fft.hpp; its half spectra
+// in its own order), one per thread: it keeps the twiddle factors of the last size used, and the
+// compositions of an accountant share a size, and calibration repeats them.
+template <typename Real>
+const RealFft<Real>& transform_of_size(std::size_t n) {
+  thread_local std::optional<RealFft<Real>> planned;
+  if (!planned || planned->size() != n) planned.emplace(n);
+  return *planned;
+}
+
 // The composition in the arithmetic Real (double or long double), with its roundoff bound.
 template <typename Real>
 ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionPlan& plan) {
   const std::size_t n = fft_size(plan.points());
-  // One FFT object per thread keeps the plans (twiddle factors) of the last size used:
-  // the compositions of an accountant share a size, and calibration repeats them.
-  thread_local Eigen::FFT<Real> fft;
-  thread_local std::size_t planned = 0;
-  if (planned != n) {
-    fft.impl().clear();
-    planned = n;
-  }
-  fft.SetFlag(Eigen::FFT<Real>::HalfSpectrum);
-  std::vector<Real> buffer(n);
-  std::vector<std::complex<Real>> product(n / 2 + 1, Real(1)), spectrum;
+  const RealFft<Real>& transform = transform_of_size<Real>(n);
+  // kept per thread: the compositions of an accountant share a size, and memory asked for anew
+  // costs a page fault per 4 KiB (a tenth of the time of a run of 10^6 steps)
+  thread_local std::vector<Real> buffer;
+  thread_local std::vector<std::complex<Real>> product, spectrum;
+  buffer.resize(n);
+  product.assign(n / 2 + 1, Real(1));
   double log_finite = 0;  // log of the probability that no step has loss +inf
   // The roundoff bound (above): sum_i ||D_i||_2, the growth G, and the products per
   // frequency (one per factor).
   const double unit = std::numeric_limits<Real>::epsilon() / 2;
-  const FftErrorModel model(n, unit);
+  const FftErrorModel model(n, unit, std::is_same_v<Real, double> ? 4 : 8);
   const double root_n = std::sqrt(static_cast<double>(n));
   const double products = static_cast<double>(factors.size());
   double error_sum = 0, growth = 1;
@@ -470,7 +519,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     for (std::size_t i = 0, j = index_mod(p.first, n); i < p.mass.size();
          ++i, j = cyclic_next(j, n))
       buffer[j] += p.mass[i];
-    fft.fwd(spectrum, buffer);
+    transform.forward(buffer, spectrum);
     // ||x||_1 and ||x||_2 of the input (masses >= 0), each rounded by at most (n + folds) u
     // relative: a factor longer than n is folded onto the window, each fold one more rounding
     const double folds = std::ceil(static_cast<double>(p.mass.size()) / static_cast<double>(n));
@@ -492,7 +541,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
     // In double, some frequencies computed again in long double (direct_frequencies).
     Direct direct{{}, a};
     if constexpr (std::is_same_v<Real, double>) {
-      direct = direct_frequencies(spectrum, buffer, p, f.count, n, mass, e1, a);
+      direct = direct_frequencies(spectrum, buffer, p, f.count, transform, mass, e1, a);
       // the normwise bound: the recomputed entries' errors are now within a_low each
       if (!direct.at.empty()) dx += std::sqrt(direct.replaced) * direct.a_low;
     }
@@ -512,7 +561,7 @@ ComposedPld compose_in(const std::vector<PldFactor>& factors, const CompositionP
   const double spectral_error = growth * error_sum +
                                 (rho_f / (1 - rho_f) + model.gamma) * std::sqrt(product_square) +
                                 root_n * (products + 1) * FftErrorModel::kFlush * growth;
-  fft.inv(buffer, product, static_cast<Eigen::Index>(n));
+  transform.inverse(product, buffer);
   return composed_window(buffer, plan, factors.front().pld->h, log_finite, spectral_error / root_n);
 }
 

@@ -1,7 +1,7 @@
 // Composition of discrete privacy-loss distributions: the PLD of an adaptive
 // composition of mechanisms is the convolution of their PLDs (the losses add;
 // Koskela, Jalko & Honkela 2020; Doroshenko et al. 2022). Computed in one pass by FFT
-// (Eigen's FFT module): the product of each step's transform raised to its count,
+// (pld_fft.hpp): the product of each step's transform raised to its count,
 // then one inverse transform, on a window chosen by a Chernoff bound.
 #pragma once
 #include <cstddef>

@@ -135,7 +135,8 @@ TEST_CASE("the PLD stays below RDP on long runs with small sampling rates") {
   // dp_accounting at its fixed 1e-4 discretisation gives 1.6x the RDP value for sigma
   // 18.6, q 1.3e-4, 12,077 steps (issue 13); a lattice relative to the loss's spread
   // does not. The proven roundoff bound grows with the count (pld_compose.cpp): at 5.7e8
-  // steps, even in long double, it is what widens the interval to 1.5%.
+  // steps, even in long double, it is what widens the interval to 1.9% (1.55% before issue 26, when
+  // the long double bound took its twiddles to be 4 u' off where kissfft's were 2^11 u').
   struct Case {
     double sigma, q;
     long long steps;
