@@ -5,6 +5,8 @@
 // AVX2, none: every one gives the same numbers). Each figure is the best of `reps`
 // rounds; within a round the instruction sets alternate, so a load that comes and goes
 // weighs on all alike. Usage: normal_rate [reps] (bench/normals/run.sh builds and runs it).
+// Built with -DBASELINE_API it times only the best instruction set through the interface
+// older versions have too (philox_normals without its `simd` argument), for comparisons.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -37,7 +39,11 @@ void round_of(PhiloxSimd simd, Figures& best, std::vector<double>& normals,
   const double per = 1e9 / static_cast<double>(kCount * kStreams);
   double t0 = cpu_seconds();
   for (std::size_t s = 0; s < kStreams; ++s) {
+#ifdef BASELINE_API
+    dpaudit::philox_normals(1, s, 0, kCount, normals.data());
+#else
     dpaudit::philox_normals(1, s, 0, kCount, normals.data(), simd);
+#endif
     checksum += normals[kCount / 2];
   }
   double t1 = cpu_seconds();
@@ -55,14 +61,19 @@ void round_of(PhiloxSimd simd, Figures& best, std::vector<double>& normals,
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 10;
   const bool avx512 = __builtin_cpu_supports("avx512f"), avx2 = __builtin_cpu_supports("avx2");
+#ifdef BASELINE_API
+  const bool all = false;  // the best set alone
+#else
+  const bool all = true;
+#endif
   struct Set {
     const char* name;
     PhiloxSimd simd;
     bool present;
     Figures best;
   } sets[] = {{"avx512f", PhiloxSimd::best, avx512, {}},
-              {"avx2", PhiloxSimd::avx2, avx2, {}},
-              {"none", PhiloxSimd::none, true, {}}};
+              {"avx2", PhiloxSimd::avx2, avx2 && (all || !avx512), {}},
+              {"none", PhiloxSimd::none, all || !avx2, {}}};
   std::vector<double> normals(kCount);
   std::vector<std::uint32_t> words(kCount);
   double checksum = 0;

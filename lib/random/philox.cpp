@@ -4,10 +4,7 @@
 
 #include <Random123/philox.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define DPAUDIT_PHILOX_X86_SIMD 1
-#endif
+#include "random/x86_simd.hpp"
 
 namespace dpaudit {
 
@@ -77,16 +74,16 @@ void philox_lanes_portable(std::uint64_t key, const LaneCounters& counters, std:
   }
 }
 
-#ifdef DPAUDIT_PHILOX_X86_SIMD
+#ifdef DPAUDIT_X86_SIMD
 // The same with AVX2: eight blocks per register, four registers interleaved so that the
 // multiplier latency is hidden. mul_epu32 multiplies the even 32-bit lanes into 64-bit
 // products, the odd lanes are shifted down first, and blends gather the low and high
 // halves back into 32-bit lanes. A 4 x 8 transpose writes the blocks in order. This
 // computes lanes [first, first + 8 kGroups).
 template <std::size_t kGroups>
-__attribute__((target("avx2"))) void philox_groups_avx2(std::uint64_t key,
-                                                        const LaneCounters& lanes,
-                                                        std::size_t first, std::uint32_t* out) {
+DPAUDIT_TARGET("avx2")
+void philox_groups_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t first,
+                        std::uint32_t* out) {
   const __m256i mul0 = _mm256_set1_epi64x(kMul0), mul1 = _mm256_set1_epi64x(kMul1);
   __m256i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
   for (std::size_t g = 0; g < kGroups; ++g) {
@@ -130,15 +127,16 @@ __attribute__((target("avx2"))) void philox_groups_avx2(std::uint64_t key,
 }
 
 // The first `count` lanes rounded up to a register: 32 at a time, then 8 at a time.
-__attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes,
-                                                       std::size_t count, std::uint32_t* out) {
+DPAUDIT_TARGET("avx2")
+void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
+                       std::uint32_t* out) {
   std::size_t first = 0;
   for (; first + 32 <= count; first += 32) philox_groups_avx2<4>(key, lanes, first, out);
   for (; first < count; first += 8) philox_groups_avx2<1>(key, lanes, first, out);
 }
 #endif
 
-#ifdef DPAUDIT_PHILOX_X86_SIMD
+#ifdef DPAUDIT_X86_SIMD
 // The same with AVX-512: sixteen blocks per register, four registers interleaved; the
 // 128-bit lanes of the transposed registers are then regrouped block by block. This
 // computes lanes [first, first + 16 kGroups).
@@ -146,11 +144,11 @@ __attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, const 
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 template <std::size_t kGroups>
-__attribute__((target("avx512f"))) void philox_groups_avx512(std::uint64_t key,
-                                                             const LaneCounters& lanes,
-                                                             std::size_t first,
-                                                             std::uint32_t* out) {
+DPAUDIT_TARGET("avx512f")
+void philox_groups_avx512(std::uint64_t key, const LaneCounters& lanes, std::size_t first,
+                          std::uint32_t* out) {
   const __m512i mul0 = _mm512_set1_epi64(kMul0), mul1 = _mm512_set1_epi64(kMul1);
   __m512i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
   for (std::size_t g = 0; g < kGroups; ++g) {
@@ -200,9 +198,9 @@ __attribute__((target("avx512f"))) void philox_groups_avx512(std::uint64_t key,
 }
 
 // The first `count` lanes rounded up to a register: all kLanes at once, or 16 at a time.
-__attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key,
-                                                            const LaneCounters& lanes,
-                                                            std::size_t count, std::uint32_t* out) {
+DPAUDIT_TARGET("avx512f")
+void philox_lanes_avx512(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
+                         std::uint32_t* out) {
   if (count == kLanes) return philox_groups_avx512<kLanes / 16>(key, lanes, 0, out);
   for (std::size_t first = 0; first < count; first += 16)
     philox_groups_avx512<1>(key, lanes, first, out);
@@ -214,9 +212,8 @@ __attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key,
 // registers, up to kLanes lanes, so out has room for 4 * kLanes words).
 void philox_lanes(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
                   std::uint32_t* out, PhiloxSimd simd) {
-#ifdef DPAUDIT_PHILOX_X86_SIMD
-  static const bool avx512 = __builtin_cpu_supports("avx512f"),
-                    avx2 = __builtin_cpu_supports("avx2");
+#ifdef DPAUDIT_X86_SIMD
+  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f"), avx2 = DPAUDIT_CPU_SUPPORTS("avx2");
   if (simd == PhiloxSimd::best && avx512) return philox_lanes_avx512(key, lanes, count, out);
   if (simd != PhiloxSimd::none && avx2) return philox_lanes_avx2(key, lanes, count, out);
 #endif

@@ -5,12 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define DPAUDIT_ZIGGURAT_X86_SIMD 1
-#endif
-
 #include "random/philox.hpp"
+#include "random/x86_simd.hpp"
 
 namespace dpaudit {
 
@@ -117,10 +113,9 @@ inline std::size_t note_rejected(unsigned mask, std::size_t first, std::uint16_t
   return count + kRejected.count[mask];
 }
 
-// The words' layer bytes (the low byte of each little-endian word) give the addresses of
-// their table entries; a = 2m + 1 and the sign bit come from the words themselves.
+// The table entry of word i, for a 16-byte load of its edge and ratio.
 inline const double* entry(const FastTables& s, const std::uint32_t* words, std::size_t i) {
-  return &s[reinterpret_cast<const unsigned char*>(words + i)[0]].edge;
+  return &s[layer_of(words[i])].edge;
 }
 
 // fast_path's tail after a SIMD path stopped at word `done`: the rejected indices it
@@ -134,13 +129,13 @@ std::size_t finish_fast_path(const std::uint32_t* words, std::size_t done, std::
   return count + tail;
 }
 
-#ifdef DPAUDIT_ZIGGURAT_X86_SIMD
+#ifdef DPAUDIT_X86_SIMD
 // The same, four words at a time with AVX2; identical results (the same conversion,
 // multiplication and comparison). Two 16-byte entries per 256-bit register, unpacked
 // into four edges and four ratios.
-__attribute__((target("avx2"))) std::size_t fast_path_avx2(const std::uint32_t* words,
-                                                           std::size_t n, const FastTables& s,
-                                                           double* out, std::uint16_t* rejected) {
+DPAUDIT_TARGET("avx2")
+std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n, const FastTables& s,
+                           double* out, std::uint16_t* rejected) {
   const __m128i one = _mm_set1_epi32(1);
   const __m256i sign_bit = _mm256_set1_epi64x(0x100);
   std::size_t count = 0, i = 0;
@@ -168,9 +163,9 @@ __attribute__((target("avx2"))) std::size_t fast_path_avx2(const std::uint32_t* 
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
-__attribute__((target("avx512f"))) inline __m512d four_entries(const FastTables& s,
-                                                               const std::uint32_t* words,
-                                                               std::size_t i) {
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+DPAUDIT_TARGET("avx512f")
+inline __m512d four_entries(const FastTables& s, const std::uint32_t* words, std::size_t i) {
   const __m256d low = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(entry(s, words, i))),
                                            _mm_load_pd(entry(s, words, i + 2)), 1);
   const __m256d high =
@@ -179,10 +174,9 @@ __attribute__((target("avx512f"))) inline __m512d four_entries(const FastTables&
   return _mm512_insertf64x4(_mm512_castpd256_pd512(low), high, 1);
 }
 
-__attribute__((target("avx512f"))) std::size_t fast_path_avx512(const std::uint32_t* words,
-                                                                std::size_t n, const FastTables& s,
-                                                                double* out,
-                                                                std::uint16_t* rejected) {
+DPAUDIT_TARGET("avx512f")
+std::size_t fast_path_avx512(const std::uint32_t* words, std::size_t n, const FastTables& s,
+                             double* out, std::uint16_t* rejected) {
   const __m256i one = _mm256_set1_epi32(1);
   const __m512i sign_bit = _mm512_set1_epi64(0x100);
   std::size_t count = 0, i = 0;
@@ -210,15 +204,31 @@ using FastPath = std::size_t (*)(const std::uint32_t*, std::size_t, const FastTa
 // The fast path for an instruction set: the widest the CPU has up to `simd`, as
 // philox_words chooses (every one gives the same numbers).
 FastPath fast_path_for(PhiloxSimd simd) {
-#ifdef DPAUDIT_ZIGGURAT_X86_SIMD
-  static const bool avx512 = __builtin_cpu_supports("avx512f"),
-                    avx2 = __builtin_cpu_supports("avx2");
+#ifdef DPAUDIT_X86_SIMD
+  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f"), avx2 = DPAUDIT_CPU_SUPPORTS("avx2");
   if (simd == PhiloxSimd::best && avx512) return fast_path_avx512;
   if (simd != PhiloxSimd::none && avx2) return fast_path_avx2;
 #else
   (void)simd;
 #endif
   return fast_path;
+}
+
+// Whether height h < density(x), decided as that comparison decides it, for x in the
+// layer above x_inner (f_inner = density(x_inner)), mostly without calling exp: f(x) =
+// f_inner e^-d with d = (x^2 - x_inner^2) / 2 in [0, 0.8), which lies between the Taylor
+// polynomials 1 - d + d^2/2 - d^3/6 and that + d^4/24 (times f_inner). A height below
+// the one or above the other by more than 2^-40 f_inner is decided by them; the margin is
+// a thousand times what can separate these sides from exp's result (exp within an ulp,
+// the polynomials and d within a few ulps of f_inner), so the answer is exp's, bit for
+// bit. About one height in 10,000 falls between them and takes exp.
+bool below_density(double x, double x_inner, double f_inner, double h) {
+  constexpr double kMargin = 0x1p-40;
+  const double d = 0.5 * (x * x - x_inner * x_inner);
+  const double lower = 1 - d * (1 - d * (0.5 - d * (1.0 / 6)));
+  if (h < f_inner * (lower - kMargin)) return true;
+  if (h > f_inner * (lower + d * d * d * d * (1.0 / 24) + kMargin)) return false;
+  return h < density(x);
 }
 
 // The rest of the ziggurat for a candidate `word` outside its layer's inner rectangle,
@@ -240,7 +250,8 @@ bool wedge_or_tail(std::uint32_t word, const PhiloxBlock& b, double& x) {
   const double magnitude = u * t.edge[layer];
   const double f_outer = t.density[layer], f_inner = t.density[layer + 1];
   x = sign * magnitude;
-  return f_outer + uniform * (f_inner - f_outer) < density(magnitude);
+  return below_density(magnitude, t.edge[layer + 1], f_inner,
+                       f_outer + uniform * (f_inner - f_outer));
 }
 
 // A later candidate's first test (the fast path's, in the unscaled tables).
