@@ -226,9 +226,10 @@ bool below_density(double x, double x_inner, double f_inner, double h) {
   constexpr double kMargin = 0x1p-40;
   const double d = 0.5 * (x * x - x_inner * x_inner);
   const double lower = 1 - d * (1 - d * (0.5 - d * (1.0 / 6)));
-  if (h < f_inner * (lower - kMargin)) return true;
-  if (h > f_inner * (lower + d * d * d * d * (1.0 / 24) + kMargin)) return false;
-  return h < density(x);
+  const bool below = h < f_inner * (lower - kMargin);
+  const bool above = h > f_inner * (lower + d * d * d * d * (1.0 / 24) + kMargin);
+  if (!below && !above) return h < density(x);  // the one branch, rarely taken
+  return below;
 }
 
 // The rest of the ziggurat for a candidate `word` outside its layer's inner rectangle,
@@ -283,14 +284,14 @@ void finish_rejected(std::uint64_t key, std::uint64_t stream_id, std::uint64_t f
       counters[r] = philox_counter(stream_id, first + slot[r], attempt);
     philox_blocks(key, counters, count, blocks, simd);
     std::size_t left = 0;
-    for (std::size_t r = 0; r < count; ++r) {
-      double x;
-      if (wedge_or_tail(word[r], blocks[r], x) || inside_rectangle(blocks[r][0], x)) {
-        out[slot[r]] = x;
-      } else {
-        slot[left] = slot[r];
-        word[left++] = blocks[r][0];
-      }
+    for (std::size_t r = 0; r < count; ++r) {  // without branches on the outcome
+      double wedge, next;
+      const bool accepted = wedge_or_tail(word[r], blocks[r], wedge);
+      const bool next_inside = inside_rectangle(blocks[r][0], next);
+      out[slot[r]] = accepted ? wedge : next;  // rewritten later if neither
+      slot[left] = slot[r];
+      word[left] = blocks[r][0];
+      left += !accepted && !next_inside;
     }
     count = left;
   }
