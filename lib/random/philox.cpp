@@ -140,11 +140,13 @@ void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t
 // The same with AVX-512: sixteen blocks per register, four registers interleaved; the
 // 128-bit lanes of the transposed registers are then regrouped block by block. This
 // computes lanes [first, first + 16 kGroups).
-// GCC 12's AVX-512 intrinsics trip -Wuninitialized on their own _mm512_undefined
+// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 template <std::size_t kGroups>
 DPAUDIT_TARGET("avx512f")
 void philox_groups_avx512(std::uint64_t key, const LaneCounters& lanes, std::size_t first,

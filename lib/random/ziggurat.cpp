@@ -159,11 +159,13 @@ std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n, const Fast
 }
 
 // The same, eight words at a time with AVX-512F: four entries per 512-bit register.
-// GCC 12's AVX-512 intrinsics trip -Wuninitialized on their own _mm512_undefined
+// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 DPAUDIT_TARGET("avx512f")
 inline __m512d four_entries(const FastTables& s, const std::uint32_t* words, std::size_t i) {
   const __m256d low = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(entry(s, words, i))),
