@@ -4,10 +4,7 @@
 
 #include <Random123/philox.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define DPAUDIT_PHILOX_X86_SIMD 1
-#endif
+#include "random/x86_simd.hpp"
 
 namespace dpaudit {
 
@@ -19,9 +16,10 @@ constexpr std::uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
 constexpr int kRounds = 10;
 constexpr std::size_t kLanes = 64;  // blocks computed side by side (structure of arrays)
 
-// The counters of kLanes consecutive blocks, one array per counter word.
+// The counters of up to kLanes blocks, one array per counter word.
 struct LaneCounters {
-  alignas(32) std::uint32_t c0[kLanes], c1[kLanes], c2[kLanes], c3[kLanes];
+  alignas(64) std::uint32_t c0[kLanes], c1[kLanes], c2[kLanes], c3[kLanes];
+  // kLanes consecutive blocks of a stream
   LaneCounters(std::uint64_t stream_id, std::uint64_t first_block) {
     for (std::size_t l = 0; l < kLanes; ++l) {
       const std::uint64_t b = first_block + l;
@@ -31,19 +29,31 @@ struct LaneCounters {
       c3[l] = static_cast<std::uint32_t>(stream_id >> 32);
     }
   }
+  // n <= kLanes arbitrary counters; the lanes after them up to a multiple of 16 are zero
+  // (a SIMD register's worth, computed and not used), the rest is left unset
+  LaneCounters(const PhiloxBlock* counters, std::size_t n) {
+    for (std::size_t l = 0; l < (n + 15) / 16 * 16; ++l) {
+      const PhiloxBlock c = l < n ? counters[l] : PhiloxBlock{};
+      c0[l] = c[0];
+      c1[l] = c[1];
+      c2[l] = c[2];
+      c3[l] = c[3];
+    }
+  }
 };
 
-// kLanes consecutive blocks starting at `first_block`, written block-major into out
-// (4 * kLanes words). One round: (c0,c1,c2,c3) -> (hi(M1 c2)^c1^k0, lo(M1 c2),
-// hi(M0 c0)^c3^k1, lo(M0 c0)); the key is bumped by the Weyl constants between rounds.
-void philox_lanes_portable(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
+// The blocks of the first `count` lanes (count <= kLanes; the SIMD forms below compute
+// whole registers, at most kLanes), written block-major into out (4 words per lane). One
+// round: (c0,c1,c2,c3) -> (hi(M1 c2)^c1^k0, lo(M1 c2), hi(M0 c0)^c3^k1, lo(M0 c0)); the
+// key is bumped by the Weyl constants between rounds.
+void philox_lanes_portable(std::uint64_t key, const LaneCounters& counters, std::size_t count,
                            std::uint32_t* out) {
-  LaneCounters lanes(stream_id, first_block);
+  LaneCounters lanes = counters;
   std::uint32_t *c0 = lanes.c0, *c1 = lanes.c1, *c2 = lanes.c2, *c3 = lanes.c3;
   std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
   for (int r = 0; r < kRounds; ++r) {
 #pragma GCC unroll 1  // keep the lane loop whole so that it is vectorised, not unrolled
-    for (std::size_t l = 0; l < kLanes; ++l) {
+    for (std::size_t l = 0; l < count; ++l) {
       const std::uint64_t p0 = static_cast<std::uint64_t>(kMul0) * c0[l];
       const std::uint64_t p1 = static_cast<std::uint64_t>(kMul1) * c2[l];
       const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1[l] ^ k0;
@@ -56,7 +66,7 @@ void philox_lanes_portable(std::uint64_t key, std::uint64_t stream_id, std::uint
     k0 += kWeyl0;
     k1 += kWeyl1;
   }
-  for (std::size_t l = 0; l < kLanes; ++l) {
+  for (std::size_t l = 0; l < count; ++l) {
     out[4 * l] = c0[l];
     out[4 * l + 1] = c1[l];
     out[4 * l + 2] = c2[l];
@@ -64,81 +74,103 @@ void philox_lanes_portable(std::uint64_t key, std::uint64_t stream_id, std::uint
   }
 }
 
-#ifdef DPAUDIT_PHILOX_X86_SIMD
+#ifdef DPAUDIT_X86_SIMD
 // The same with AVX2: eight blocks per register, four registers interleaved so that the
 // multiplier latency is hidden. mul_epu32 multiplies the even 32-bit lanes into 64-bit
 // products, the odd lanes are shifted down first, and blends gather the low and high
-// halves back into 32-bit lanes. A 4 x 8 transpose writes the blocks in order.
-__attribute__((target("avx2"))) void philox_lanes_avx2(std::uint64_t key, std::uint64_t stream_id,
-                                                       std::uint64_t first_block,
-                                                       std::uint32_t* out) {
-  constexpr std::size_t kGroups = 4;
-  const LaneCounters lanes(stream_id, first_block);
+// halves back into 32-bit lanes. A 4 x 8 transpose writes the blocks in order. This
+// computes lanes [first, first + 8 kGroups).
+template <std::size_t kGroups>
+DPAUDIT_TARGET("avx2")
+inline
+    __attribute__((always_inline)) void philox_groups_avx2(std::uint64_t key,
+                                                           const LaneCounters& lanes,
+                                                           std::size_t first, std::uint32_t* out) {
   const __m256i mul0 = _mm256_set1_epi64x(kMul0), mul1 = _mm256_set1_epi64x(kMul1);
-  for (std::size_t first = 0; first < kLanes; first += 8 * kGroups) {
-    __m256i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
-    for (std::size_t g = 0; g < kGroups; ++g) {
-      c0[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c0 + first + 8 * g));
-      c1[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c1 + first + 8 * g));
-      c2[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c2 + first + 8 * g));
-      c3[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c3 + first + 8 * g));
-    }
-    std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
-    for (int r = 0; r < kRounds; ++r) {
-      const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0)),
-                    key1 = _mm256_set1_epi32(static_cast<int>(k1));
-      for (std::size_t g = 0; g < kGroups; ++g) {
-        const __m256i even0 = _mm256_mul_epu32(c0[g], mul0);
-        const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(c0[g], 32), mul0);
-        const __m256i even1 = _mm256_mul_epu32(c2[g], mul1);
-        const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(c2[g], 32), mul1);
-        const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
-        const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
-        c0[g] = _mm256_xor_si256(_mm256_xor_si256(hi1, c1[g]), key0);
-        c2[g] = _mm256_xor_si256(_mm256_xor_si256(hi0, c3[g]), key1);
-        c1[g] = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);  // lo(M1 c2)
-        c3[g] = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);  // lo(M0 c0)
-      }
-      k0 += kWeyl0;
-      k1 += kWeyl1;
-    }
-    for (std::size_t g = 0; g < kGroups; ++g) {
-      const __m256i t0 = _mm256_unpacklo_epi32(c0[g], c1[g]),
-                    t1 = _mm256_unpackhi_epi32(c0[g], c1[g]);
-      const __m256i t2 = _mm256_unpacklo_epi32(c2[g], c3[g]),
-                    t3 = _mm256_unpackhi_epi32(c2[g], c3[g]);
-      const __m256i b04 = _mm256_unpacklo_epi64(t0, t2), b15 = _mm256_unpackhi_epi64(t0, t2);
-      const __m256i b26 = _mm256_unpacklo_epi64(t1, t3), b37 = _mm256_unpackhi_epi64(t1, t3);
-      __m256i* o = reinterpret_cast<__m256i*>(out + 4 * (first + 8 * g));
-      _mm256_storeu_si256(o, _mm256_permute2x128_si256(b04, b15, 0x20));
-      _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(b26, b37, 0x20));
-      _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(b04, b15, 0x31));
-      _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(b26, b37, 0x31));
-    }
+  __m256i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    c0[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c0 + first + 8 * g));
+    c1[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c1 + first + 8 * g));
+    c2[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c2 + first + 8 * g));
+    c3[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.c3 + first + 8 * g));
   }
+  std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
+  for (int r = 0; r < kRounds; ++r) {
+    const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0)),
+                  key1 = _mm256_set1_epi32(static_cast<int>(k1));
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      const __m256i even0 = _mm256_mul_epu32(c0[g], mul0);
+      const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(c0[g], 32), mul0);
+      const __m256i even1 = _mm256_mul_epu32(c2[g], mul1);
+      const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(c2[g], 32), mul1);
+      const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
+      const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
+      c0[g] = _mm256_xor_si256(_mm256_xor_si256(hi1, c1[g]), key0);
+      c2[g] = _mm256_xor_si256(_mm256_xor_si256(hi0, c3[g]), key1);
+      c1[g] = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);  // lo(M1 c2)
+      c3[g] = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);  // lo(M0 c0)
+    }
+    k0 += kWeyl0;
+    k1 += kWeyl1;
+  }
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    const __m256i t0 = _mm256_unpacklo_epi32(c0[g], c1[g]),
+                  t1 = _mm256_unpackhi_epi32(c0[g], c1[g]);
+    const __m256i t2 = _mm256_unpacklo_epi32(c2[g], c3[g]),
+                  t3 = _mm256_unpackhi_epi32(c2[g], c3[g]);
+    const __m256i b04 = _mm256_unpacklo_epi64(t0, t2), b15 = _mm256_unpackhi_epi64(t0, t2);
+    const __m256i b26 = _mm256_unpacklo_epi64(t1, t3), b37 = _mm256_unpackhi_epi64(t1, t3);
+    __m256i* o = reinterpret_cast<__m256i*>(out + 4 * (first + 8 * g));
+    _mm256_storeu_si256(o, _mm256_permute2x128_si256(b04, b15, 0x20));
+    _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(b26, b37, 0x20));
+    _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(b04, b15, 0x31));
+    _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(b26, b37, 0x31));
+  }
+}
+
+// kLanes consecutive blocks of a stream, their counters made here, beside the rounds (made
+// by the caller, with the groups not inlined, the words took a fifth longer).
+DPAUDIT_TARGET("avx2")
+void philox_stream_avx2(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
+                        std::uint32_t* out) {
+  const LaneCounters lanes(stream_id, first_block);
+  for (std::size_t first = 0; first < kLanes; first += 32)
+    philox_groups_avx2<4>(key, lanes, first, out);
+}
+
+// The first `count` lanes of arbitrary counters, rounded up to 8: 8 at a time.
+DPAUDIT_TARGET("avx2")
+void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
+                       std::uint32_t* out) {
+  for (std::size_t first = 0; first < count; first += 8)
+    philox_groups_avx2<1>(key, lanes, first, out);
 }
 #endif
 
-#ifdef DPAUDIT_PHILOX_X86_SIMD
+#ifdef DPAUDIT_X86_SIMD
 // The same with AVX-512: sixteen blocks per register, four registers interleaved; the
-// 128-bit lanes of the transposed registers are then regrouped block by block.
-// GCC 12's AVX-512 intrinsics trip -Wuninitialized on their own _mm512_undefined
+// 128-bit lanes of the transposed registers are then regrouped block by block. This
+// computes lanes [first, first + 16 kGroups).
+// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
-__attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key,
-                                                            std::uint64_t stream_id,
-                                                            std::uint64_t first_block,
-                                                            std::uint32_t* out) {
-  constexpr std::size_t kGroups = kLanes / 16;
-  const LaneCounters lanes(stream_id, first_block);
+#ifndef __clang__
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+template <std::size_t kGroups>
+DPAUDIT_TARGET("avx512f")
+inline __attribute__((always_inline)) void philox_groups_avx512(std::uint64_t key,
+                                                                const LaneCounters& lanes,
+                                                                std::size_t first,
+                                                                std::uint32_t* out) {
   const __m512i mul0 = _mm512_set1_epi64(kMul0), mul1 = _mm512_set1_epi64(kMul1);
   __m512i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
   for (std::size_t g = 0; g < kGroups; ++g) {
-    c0[g] = _mm512_loadu_si512(lanes.c0 + 16 * g);
-    c1[g] = _mm512_loadu_si512(lanes.c1 + 16 * g);
-    c2[g] = _mm512_loadu_si512(lanes.c2 + 16 * g);
-    c3[g] = _mm512_loadu_si512(lanes.c3 + 16 * g);
+    c0[g] = _mm512_loadu_si512(lanes.c0 + first + 16 * g);
+    c1[g] = _mm512_loadu_si512(lanes.c1 + first + 16 * g);
+    c2[g] = _mm512_loadu_si512(lanes.c2 + first + 16 * g);
+    c3[g] = _mm512_loadu_si512(lanes.c3 + first + 16 * g);
   }
   std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
   constexpr __mmask16 kOdd = 0xAAAA;
@@ -172,26 +204,74 @@ __attribute__((target("avx512f"))) void philox_lanes_avx512(std::uint64_t key,
                   x1 = _mm512_shuffle_i64x2(b26, b37, 0x44);
     const __m512i x2 = _mm512_shuffle_i64x2(b04, b15, 0xEE),
                   x3 = _mm512_shuffle_i64x2(b26, b37, 0xEE);
-    std::uint32_t* o = out + 64 * g;
+    std::uint32_t* o = out + 4 * (first + 16 * g);
     _mm512_storeu_si512(o, _mm512_shuffle_i64x2(x0, x1, 0x88));
     _mm512_storeu_si512(o + 16, _mm512_shuffle_i64x2(x0, x1, 0xDD));
     _mm512_storeu_si512(o + 32, _mm512_shuffle_i64x2(x2, x3, 0x88));
     _mm512_storeu_si512(o + 48, _mm512_shuffle_i64x2(x2, x3, 0xDD));
   }
 }
+
+// kLanes consecutive blocks of a stream (as philox_stream_avx2).
+DPAUDIT_TARGET("avx512f")
+void philox_stream_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
+                          std::uint32_t* out) {
+  const LaneCounters lanes(stream_id, first_block);
+  philox_groups_avx512<kLanes / 16>(key, lanes, 0, out);
+}
+
+// The first `count` lanes of arbitrary counters, rounded up to 16: 16 at a time.
+DPAUDIT_TARGET("avx512f")
+void philox_lanes_avx512(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
+                         std::uint32_t* out) {
+  for (std::size_t first = 0; first < count; first += 16)
+    philox_groups_avx512<1>(key, lanes, first, out);
+}
 #pragma GCC diagnostic pop
 #endif
 
-void philox_lanes(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
-                  std::uint32_t* out, PhiloxSimd simd) {
-#ifdef DPAUDIT_PHILOX_X86_SIMD
-  static const bool avx512 = __builtin_cpu_supports("avx512f"),
-                    avx2 = __builtin_cpu_supports("avx2");
-  if (simd == PhiloxSimd::best && avx512)
-    return philox_lanes_avx512(key, stream_id, first_block, out);
-  if (simd != PhiloxSimd::none && avx2) return philox_lanes_avx2(key, stream_id, first_block, out);
+// The instruction set of a batch: the widest the CPU has up to `simd`.
+enum class Isa { avx512, avx2, portable };
+Isa isa_for(PhiloxSimd simd) {
+#ifdef DPAUDIT_X86_SIMD
+  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f"), avx2 = DPAUDIT_CPU_SUPPORTS("avx2");
+  if (simd == PhiloxSimd::best && avx512) return Isa::avx512;
+  if (simd != PhiloxSimd::none && avx2) return Isa::avx2;
+#else
+  (void)simd;
 #endif
-  philox_lanes_portable(key, stream_id, first_block, out);
+  return Isa::portable;
+}
+
+// kLanes consecutive blocks of a stream into out (4 * kLanes words).
+void philox_stream_lanes(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
+                         std::uint32_t* out, PhiloxSimd simd) {
+  switch (isa_for(simd)) {
+#ifdef DPAUDIT_X86_SIMD
+    case Isa::avx512:
+      return philox_stream_avx512(key, stream_id, first_block, out);
+    case Isa::avx2:
+      return philox_stream_avx2(key, stream_id, first_block, out);
+#endif
+    default:
+      return philox_lanes_portable(key, LaneCounters(stream_id, first_block), kLanes, out);
+  }
+}
+
+// The blocks of the first `count` lanes into out (4 words per lane; SIMD forms write whole
+// registers, up to kLanes lanes, so out has room for 4 * kLanes words).
+void philox_lanes(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
+                  std::uint32_t* out, PhiloxSimd simd) {
+  switch (isa_for(simd)) {
+#ifdef DPAUDIT_X86_SIMD
+    case Isa::avx512:
+      return philox_lanes_avx512(key, lanes, count, out);
+    case Isa::avx2:
+      return philox_lanes_avx2(key, lanes, count, out);
+#endif
+    default:
+      return philox_lanes_portable(key, lanes, count, out);
+  }
 }
 
 }  // namespace
@@ -226,11 +306,11 @@ void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t firs
   std::size_t skip = static_cast<std::size_t>(first_word % 4);
   while (n > 0) {
     if (skip == 0 && n >= kWords) {  // whole batches go straight to out
-      philox_lanes(key, stream_id, block, out, simd);
+      philox_stream_lanes(key, stream_id, block, out, simd);
       out += kWords;
       n -= kWords;
     } else {
-      philox_lanes(key, stream_id, block, lanes, simd);
+      philox_stream_lanes(key, stream_id, block, lanes, simd);
       const std::size_t take = std::min(n, kWords - skip);
       std::copy(lanes + skip, lanes + skip + take, out);
       out += take;
@@ -238,6 +318,17 @@ void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t firs
       skip = 0;
     }
     block += kLanes;
+  }
+}
+
+void philox_blocks(std::uint64_t key, const PhiloxBlock* counters, std::size_t n, PhiloxBlock* out,
+                   PhiloxSimd simd) {
+  alignas(64) std::uint32_t words[4 * kLanes];
+  for (std::size_t done = 0; done < n; done += kLanes) {
+    const std::size_t count = std::min(kLanes, n - done);
+    philox_lanes(key, LaneCounters(counters + done, count), count, words, simd);
+    for (std::size_t l = 0; l < count; ++l)
+      out[done + l] = {words[4 * l], words[4 * l + 1], words[4 * l + 2], words[4 * l + 3]};
   }
 }
 

@@ -32,6 +32,10 @@ enum class PhiloxSimd { best, avx2, none };
 void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
                   std::size_t n, std::uint32_t* out, PhiloxSimd simd = PhiloxSimd::best);
 
+// The blocks at n arbitrary counters, as philox_block gives them, many at once.
+void philox_blocks(std::uint64_t key, const PhiloxBlock* counters, std::size_t n, PhiloxBlock* out,
+                   PhiloxSimd simd = PhiloxSimd::best);
+
 // A 64-bit key for a purpose-specific use of a user seed (e.g. the noise of a
 // mechanism), so that streams drawn for different purposes from the same --seed never
 // coincide: the first two words of block `purpose` of stream 2^32-1, tag 255, key `seed`.

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "random/philox.hpp"
+
 namespace dpaudit {
 
 // The ziggurat's layer edges x_0 > x_1 = r > ... > x_255 > x_256 = 0 (x_0 = v / f(r)
@@ -25,8 +27,10 @@ struct ZigguratTables {
 };
 const ZigguratTables& ziggurat_tables();
 
-// Normal numbers [first, first + n) of stream (key, stream_id) into out.
+// Normal numbers [first, first + n) of stream (key, stream_id) into out. `simd` chooses
+// the instruction set as for philox_words (AVX-512F, AVX2 or none): every one gives the
+// same numbers, bit for bit.
 void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first, std::size_t n,
-                    double* out);
+                    double* out, PhiloxSimd simd = PhiloxSimd::best);
 
 }  // namespace dpaudit

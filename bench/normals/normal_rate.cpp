@@ -1,0 +1,124 @@
+// Micro-benchmark of the generator behind canaries and noise: CPU nanoseconds per standard
+// normal number (philox_normals, as PhiloxStream::fill_normal draws them) and per
+// Philox4x32-10 word (philox_words, the generator's floor: a normal takes one word, and
+// 1.5% of them a block more), one thread, for each instruction set the CPU has (AVX-512F,
+// AVX2, none: every one gives the same numbers). Each figure is the best of `reps`
+// rounds; within a round the sets take turns, so a load that comes and goes weighs on all
+// alike. Usage: normal_rate [reps] (bench/normals/run.sh builds and runs it).
+//
+// Built with -DBASELINE and linked with an earlier version's philox.cpp and ziggurat.cpp
+// compiled with -Ddpaudit=dpaudit_baseline (run.sh BASELINE=DIR), it times that version
+// too, in the same rounds, through the interface it had before issue 26 (philox_normals
+// without `simd`), and stops if its numbers differ from the current ones in any bit.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "random/philox.hpp"
+#include "random/ziggurat.hpp"
+
+#ifdef BASELINE
+namespace dpaudit_baseline {
+enum class PhiloxSimd { best, avx2, none };
+void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first, std::size_t n,
+                    double* out);
+void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
+                  std::size_t n, std::uint32_t* out, PhiloxSimd simd);
+}  // namespace dpaudit_baseline
+#endif
+
+namespace {
+
+using dpaudit::PhiloxSimd;
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+constexpr std::size_t kCount = 1 << 16, kStreams = 8;  // 4 MB of normals a round
+
+struct Set {
+  const char* name;
+  PhiloxSimd simd;
+  bool present, baseline;
+  double normal = 1e9, word = 1e9;  // best ns per normal and per word
+};
+
+void normals_of(const Set& set, std::uint64_t stream, double* out) {
+#ifdef BASELINE
+  if (set.baseline) return dpaudit_baseline::philox_normals(1, stream, 0, kCount, out);
+#endif
+  dpaudit::philox_normals(1, stream, 0, kCount, out, set.simd);
+}
+
+void words_of(const Set& set, std::uint64_t stream, std::uint32_t* out) {
+#ifdef BASELINE
+  if (set.baseline)
+    return dpaudit_baseline::philox_words(1, stream, 0, kCount, out,
+                                          dpaudit_baseline::PhiloxSimd::best);
+#endif
+  dpaudit::philox_words(1, stream, 0, kCount, out, set.simd);
+}
+
+// One round of one set: normals, then words, of kStreams streams (new ones each round).
+// The normals of the last stream are left in `normals`.
+void round_of(Set& set, std::uint64_t first_stream, std::vector<double>& normals,
+              std::vector<std::uint32_t>& words) {
+  const double per = 1e9 / static_cast<double>(kCount * kStreams);
+  const double t0 = cpu_seconds();
+  for (std::size_t s = 0; s < kStreams; ++s) normals_of(set, first_stream + s, normals.data());
+  const double t1 = cpu_seconds();
+  for (std::size_t s = 0; s < kStreams; ++s) words_of(set, first_stream + s, words.data());
+  const double t2 = cpu_seconds();
+  set.normal = std::min(set.normal, (t1 - t0) * per);
+  set.word = std::min(set.word, (t2 - t1) * per);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 100;
+  const bool avx512 = __builtin_cpu_supports("avx512f"), avx2 = __builtin_cpu_supports("avx2");
+#ifdef BASELINE
+  const bool baseline = true;
+#else
+  const bool baseline = false;
+#endif
+  Set sets[] = {{"avx512f", PhiloxSimd::best, avx512, false},
+                {"avx2", PhiloxSimd::avx2, avx2, false},
+                {"none", PhiloxSimd::none, true, false},
+                {"baseline", PhiloxSimd::best, baseline, true}};
+  std::vector<double> normals(kCount), reference(kCount);
+  std::vector<std::uint32_t> words(kCount);
+  for (int r = 0; r < reps; ++r) {
+    const std::uint64_t first_stream = static_cast<std::uint64_t>(r) * kStreams;
+    bool first_set = true;  // the first set present gives the round's reference numbers
+    for (Set& set : sets) {
+      if (!set.present) continue;
+      round_of(set, first_stream, normals, words);
+      if (first_set) reference = normals;
+      first_set = false;
+      if (std::memcmp(normals.data(), reference.data(), kCount * sizeof(double)) != 0) {
+        std::fprintf(stderr, "normal_rate: %s gives other numbers than the best set\n", set.name);
+        return 1;
+      }
+    }
+  }
+  std::printf("%-8s %12s %12s\n", "isa", "ns/normal", "ns/word");
+  for (const Set& set : sets) {
+    if (set.present)
+      std::printf("%-8s %12.3f %12.3f\n", set.name, set.normal, set.word);
+    else if (!set.baseline)
+      std::printf("%-8s %12s %12s   (not on this CPU)\n", set.name, "-", "-");
+  }
+  std::printf(
+      "(best of %d rounds of %zu x %zu numbers, CPU time, one thread; every set gave "
+      "the same numbers)\n",
+      reps, kStreams, kCount);
+}

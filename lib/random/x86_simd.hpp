@@ -1,0 +1,34 @@
+// The x86 SIMD intrinsics of the random layer's AVX2 and AVX-512F paths, and how they are
+// chosen: normally the compiler's intrinsics, each path compiled for its instruction set
+// (DPAUDIT_TARGET) and taken when the CPU has it (DPAUDIT_CPU_SUPPORTS). Built with
+// DPAUDIT_SIMD_EMULATED, the same code uses SIMDe's portable implementations of the same
+// intrinsics (Debian's libsimde-dev) and every path is taken: the test test_random_emulated
+// runs the AVX-512 paths on CPUs without AVX-512 (tests/CMakeLists.txt).
+#pragma once
+
+#if defined(DPAUDIT_SIMD_EMULATED)
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+// What SIMDe 0.7.4 lacks: an alias, and two conversions made of its 256-bit halves.
+#define _mm512_shuffle_i64x2 simde_mm512_shuffle_i64x2
+inline simde__m512d emulated_mm512_cvtepi32_pd(simde__m256i a) {
+  return simde_mm512_insertf64x4(
+      simde_mm512_castpd256_pd512(simde_mm256_cvtepi32_pd(simde_mm256_castsi256_si128(a))),
+      simde_mm256_cvtepi32_pd(simde_mm256_extracti128_si256(a, 1)), 1);
+}
+inline simde__m512i emulated_mm512_cvtepu32_epi64(simde__m256i a) {
+  return simde_mm512_inserti64x4(
+      simde_mm512_castsi256_si512(simde_mm256_cvtepu32_epi64(simde_mm256_castsi256_si128(a))),
+      simde_mm256_cvtepu32_epi64(simde_mm256_extracti128_si256(a, 1)), 1);
+}
+#define _mm512_cvtepi32_pd emulated_mm512_cvtepi32_pd
+#define _mm512_cvtepu32_epi64 emulated_mm512_cvtepu32_epi64
+#define DPAUDIT_X86_SIMD 1
+#define DPAUDIT_TARGET(isa)
+#define DPAUDIT_CPU_SUPPORTS(isa) true
+#elif defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define DPAUDIT_X86_SIMD 1
+#define DPAUDIT_TARGET(isa) __attribute__((target(isa)))
+#define DPAUDIT_CPU_SUPPORTS(isa) __builtin_cpu_supports(isa)
+#endif
