@@ -20,25 +20,14 @@ Debian 12; about 1 CPU-minute). It printed:
 rdp-compose --eps 3 --q 0.0021333 --steps 100 --delta 1e-5, 0.57696338, to 1e-7.)
 """
 import numpy as np
-from scipy import integrate
 from scipy.optimize import brentq
 
-ORDERS = np.array([1 + x / 10 for x in range(1, 100)] + list(range(11, 64)) + [128, 256, 512, 1024],
-                  float)
+# RDP of the Poisson-subsampled Gaussian by quadrature, and the default orders: the run
+# accountant's golden script's (this folder).
+from run_accountant import log_moment, orders
+
+ORDERS = np.array(orders(), float)
 Q, DELTA = 128 / 60000, 1e-5
-
-
-def log_moment(sigma, q, a):
-    s2 = sigma * sigma
-    g = lambda x: -x * x / (2 * s2) - 0.5 * np.log(2 * np.pi * s2) + a * np.logaddexp(
-        np.log1p(-q), np.log(q) + (2 * x - 1) / (2 * s2))
-    xs = np.linspace(-40 * sigma, a + 40 * sigma + 1, 20001)
-    gx = g(xs)
-    m = gx.max()
-    pts = sorted({0.0, float(xs[np.argmax(gx)]), float(min(a, xs[-1]))})
-    val, _ = integrate.quad(lambda x: np.exp(g(x) - m), xs[0], xs[-1], points=pts, limit=1000,
-                            epsabs=0, epsrel=1e-11)
-    return m + np.log(val)
 
 
 def rdp(sigma, q):
