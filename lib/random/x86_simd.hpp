@@ -10,7 +10,8 @@
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/avx512.h>
 // What SIMDe 0.7.4 lacks: an alias, and two conversions made of its 256-bit halves.
-#define _mm512_shuffle_i64x2 simde_mm512_shuffle_i64x2
+// The aliases take the intrinsics' own (reserved) names on purpose: the paths' code is the same.
+#define _mm512_shuffle_i64x2 simde_mm512_shuffle_i64x2  // NOLINT(bugprone-reserved-identifier)
 inline simde__m512d emulated_mm512_cvtepi32_pd(simde__m256i a) {
   return simde_mm512_insertf64x4(
       simde_mm512_castpd256_pd512(simde_mm256_cvtepi32_pd(simde_mm256_castsi256_si128(a))),
@@ -21,8 +22,8 @@ inline simde__m512i emulated_mm512_cvtepu32_epi64(simde__m256i a) {
       simde_mm512_castsi256_si512(simde_mm256_cvtepu32_epi64(simde_mm256_castsi256_si128(a))),
       simde_mm256_cvtepu32_epi64(simde_mm256_extracti128_si256(a, 1)), 1);
 }
-#define _mm512_cvtepi32_pd emulated_mm512_cvtepi32_pd
-#define _mm512_cvtepu32_epi64 emulated_mm512_cvtepu32_epi64
+#define _mm512_cvtepi32_pd emulated_mm512_cvtepi32_pd        // NOLINT(bugprone-reserved-identifier)
+#define _mm512_cvtepu32_epi64 emulated_mm512_cvtepu32_epi64  // NOLINT(bugprone-reserved-identifier)
 #define DPAUDIT_X86_SIMD 1
 #define DPAUDIT_TARGET(isa)
 #define DPAUDIT_CPU_SUPPORTS(isa) true
