@@ -21,14 +21,15 @@ namespace dpaudit {
 
 namespace {
 
-constexpr int kStrata = 10;               // the remove direction's: P(M >= c_j) = 10^-j
-constexpr double kTailCut = 1e-16;        // the lattice ends where the analytic tail is below
-constexpr double kSumShift = 0.005;       // rounding up moves the sum by at most this many sd
+constexpr long long kMaxBatches = 1LL << 20;  // a sample's normals: 8 MiB at the most
+constexpr int kStrata = 10;                   // the remove direction's: P(M >= c_j) = 10^-j
+constexpr double kTailCut = 1e-16;            // the lattice ends where the analytic tail is below
+constexpr double kSumShift = 0.005;           // rounding up moves the sum by at most this many sd
 constexpr double kBelowPilot = 2;         // sd below the pilot's least loss: the lattice's start
 constexpr double kOutsideMass = 1e-16;    // the composition window's Chernoff budget
 constexpr double kRoundoffDelta = 1e-12;  // as PldOptions::roundoff_delta
-constexpr std::uint64_t kChunk = 256;     // samples a batch of normals
-constexpr double kMaxIndex = 1099511627776.0;  // 2^40 lattice steps from 0
+constexpr std::uint64_t kChunkNormals = 65536;  // normals a batch (chunk) of samples
+constexpr double kMaxIndex = 1099511627776.0;   // 2^40 lattice steps from 0
 
 std::uint64_t stream_base(Adjacency a) {
   return streams::kBallsInBins + (a == Adjacency::remove ? 0 : 64);
@@ -63,7 +64,9 @@ void condition_on_stratum(double* z, std::size_t b, double lo, double hi, Philox
     return -std::expm1(static_cast<double>(b) * std::log1p(-std::exp(log_normal_sf(c))));
   };
   const double top = survival(lo), bottom = survival(hi);
-  const double v = bottom + (top - bottom) * uniforms.uniform();  // P(M >= max) on the stratum
+  // P(M >= max) on the stratum, kept below 1 (it can round to 1 in the bulk stratum, where the
+  // inverse below would be -inf)
+  const double v = std::min(bottom + (top - bottom) * uniforms.uniform(), std::nextafter(1.0, 0.0));
   const double w = -std::expm1(std::log1p(-v) / static_cast<double>(b));  // Phi^c(max)
   const double max = std::clamp(normal_upper_quantile(w), lo, hi);
   const double below = std::exp(log_normal_cdf(max));
@@ -109,8 +112,10 @@ void check_balls_in_bins(const BallsInBinsRun& run) {
   if (!(run.noise_multiplier > 0) || !std::isfinite(run.noise_multiplier))
     throw UsageError(
         fmt::format("noise multiplier {} must be positive and finite", run.noise_multiplier));
-  if (run.batches < 1)
-    throw UsageError(fmt::format("{} batches an epoch: at least 1", run.batches));
+  if (run.batches < 1 || run.batches > kMaxBatches)
+    throw UsageError(
+        fmt::format("{} batches an epoch: 1 to {} (a Monte Carlo sample draws one normal a batch)",
+                    run.batches, kMaxBatches));
   if (run.epochs < 1) throw UsageError(fmt::format("{} epochs: at least 1", run.epochs));
 }
 
@@ -196,7 +201,10 @@ std::vector<std::uint64_t> count_epoch_losses(const BallsInBinsRun& run, Adjacen
                                               std::uint64_t first, std::uint64_t count,
                                               int threads) {
   check_balls_in_bins(run);
-  const std::uint64_t chunks = (count + kChunk - 1) / kChunk;
+  // Sample i's numbers depend on i alone, so the chunking changes nothing but the memory.
+  const std::uint64_t chunk =
+      std::max<std::uint64_t>(1, kChunkNormals / static_cast<std::uint64_t>(run.batches));
+  const std::uint64_t chunks = (count + chunk - 1) / chunk;
   const std::size_t workers = std::max<std::size_t>(
       1, std::min<std::size_t>(resolve_threads(threads), static_cast<std::size_t>(chunks)));
   std::vector<std::vector<std::uint64_t>> partial(
@@ -205,11 +213,11 @@ std::vector<std::uint64_t> count_epoch_losses(const BallsInBinsRun& run, Adjacen
   const double top = static_cast<double>(lattice.points);
   parallel_blocks(static_cast<std::size_t>(chunks), static_cast<int>(workers),
                   [&](std::size_t begin, std::size_t end, std::size_t w) {
-                    std::vector<double> normals, losses(kChunk);
+                    std::vector<double> normals, losses(chunk);
                     for (std::size_t c = begin; c < end; ++c) {
                       const auto n = static_cast<std::size_t>(
-                          std::min<std::uint64_t>(kChunk, count - c * kChunk));
-                      sample_losses(run, a, &stratum, stream_base(a) + index, first + c * kChunk, n,
+                          std::min<std::uint64_t>(chunk, count - c * chunk));
+                      sample_losses(run, a, &stratum, stream_base(a) + index, first + c * chunk, n,
                                     seed, normals, losses.data());
                       for (std::size_t i = 0; i < n; ++i) {
                         // the least k with l_k >= loss, clamped to [0, points]

@@ -58,7 +58,8 @@ struct BallsInBinsRun {
   long long epochs;         // E >= 1
 };
 
-// UsageError naming what is wrong: s not > 0 or not finite, B < 1, E < 1.
+// UsageError naming what is wrong: s not > 0 or not finite, B outside [1, 2^20] (a sample
+// holds B normals), E < 1.
 void check_balls_in_bins(const BallsInBinsRun& run);
 
 // The lattice of one epoch's loss: points l_k = (first + k) h, k = 0 .. points - 1.

@@ -17,6 +17,8 @@ expect_near "$exact" 14.0794 1e-4r "B = 1: E Gaussian mechanisms"
 expect_eq "$(json "j['eps_upper'] >= j['eps_upper_no_amplification']")" True "B = 1: the bound holds the exact eps"
 expect_near "$(json "j['eps_estimate']")" "$exact" 0.01r "B = 1: the estimate"
 expect_eq "$(json "j['confidence'], j['samples'], j['seed'], j['adjacency'], j['accountant']")" "0.95 50000 0 add/remove pld" "the report's inputs"
+expect_eq "$(json "j['eps_estimate_what']")" "the plain Monte Carlo estimate: no confidence, not a bound" "the estimate says it is not a bound"
+expect_eq "$(json "'probability confidence over the Monte Carlo samples' in j['eps_upper_what']")" True "the bound says what it holds with"
 
 # [golden] B = 2, one epoch, sigma 1, delta 1e-3: exact eps 2.495795046 (mpmath,
 # tests/golden/balls_in_bins.py)
@@ -54,6 +56,8 @@ expect_error 2 "^rdp-compose: error: --batches is required with --sampling balls
   rdp-compose --sampling balls-in-bins --sigma 1 --epochs 3 --delta 1e-5
 expect_error 2 "^rdp-compose: error: --samples: " \
   rdp-compose --sampling balls-in-bins --sigma 1 --epochs 3 --batches 10 --delta 1e-5 --samples 20
+expect_error 2 "^rdp-compose: error: 2000000 batches an epoch: 1 to 1048576 \(a Monte Carlo sample draws one normal a batch\)$" \
+  rdp-compose --sampling balls-in-bins --sigma 1 --epochs 1 --batches 2000000 --delta 1e-5
 expect_error 2 "^rdp-compose: error: --confidence: " \
   rdp-compose --sampling balls-in-bins --sigma 1 --epochs 3 --batches 10 --delta 1e-5 --confidence 1
 expect_error 2 "^rdp-compose: error: --steps cannot be used with --sampling balls-in-bins$" \

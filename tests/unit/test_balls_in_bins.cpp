@@ -106,4 +106,7 @@ TEST_CASE("the estimate below the Poisson bound; the bound above the estimate") 
   CHECK(b.upper(1e-5) >= b.estimate(1e-5));
   CHECK_THROWS_AS(BallsInBinsBound({1.0, 10, 5}, BallsInBinsOptions{999}), UsageError);
   CHECK_THROWS_AS(BallsInBinsBound({0.0, 10, 5}), UsageError);
+  CHECK_THROWS_AS(check_balls_in_bins({1.0, (1LL << 20) + 1, 1}),
+                  UsageError);  // B normals a sample
+  CHECK_NOTHROW(check_balls_in_bins({1.0, 1LL << 20, 1}));
 }

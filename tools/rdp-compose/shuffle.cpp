@@ -165,20 +165,25 @@ void balls_in_bins(const Options& o, std::ostream& out, const Note& note) {
   const double upper = bound.upper(o.delta), estimate = bound.estimate(o.delta);
   const Beside b = beside(o);
   if (o.json) {
-    out << json_line({{"sampling", "balls-in-bins"},
-                      {"adjacency", "add/remove"},
-                      {"sigma", o.sigma},
-                      {"batches", o.batches},
-                      {"epochs", o.epochs},
-                      {"delta", o.delta},
-                      {"eps_upper", json_number(upper)},
-                      {"confidence", mc.confidence},
-                      {"eps_estimate", json_number(estimate)},
-                      {"samples", mc.samples},
-                      {"seed", mc.seed},
-                      {"accountant", accountant_name(*o.accounting.accountant)},
-                      {"poisson", poisson_json(o, b.poisson, note)},
-                      {"eps_upper_no_amplification", json_number(b.no_amplification.epsilon)}});
+    out << json_line(
+        {{"sampling", "balls-in-bins"},
+         {"adjacency", "add/remove"},
+         {"sigma", o.sigma},
+         {"batches", o.batches},
+         {"epochs", o.epochs},
+         {"delta", o.delta},
+         {"eps_upper", json_number(upper)},
+         {"confidence", mc.confidence},
+         {"eps_upper_what",
+          "an upper bound that holds with probability confidence over the Monte "
+          "Carlo samples (Chua et al. 2025's pair, add/remove neighbours)"},
+         {"eps_estimate", json_number(estimate)},
+         {"eps_estimate_what", "the plain Monte Carlo estimate: no confidence, not a bound"},
+         {"samples", mc.samples},
+         {"seed", mc.seed},
+         {"accountant", accountant_name(*o.accounting.accountant)},
+         {"poisson", poisson_json(o, b.poisson, note)},
+         {"eps_upper_no_amplification", json_number(b.no_amplification.epsilon)}});
     return;
   }
   poisson_json(o, b.poisson, note);  // not printed: its notes
