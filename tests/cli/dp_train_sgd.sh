@@ -156,6 +156,7 @@ j = json.load(open(sys.argv[1]))
 assert j["accountant_assumes"].startswith("balls-in-bins lots: one participation per epoch, 5 epochs"), j["accountant_assumes"]
 # the Gaussian mechanism at mu = k / (z sqrt(T)) = 5 / sqrt(20), delta 1e-5 (Balle & Wang; scipy brentq: 4.983306405970753)
 assert abs(j["eps_last_iterate_heuristic"] - 4.983306405970753) < 1e-9, j["eps_last_iterate_heuristic"]
+assert "not a bound" in j["last_iterate_assumes"], j["last_iterate_assumes"]
 PY
 SIM=(dp-train sgd --threat malicious-dataset --engine simulate --noise-multiplier 1 --steps 40 --trials 50 --quiet)
 "${SIM[@]}" --sampling shuffle --batch 100 -o shuffled.csv && "${SIM[@]}" --sampling balls-in-bins --batch 100 -o bib.csv \

@@ -27,7 +27,7 @@ SgdAccounting account_sgd_run(const SgdConfig& c) {
   a.assumes = e.assumes;
   a.pld = e.pld;
   a.rdp = e.rdp ? e.rdp->epsilon : std::numeric_limits<double>::infinity();
-  if (reads_final_model(c.threat)) a.last_iterate = last_iterate_heuristic(m, c.delta).epsilon;
+  if (reads_final_model(c.threat)) a.last_iterate = last_iterate_heuristic(m, c.delta);
   return a;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "accounting/pld.hpp"
+#include "accounting/run_accountant.hpp"
 #include "sgd/config.hpp"
 
 namespace dpaudit::dp_train {
@@ -27,7 +28,7 @@ struct SgdAccounting {
   double rdp = 0;                  // Poisson lots
   // Final-model threats (api, static-poison): the last-iterate heuristic of Steinke et al.
   // 2025 (run_accountant.hpp's last_iterate_heuristic), a target, not a bound.
-  std::optional<double> last_iterate;
+  std::optional<LastIterate> last_iterate;
 };
 
 // With config.eps > 0, the smallest noise multiplier meeting (eps, delta); otherwise

@@ -95,8 +95,10 @@ Json summary(const SgdOptions& o, const SgdAccounting& accounting, const SgdGame
   j["analytic_eps"] = json_number(accounting.epsilon);
   j["accountant"] = accounting.accountant;
   j["accountant_assumes"] = accounting.assumes;
-  if (accounting.last_iterate)
-    j["eps_last_iterate_heuristic"] = json_number(*accounting.last_iterate);
+  if (accounting.last_iterate) {
+    j["eps_last_iterate_heuristic"] = json_number(accounting.last_iterate->epsilon);
+    j["last_iterate_assumes"] = accounting.last_iterate->assumes;
+  }
   if (c.sampling == Sampling::poisson) {
     if (accounting.pld)
       j["eps_pld"] = {{"upper", json_number(accounting.pld->upper)},
