@@ -120,3 +120,37 @@ $(CANIFE_OUT)/sec54.md: $(if $(filter $(CANIFE_OUT),$(CANIFE_R1_DIR)),$(foreach 
 	{ $(PYTHON) $(CANIFE_DIR)/sec54.py $(CANIFE_R1_DIR) $(CANIFE_SEEDS); echo; \
 	  $(CANIFE_DIR)/random_once.sh $(CANIFE_OUT) "$(CANIFE_RANDOM_SEEDS)"; } >$@.tmp
 	mv $@.tmp $@
+
+# R6, Maddock et al. 2023, Figs. 3c, 5a and 9 at sample level (`make -C experiments -j2 canife-figs`):
+# the model after 150 rounds of M clients (q = M/60000) at noise 1e-3 (Maddock et al.'s sigma = 0),
+# one audit (100 mock rounds) with CANIFE_FIG_STEPS design steps, and the audit scores' mean
+# standard deviation (Maddock et al. 2023, Fig. 3c's y-axis), calibrated attack accuracy
+# (max-accuracy threshold) and health. Fig. 3c: M x design pool; Fig. 5a: random or sample
+# initialisation x design pool (M = 64); Fig. 9: the gradient-norm constant C_n at clip 1
+# (M = 64, pool 512), CANIFE_FIG9_SEEDS attacks each (Maddock et al.: 10) -> canife/figs.md.
+CANIFE_FIG_STEPS ?= 1000
+CANIFE_FIG_CLIENTS ?= 16 64 256
+CANIFE_FIG_POOLS ?= 128 512 2048
+CANIFE_FIG9_CONSTANTS ?= 0.1 1 10 50 100 600 1000
+CANIFE_FIG9_SEEDS ?= 1 2
+# run folder: M_pool_init_constant_seed
+CANIFE_FIG_RUNS := $(sort \
+  $(foreach m,$(CANIFE_FIG_CLIENTS),$(foreach p,$(CANIFE_FIG_POOLS),$(CANIFE_OUT)/figs/$(m)_$(p)_random_1_1/run.json)) \
+  $(foreach p,$(CANIFE_FIG_POOLS),$(CANIFE_OUT)/figs/64_$(p)_sample_1_1/run.json) \
+  $(foreach c,$(CANIFE_FIG9_CONSTANTS),$(foreach s,$(CANIFE_FIG9_SEEDS),$(CANIFE_OUT)/figs/64_512_random_$(c)_$(s)/run.json)))
+canife_fig_word = $(word $(2),$(subst _, ,$(1)))
+
+.PHONY: canife-figs
+canife-figs: $(CANIFE_OUT)/figs/figs.md
+	@cat $<
+
+$(CANIFE_OUT)/figs/%/run.json:
+	nice -n 10 dp-train canife --accountant rdp --noise-multiplier 0.001 --rounds 151 --audit-every 150 --audit-rounds 100 \
+	  --design-steps $(CANIFE_FIG_STEPS) --q $$(awk 'BEGIN { printf "%.17g", $(call canife_fig_word,$*,1) / 60000 }') \
+	  --design-pool $(call canife_fig_word,$*,2) --init $(call canife_fig_word,$*,3) \
+	  --norm-constant $(call canife_fig_word,$*,4) --seed $(call canife_fig_word,$*,5) \
+	  --threads 1 --quiet --force --out $(CANIFE_OUT)/figs/$* >/dev/null
+
+$(CANIFE_OUT)/figs/figs.md: $(CANIFE_FIG_RUNS) $(CANIFE_DIR)/figs.py
+	$(PYTHON) $(CANIFE_DIR)/figs.py $(CANIFE_OUT)/figs >$@.tmp
+	mv $@.tmp $@

@@ -126,10 +126,23 @@ LDP_TABLE3_RUNS := $(foreach c,$(LDP_TABLE3_CELLS),$(foreach e,$(LDP_TABLE3_EPS)
   $(call ldp_table3_name,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s)))))
 LDP_TABLE3_HELDOUT_RUNS := $(foreach c,$(LDP_TABLE3_HELDOUT_CELLS),$(foreach e,$(LDP_TABLE3_EPS),\
   $(call ldp_table3_name,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(LDP_TABLE3_HELDOUT_SEED),$(LDP_TABLE3_TRIAL_SEED))))
+# ldp-table3-models: the same test over LDP_TABLE3_MODEL_SEEDS models (each seed draws its own
+# theta_t) at eps 1 and 4, both rules, summarised per (n, eps) as mean, sd and range over models:
+#   make -C experiments -j2 ldp-table3-models   -> $(LDP_OUT)/table3_models.md
+LDP_TABLE3_MODEL_CELLS ?= black:1 black:2 black:4 black:10
+LDP_TABLE3_MODEL_EPS ?= 1 4
+LDP_TABLE3_MODEL_SEEDS ?= 1 2 3 4 5 6 7 8 9 10
+ldp_table3_tuples = $(foreach c,$(1),$(foreach e,$(2),$(foreach s,$(3),$(c):$(e):$(s))))
+LDP_TABLE3_MODEL_TUPLES := $(call ldp_table3_tuples,$(LDP_TABLE3_MODEL_CELLS),$(LDP_TABLE3_MODEL_EPS),$(LDP_TABLE3_MODEL_SEEDS))
+ldp_tuple = $(word $(2),$(subst :, ,$(1)))
+ldp_table3_tuple_name = $(call ldp_table3_name,$(call ldp_tuple,$(1),1),$(call ldp_tuple,$(1),2),$(call ldp_tuple,$(1),3),$(call ldp_tuple,$(1),4))
+LDP_TABLE3_MODEL_RUNS := $(foreach t,$(LDP_TABLE3_MODEL_TUPLES),$(call ldp_table3_tuple_name,$(t)))
 
-.PHONY: ldp-table3
+.PHONY: ldp-table3 ldp-table3-models
 ldp: ldp-table3
 ldp-table3: $(LDP_OUT)/table3.md
+	@cat $<
+ldp-table3-models: $(LDP_OUT)/table3_models.md
 	@cat $<
 
 # $(1): column, $(2): clients, $(3): eps, $(4): seed, $(5): trial seed (empty: --seed's)
@@ -139,13 +152,17 @@ $(call ldp_table3_name,$(1),$(2),$(3),$(4),$(5)):
 	PYTHON=$(PYTHON) $(LDP_DIR)/run.sh $$(basename $$@) --crafter benign $(ldp_options_$(1)) --clients $(2) \
 	  --eps $(3) --trials $(LDP_TRIALS) --seed $(4) $(if $(5),--trial-seed $(5)) --threads $(LDP_THREADS)
 endef
-$(foreach c,$(LDP_TABLE3_CELLS),$(foreach e,$(LDP_TABLE3_EPS),$(foreach s,$(LDP_TABLE3_SEEDS),\
-  $(eval $(call ldp_table3_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(s))))))
+# Each (cell, eps, seed) once, whether App. Table 3's default cells or the models' study asks for it.
+$(foreach t,$(sort $(call ldp_table3_tuples,$(LDP_TABLE3_CELLS),$(LDP_TABLE3_EPS),$(LDP_TABLE3_SEEDS)) $(LDP_TABLE3_MODEL_TUPLES)),\
+  $(eval $(call ldp_table3_run,$(call ldp_tuple,$(t),1),$(call ldp_tuple,$(t),2),$(call ldp_tuple,$(t),3),$(call ldp_tuple,$(t),4))))
 $(foreach c,$(LDP_TABLE3_HELDOUT_CELLS),$(foreach e,$(LDP_TABLE3_EPS),\
   $(eval $(call ldp_table3_run,$(call ldp_cell_crafter,$(c)),$(call ldp_cell_column,$(c)),$(e),$(LDP_TABLE3_HELDOUT_SEED),$(LDP_TABLE3_TRIAL_SEED)))))
 
 $(LDP_OUT)/table3.md: $(LDP_TABLE3_RUNS) $(LDP_TABLE3_HELDOUT_RUNS) $(LDP_DIR)/table3.py
 	$(PYTHON) $(LDP_DIR)/table3.py $(LDP_TABLE3_RUNS) $(LDP_TABLE3_HELDOUT_RUNS) >$@.tmp
+	mv $@.tmp $@
+$(LDP_OUT)/table3_models.md: $(LDP_TABLE3_MODEL_RUNS) $(LDP_DIR)/table3.py
+	$(PYTHON) $(LDP_DIR)/table3.py --models $(LDP_TABLE3_MODEL_RUNS) >$@.tmp
 	mv $@.tmp $@
 
 # Matsumoto et al. 2022, Fig. 3: the effect of the gradient's norm. The dummy gradient with ||g1|| = R (in

@@ -8,6 +8,9 @@
 # thresholds (eps-from-scores defaults), at the run's delta; eps_lo_*_max: Andrew et al. 2024's eps_lo, a
 # 95% Jeffreys bound on each estimated error rate at the best threshold without a
 # correction for choosing it (--thresholds uncorrected).
+# eps_one_round: the Gaussian mechanism of one participation (a canary inserted once; eps_run is the
+# whole run, every client and canary at its most participations).
+# fit_final_seen, null_std, fit_all_seen, fit_all_unseen: the Gaussians gauss-fit fitted (mean, std).
 # anderson_final: the Anderson-Darling statistic of the final-model seen cosines (Andrew et al. 2024, App. B).
 set -euo pipefail
 RUN=$1
@@ -21,27 +24,37 @@ lo_final=$(eps-from-scores "${final[@]}" --method jeffreys)
 lo_final_max=$(eps-from-scores "${final[@]}" --method jeffreys --thresholds uncorrected)
 all=(-q "$RUN/scores_all.csv" --delta "$delta")
 if [ "$(field "['unseen_canaries']")" -gt 0 ]; then
-  est_all=$(eps-from-scores "${all[@]}" --method gauss-fit)
+  eps-from-scores "${all[@]}" --method gauss-fit --json >"$RUN/fit_all.json"
+  est_all=$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['epsilon'])" "$RUN/fit_all.json")
   lo_all=$(eps-from-scores "${all[@]}" --method jeffreys)
   lo_all_max=$(eps-from-scores "${all[@]}" --method jeffreys --thresholds uncorrected)
 else
+  echo '{}' >"$RUN/fit_all.json"
   est_all=nan lo_all=nan lo_all_max=nan  # no unseen canaries: no all-iterates audit (Andrew et al. 2024, Alg. 3)
 fi
-"$PYTHON" - "$RUN/run.json" "$RUN/fit_final.json" "$lo_final" "$lo_final_max" "$est_all" "$lo_all" "$lo_all_max" <<'PY'
+"$PYTHON" - "$RUN/run.json" "$RUN/fit_final.json" "$RUN/fit_all.json" "$lo_final" "$lo_final_max" "$est_all" "$lo_all" "$lo_all_max" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
 fit = json.load(open(sys.argv[2]))
-lo_final, lo_final_max, est_all, lo_all, lo_all_max = sys.argv[3:8]
+fit_all = json.load(open(sys.argv[3]))
+lo_final, lo_final_max, est_all, lo_all, lo_all_max = sys.argv[4:9]
+nan = float("nan")
 print(json.dumps({
     "noise_multiplier": run["config"]["noise_multiplier"],
     "canary_repeats": run["config"]["canary_repeats"],
     "adaptive_clip": run["config"].get("adaptive_clip", False),
     "seed": run["config"]["seed"],
     "analytic_eps": run["analytic_epsilon"]["eps_run"],
+    "eps_one_round": run["analytic_epsilon"]["eps_gaussian_per_round"],
     "last_iterate_eps": run["analytic_epsilon"]["eps_last_iterate_heuristic"],
     "eps_est_final": fit["epsilon"], "eps_lo_final": lo_final, "eps_lo_final_max": lo_final_max,
     "eps_est_all": est_all, "eps_lo_all": lo_all, "eps_lo_all_max": lo_all_max,
     "anderson_final": fit["summary"]["in"]["anderson_darling"], "seen": fit["n_in"],
     "final_clip": run["final_clip"],
+    "fit_final_seen": fit["fit_in"], "null_std": run["dim"] ** -0.5,
+    "fit_all_seen": fit_all.get("fit_in", {"mean": nan, "std": nan}),
+    "fit_all_unseen": fit_all.get("fit_out", {"mean": nan, "std": nan}),
+    "rounds": run["config"]["rounds"], "clients": run["config"]["clients"],
+    "clients_per_round": run["config"]["clients_per_round"],
     "test_accuracy": run["test_accuracy"], "dim": run["dim"], "delta": run["delta"]}))
 PY

@@ -6,6 +6,10 @@ summarize.py repeats AUDIT...   Andrew et al. 2024, Fig. 2 as a table: noise, re
 summarize.py anderson AUDIT...  Andrew et al. 2024, Table 6: Anderson-Darling statistic of each set of
                                 final-model seen cosines, noise x repeats, with the critical values
 summarize.py adaptive AUDIT...  the noise table of runs with adaptive clipping, with the final clip
+summarize.py schedule AUDIT...  the noise table by schedule (rounds x clients a round) with the Gaussians the
+                                fits assume: seen and unseen max-over-rounds cosines (all iterates), seen
+                                final-model cosines and the null's std 1/sqrt(d) (final model); and
+                                seen_model.std: the seen spread a one-round model predicts (seen_model)
 noise/repeats/adaptive print an aligned text table whose first line is a '#' comment with
 the columns, so gnuplot reads the rows directly. eps_lo_*_max: Andrew et al. 2024's eps_lo (a 95% Jeffreys
 bound on each error rate at the best threshold, without a correction for choosing it).
@@ -18,9 +22,39 @@ COLUMNS = {
               "eps_lo_final_max", "eps_est_final", "test_accuracy"],
     "repeats": ["noise_multiplier", "canary_repeats", "eps_est_final", "eps_lo_final", "eps_est_all", "eps_lo_all",
                 "eps_lo_final_max", "test_accuracy"],
+    "schedule": ["rounds", "clients_per_round", "noise_multiplier", "eps_one_round", "analytic_eps", "eps_lo_all",
+                 "eps_lo_all_max", "eps_est_all", "eps_lo_final", "eps_lo_final_max", "eps_est_final",
+                 "fit_all_seen.mean", "fit_all_seen.std", "fit_all_unseen.mean", "fit_all_unseen.std",
+                 "seen_model.mean", "seen_model.std", "fit_final_seen.mean", "fit_final_seen.std", "null_std",
+                 "test_accuracy"],
     "adaptive": ["noise_multiplier", "analytic_eps", "eps_lo_all", "eps_lo_all_max", "eps_est_all", "eps_lo_final",
                  "eps_lo_final_max", "eps_est_final", "final_clip", "test_accuracy"],
 }
+
+
+def field(audit, name):
+    """audit[name], where a dotted name reads into a nested object (fit_all_seen.std)."""
+    for key in name.split("."):
+        audit = audit[key]
+    return audit
+
+
+def seen_model(audit_path, audit):
+    """The max-over-rounds cosine of a canary inserted once, if its insertion round gives the max:
+    in round r the release is rho_r = (S_r + c + Z_r) / n with S_r the clients' clipped updates
+    (|<c, S_r>| ~ ||S_r|| / sqrt(d), neglected), Z_r ~ N(0, (z C)^2 I) and C = 1, so
+    cos(c, rho_r) ~ (1 + z xi) / (n ||rho_r||), xi ~ N(0, 1). Over an insertion round uniform on
+    the run's rounds (metrics.csv's update_norm = ||rho_r||): mean E_r[b_r], variance
+    Var_r(b_r) + z^2 E_r[b_r^2] with b_r = 1 / (n ||rho_r||)."""
+    import csv
+    import os
+    with open(os.path.join(os.path.dirname(audit_path), "metrics.csv")) as f:
+        norms = [float(row["update_norm"]) for row in csv.DictReader(f)]
+    b = [1 / (audit["clients_per_round"] * u) for u in norms]
+    mean = sum(b) / len(b)
+    second = sum(x * x for x in b) / len(b)
+    z = audit["noise_multiplier"]
+    return {"mean": mean, "std": (second - mean * mean + z * z * second) ** 0.5}
 
 
 def number(x):
@@ -57,10 +91,14 @@ def main():
     if kind == "anderson":
         anderson(audits)
         return
+    if kind == "schedule":
+        for path, a in zip(paths, audits):
+            a["seen_model"] = seen_model(path, a)
     cols = COLUMNS[kind]
-    print("# " + "  ".join(f"{c:>14}" for c in cols))
+    width = max(14, *(len(c) for c in cols))
+    print("# " + "  ".join(f"{c:>{width}}" for c in cols))
     for a in audits:
-        print("  " + "  ".join(f"{number(a[c]):>14}" for c in cols))
+        print("  " + "  ".join(f"{number(field(a, c)):>{width}}" for c in cols))
 
 
 if __name__ == "__main__":
