@@ -9,7 +9,8 @@ summarize.py adaptive AUDIT...  the noise table of runs with adaptive clipping, 
 summarize.py schedule AUDIT...  the noise table by schedule (rounds x clients a round) with the Gaussians the
                                 fits assume: seen and unseen max-over-rounds cosines (all iterates), seen
                                 final-model cosines and the null's std 1/sqrt(d) (final model); and
-                                seen_model.std: the seen spread a one-round model predicts (seen_model)
+                                seen_model / unseen_model: the Gaussians a one-round model of a seen canary
+                                and the maximum of R null cosines predict (seen_model, unseen_model)
 noise/repeats/adaptive print an aligned text table whose first line is a '#' comment with
 the columns, so gnuplot reads the rows directly. eps_lo_*_max: Andrew et al. 2024's eps_lo (a 95% Jeffreys
 bound on each error rate at the best threshold, without a correction for choosing it).
@@ -25,7 +26,7 @@ COLUMNS = {
     "schedule": ["rounds", "clients_per_round", "noise_multiplier", "eps_one_round", "analytic_eps", "eps_lo_all",
                  "eps_lo_all_max", "eps_est_all", "eps_lo_final", "eps_lo_final_max", "eps_est_final",
                  "fit_all_seen.mean", "fit_all_seen.std", "fit_all_unseen.mean", "fit_all_unseen.std",
-                 "seen_model.mean", "seen_model.std", "fit_final_seen.mean", "fit_final_seen.std", "null_std",
+                 "seen_model.mean", "seen_model.std", "unseen_model.mean", "unseen_model.std", "fit_final_seen.mean", "fit_final_seen.std", "null_std",
                  "test_accuracy"],
     "adaptive": ["noise_multiplier", "analytic_eps", "eps_lo_all", "eps_lo_all_max", "eps_est_all", "eps_lo_final",
                  "eps_lo_final_max", "eps_est_final", "final_clip", "test_accuracy"],
@@ -55,6 +56,23 @@ def seen_model(audit_path, audit):
     second = sum(x * x for x in b) / len(b)
     z = audit["noise_multiplier"]
     return {"mean": mean, "std": (second - mean * mean + z * z * second) ** 0.5}
+
+
+def unseen_model(audit):
+    """An unseen canary's max over R rounds of cosines that are each about N(0, 1/d) (the null of
+    Andrew et al. 2024, Thm 3.1) and nearly independent across rounds: the mean and std of the
+    largest of R standard normals (density R phi(x) Phi(x)^(R-1), integrated on a grid), / sqrt(d)."""
+    import math
+    rounds, scale = audit["rounds"], audit["dim"] ** -0.5
+    step, moments = 1e-3, [0.0, 0.0, 0.0]
+    for i in range(-8000, 12001):
+        x = i * step
+        density = rounds * math.exp(-x * x / 2) / math.sqrt(2 * math.pi) \
+            * (0.5 * math.erfc(-x / math.sqrt(2))) ** (rounds - 1)
+        for k in range(3):
+            moments[k] += density * x ** k * step
+    mean = moments[1] / moments[0]
+    return {"mean": mean * scale, "std": (moments[2] / moments[0] - mean * mean) ** 0.5 * scale}
 
 
 def number(x):
@@ -94,6 +112,7 @@ def main():
     if kind == "schedule":
         for path, a in zip(paths, audits):
             a["seen_model"] = seen_model(path, a)
+            a["unseen_model"] = unseen_model(a)
     cols = COLUMNS[kind]
     width = max(14, *(len(c) for c in cols))
     print("# " + "  ".join(f"{c:>{width}}" for c in cols))
