@@ -45,6 +45,28 @@ TEST_CASE("FixedPointSum: exact, order-free, 2^-52 resolution for 1000 terms") {
   CHECK(ta[1] == 0.75);
   CHECK(std::abs(ta[2] - (1e-3 - 1.0)) <= 0x1p-53);  // one rounding of 1e-3 to a multiple of 2^-52
   for (int i = 0; i < 3; ++i) CHECK(ta[i] == tb[i]);
+  // Ties round away from zero, on the vector path (blocks of four small entries) and the
+  // scalar one (a block with an entry of 2^51 or more once scaled, and the tail).
+  FixedPointSum ties(9, 1000);
+  const double tie[9] = {0x1p-53, -0x1p-53, 3 * 0x1p-53, -5 * 0x1p-53, 0.75,
+                         -0.0,    0x1p-53,  -0x1p-53,    7 * 0x1p-53};
+  ties.add(tie);
+  ties.add(tie, 1, 4, 5);  // 0.75 once more: 1.5
+  double tt[9];
+  ties.total(tt);
+  const double want[9] = {0x1p-52, -0x1p-52, 2 * 0x1p-52, -3 * 0x1p-52, 1.5,
+                          0,       0x1p-52,  -0x1p-52,    4 * 0x1p-52};
+  for (int i = 0; i < 9; ++i) CHECK(tt[i] == want[i]);
+  FixedPointSum one_term(5, 1);  // 61 bits: 0.75 is 0.75 2^61 once scaled (the scalar path)
+  const double big[5] = {0.75, -0.3, 2.5 * 0x1p-61, -2.5 * 0x1p-61, -0.0};
+  one_term.add(big);
+  double tb1[5];
+  one_term.total(tb1);
+  CHECK(tb1[0] == 0.75);
+  CHECK(tb1[1] == -0.3);  // 0.3 2^61 is a whole number
+  CHECK(tb1[2] == 3 * 0x1p-61);
+  CHECK(tb1[3] == -3 * 0x1p-61);
+  CHECK(tb1[4] == 0);
   FixedPointSum scaled(1, 1);
   const double half = 0.5;
   scaled.add(&half, 0.5);
