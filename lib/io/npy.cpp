@@ -250,8 +250,14 @@ void write_npy_values(std::ostream& out, const double* data, std::size_t n, NpyD
   if (dtype == NpyDtype::f8) {
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(n * 8));
   } else {
-    std::vector<float> f(data, data + n);
-    out.write(reinterpret_cast<const char*>(f.data()), static_cast<std::streamsize>(n * 4));
+    // Converted a chunk at a time: no copy of the whole array.
+    constexpr std::size_t kChunk = 1 << 14;
+    std::vector<float> f(std::min(n, kChunk));
+    for (std::size_t first = 0; first < n; first += kChunk) {
+      const std::size_t len = std::min(kChunk, n - first);
+      std::copy(data + first, data + first + len, f.begin());
+      out.write(reinterpret_cast<const char*>(f.data()), static_cast<std::streamsize>(len * 4));
+    }
   }
 }
 
@@ -272,13 +278,13 @@ void check_fits_f4(const double* data, std::size_t n, std::size_t first, const s
 }
 
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
-              NpyDtype dtype) {
+              NpyDtype dtype, bool stream) {
   if (dtype == NpyDtype::f4) {
     std::size_t n = 1;
     for (std::size_t s : shape) n *= s;
     check_fits_f4(data, n, 0, path == "-" || path.empty() ? "stdout" : path);
   }
-  AtomicOutput out(path);
+  AtomicOutput out(path, stream ? AtomicOutput::Holding::stream : AtomicOutput::Holding::whole);
   write_npy(out.stream(), data, shape, dtype);
   out.commit();
 }

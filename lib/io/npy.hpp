@@ -78,9 +78,11 @@ void write_npy_values(std::ostream& out, const double* data, std::size_t n, NpyD
 // DataError naming `where` for a finite value beyond f4's range (it would be written
 // as inf); `first` is the index of data[0] in the whole array, for the message.
 void check_fits_f4(const double* data, std::size_t n, std::size_t first, const std::string& where);
-// Writes atomically to `path` ("-" = stdout).
+// Writes atomically to `path` ("-" = stdout). Every check is made before the first byte,
+// so stdout (or a device) may be written through as the data goes (`stream`, see
+// io/atomic_output.hpp) instead of being held in memory until the end.
 void save_npy(const std::string& path, const double* data, const std::vector<std::size_t>& shape,
-              NpyDtype dtype = NpyDtype::f8);
+              NpyDtype dtype = NpyDtype::f8, bool stream = false);
 
 NpyDtype parse_npy_dtype(const std::string& name);  // "f4"/"float32" or "f8"/"float64"
 

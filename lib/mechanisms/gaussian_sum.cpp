@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
-#include <thread>
+#include <string>
 
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
@@ -11,6 +12,7 @@
 #include "random/multiversion.hpp"
 #include "random/philox.hpp"
 #include "random/philox_stream.hpp"
+#include "random/x86_simd.hpp"
 
 namespace dpaudit {
 
@@ -20,29 +22,55 @@ namespace {
 // derive_seed), distinct from canary specs that may use the same seed.
 constexpr std::uint64_t kNoisePurpose = 0x6e6f697365;   // "noise"
 constexpr std::uint64_t kClientPurpose = 0x636c69656e;  // "clien"
-constexpr std::size_t kNoiseChunk = 1 << 16;
-constexpr std::size_t kTermChunk = 4096;  // generated and squared while in L1 cache
+// Entries generated at a time: a term's chunk (and, in the second pass, the block's fixed-point
+// sum of as many entries) stays in the L1 or L2 cache.
+constexpr std::size_t kChunk = 4096;
+// Each pass runs in at most this many rounds of parallel work (the progress steps).
+constexpr std::size_t kRounds = 64;
 
 // acc[i] += round(x[i] * scale), rounding half away from zero.
 DPAUDIT_MULTIVERSION
-void add_fixed_point(const double* __restrict x, std::size_t n, double scale,
-                     std::int64_t* __restrict acc) {
+void add_fixed_point_scalar(const double* __restrict x, std::size_t n, double scale,
+                            std::int64_t* __restrict acc) {
   for (std::size_t i = 0; i < n; ++i) {
     const double y = x[i] * scale;
     acc[i] += static_cast<std::int64_t>(y + std::copysign(0.5, y));
   }
 }
 
-// Fills term (d entries) chunk by chunk with fill(begin, len, out); returns ||term||.
-template <class Fill>
-double fill_with_norm(std::size_t d, double* term, Fill fill) {
-  LaneSum norm2;
-  for (std::size_t begin = 0; begin < d; begin += kTermChunk) {
-    const std::size_t len = std::min(kTermChunk, d - begin);
-    fill(begin, len, term + begin);
-    norm2.add_squares(term + begin, len);
+#ifdef DPAUDIT_X86_SIMD
+// The same, four entries at a time with AVX2, which cannot convert doubles to 64-bit
+// integers: the rounded entry t = trunc(y + copysign(0.5, y)), an integer with |t| < 2^51, is
+// read off the bits of t + 1.5 2^52, an exact sum whose last bit weighs 1. Four entries with a
+// larger |t| (or a NaN) take the scalar path. The same bits as the scalar path.
+DPAUDIT_TARGET("avx2")
+void add_fixed_point_avx2(const double* x, std::size_t n, double scale, std::int64_t* acc) {
+  const __m256d s = _mm256_set1_pd(scale), half = _mm256_set1_pd(0.5), sign = _mm256_set1_pd(-0.0),
+                magic = _mm256_set1_pd(0x1.8p52), limit = _mm256_set1_pd(0x1p51);
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256d y = _mm256_mul_pd(_mm256_loadu_pd(x + i), s);
+    const __m256d t = _mm256_round_pd(_mm256_add_pd(y, _mm256_or_pd(half, _mm256_and_pd(y, sign))),
+                                      _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    if (_mm256_movemask_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, t), limit, _CMP_LT_OQ)) != 0xf) {
+      add_fixed_point_scalar(x + i, 4, scale, acc + i);
+      continue;
+    }
+    const __m256i k =
+        _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(t, magic)), _mm256_castpd_si256(magic));
+    auto* a = reinterpret_cast<__m256i*>(acc + i);
+    _mm256_storeu_si256(a, _mm256_add_epi64(_mm256_loadu_si256(a), k));
   }
-  return std::sqrt(norm2.total());
+  add_fixed_point_scalar(x + i, n - i, scale, acc + i);
+}
+#endif
+
+void add_fixed_point(const double* x, std::size_t n, double scale, std::int64_t* acc) {
+#ifdef DPAUDIT_X86_SIMD
+  static const bool avx2 = DPAUDIT_CPU_SUPPORTS("avx2");
+  if (avx2) return add_fixed_point_avx2(x, n, scale, acc);
+#endif
+  add_fixed_point_scalar(x, n, scale, acc);
 }
 
 // The factor that clips a vector of norm `norm` to norm <= 1.
@@ -69,18 +97,102 @@ void FixedPointSum::add(const double* x, double factor, std::size_t begin, std::
   add_fixed_point(x + begin, end - begin, scale_ * factor, acc_.data() + begin);
 }
 
+void FixedPointSum::add_entries(const FixedPointSum& other, std::size_t begin, std::size_t end) {
+  if (other.scale_bits_ != scale_bits_)
+    throw std::invalid_argument("FixedPointSum::add_entries: sums of different resolutions");
+  for (std::size_t i = begin; i < end; ++i) acc_[i - begin] += other.acc_[i];
+}
+
+void FixedPointSum::clear() {
+  std::fill(acc_.begin(), acc_.end(), 0);
+}
+
 void FixedPointSum::total(double* out) const {
-  for (std::size_t i = 0; i < acc_.size(); ++i)
-    out[i] = std::ldexp(static_cast<double>(acc_[i]), -scale_bits_);
+  total(out, 0, acc_.size());
+}
+
+void FixedPointSum::total(double* out, std::size_t begin, std::size_t end) const {
+  for (std::size_t i = begin; i < end; ++i)
+    out[i - begin] = std::ldexp(static_cast<double>(acc_[i]), -scale_bits_);
 }
 
 namespace {
 
+// The generated terms: random clients 0 .. clients - 1, then the canaries.
+class GeneratedTerms {
+ public:
+  GeneratedTerms(const GaussianSumConfig& config, const CanarySet* canaries)
+      : canaries_(canaries),
+        clients_(config.client_data == ClientData::random ? config.clients : 0),
+        client_seed_(derive_seed(config.seed, kClientPurpose)) {}
+
+  std::size_t count() const { return clients_ + (canaries_ ? canaries_->count() : 0); }
+
+  // Entries [begin, begin + len) of term t before clipping or normalising.
+  void raw(std::size_t t, std::size_t begin, std::size_t len, double* out) const {
+    if (t < clients_) {
+      PhiloxStream(client_seed_, t, begin).fill_normal(out, len);
+    } else {
+      canaries_->raw(t - clients_, begin, len, out);
+    }
+  }
+
+  // The factor of term t, whose raw entries have norm `norm`: a random client is
+  // clipped to norm 1, a canary normalised (a spec's sphere) or clipped.
+  double factor(std::size_t t, double norm) const {
+    if (t >= clients_ && canaries_->raw_needs_normalising()) return 1 / norm;
+    return clip_factor(norm);
+  }
+
+ private:
+  const CanarySet* canaries_;
+  std::size_t clients_;
+  std::uint64_t client_seed_;
+};
+
+// fn(begin, end) over [0, n) in at most kRounds rounds, each split over the threads;
+// done(end of the round) after each round, from the calling thread.
+template <class Fn, class Done>
+void in_rounds(std::size_t n, int threads, Fn fn, Done done) {
+  const std::size_t round = std::max(resolve_threads(threads), (n + kRounds - 1) / kRounds);
+  for (std::size_t first = 0; first < n; first += round) {
+    const std::size_t last = std::min(n, first + round);
+    parallel_blocks(last - first, threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+      fn(first + begin, first + end);
+    });
+    done(last);
+  }
+}
+
+// The first pass: the factor of every generated term, from its norm. Every term is
+// generated a chunk at a time and not kept.
+std::vector<double> term_factors(const GeneratedTerms& terms, std::size_t d, int threads,
+                                 const std::function<void(std::size_t)>& progress) {
+  std::vector<double> factors(terms.count());
+  in_rounds(
+      terms.count(), threads,
+      [&](std::size_t begin, std::size_t end) {
+        std::vector<double> chunk(std::min(kChunk, d));
+        for (std::size_t t = begin; t < end; ++t) {
+          LaneSum norm2;
+          for (std::size_t from = 0; from < d; from += kChunk) {
+            const std::size_t len = std::min(kChunk, d - from);
+            terms.raw(t, from, len, chunk.data());
+            norm2.add_squares(chunk.data(), len);
+          }
+          factors[t] = terms.factor(t, std::sqrt(norm2.total()));
+        }
+      },
+      [&](std::size_t done) {
+        if (progress) progress(done);
+      });
+  return factors;
+}
+
 // Adds the given clients' rows, each clipped to norm 1, to the sum.
-void add_given_clients(const ClientRows& given, std::size_t count, std::size_t d,
-                       FixedPointSum& sum) {
+void add_given_clients(const ClientRows& given, std::size_t d, FixedPointSum& sum) {
   std::vector<double> row(d);
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < given.count; ++i) {
     given.next(row.data());
     LaneSum norm2;
     norm2.add_squares(row.data(), d);
@@ -88,23 +200,9 @@ void add_given_clients(const ClientRows& given, std::size_t count, std::size_t d
   }
 }
 
-// release <- C (release + sigma Z), in place, refusing a release that is not finite.
-void add_noise(const GaussianSumConfig& config, std::vector<double>& release) {
-  const std::size_t d = release.size();
-  // Coordinate i's noise is number i of the noise stream.
-  const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
-  const std::size_t chunks = (d + kNoiseChunk - 1) / kNoiseChunk;
-  parallel_blocks(chunks, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-    std::vector<double> z(kNoiseChunk);
-    for (std::size_t c = begin; c < end; ++c) {
-      const std::size_t first = c * kNoiseChunk, len = std::min(kNoiseChunk, d - first);
-      PhiloxStream(noise_seed, 0, first).fill_normal(z.data(), len);
-      for (std::size_t i = 0; i < len; ++i)
-        release[first + i] = config.clip * (release[first + i] + config.noise * z[i]);
-    }
-  });
-  // A huge clip or noise overflows; never write inf into the release.
-  for (std::size_t i = 0; i < d; ++i)
+// Refuses a release that is not finite (a huge clip or noise overflows).
+void check_finite(const std::vector<double>& release) {
+  for (std::size_t i = 0; i < release.size(); ++i)
     if (!std::isfinite(release[i]))
       throw DataError(Pattern{"the release overflows at coordinate " + std::to_string(i) +
                               ": C (sum + sigma Z) is not finite; lower {clip} or {noise}"});
@@ -116,62 +214,54 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const 
                                          const ClientRows* given,
                                          const std::function<void(std::size_t)>& progress) {
   const std::size_t d = config.dim;
-  const std::size_t k = canaries ? canaries->count() : 0;
   if (canaries && canaries->dim() != d)
     throw DataError(Pattern{"canary " + dimension_mismatch(canaries->dim(), d)},
                     literal(canaries->source()));
-
   if (config.client_data == ClientData::given && !given)
     throw std::invalid_argument("gaussian_sum_release: ClientData::given needs the client rows");
-  const std::size_t given_clients = config.client_data == ClientData::given ? given->count : 0;
-  const std::size_t random_clients = config.client_data == ClientData::random ? config.clients : 0;
-  const std::size_t terms = given_clients + random_clients + k;
+  const GeneratedTerms terms(config, canaries);
+  const std::size_t generated = terms.count();
+  const bool with_given = config.client_data == ClientData::given;
+  const std::size_t max_terms = generated + (with_given ? given->count : 0);
 
-  // Random clients and canaries, one term each, in rounds of `threads` terms: every
-  // thread generates one term (and its norm), then the threads add all of the round's
-  // terms into one exact sum, each over its own range of coordinates. Memory: the sum
-  // and one term per thread.
-  const std::uint64_t client_seed = derive_seed(config.seed, kClientPurpose);
-  const std::size_t generated = random_clients + k;
-  const std::size_t threads = std::max<std::size_t>(
-      1, config.threads > 0 ? std::size_t(config.threads) : std::thread::hardware_concurrency());
-  FixedPointSum sum(d, terms);
-  std::vector<std::vector<double>> round_terms(std::min(threads, generated),
-                                               std::vector<double>(d));
-  std::vector<double> factors(round_terms.size());
-  auto generate = [&](std::size_t i, double* term) {
-    if (i < random_clients) {
-      const double norm =
-          fill_with_norm(d, term, [&](std::size_t from, std::size_t len, double* out) {
-            PhiloxStream(client_seed, i, from).fill_normal(out, len);
-          });
-      return clip_factor(norm);
-    }
-    const std::size_t j = i - random_clients;
-    const double norm = fill_with_norm(
-        d, term,
-        [&](std::size_t from, std::size_t len, double* out) { canaries->raw(j, from, len, out); });
-    return canaries->raw_needs_normalising() ? 1 / norm : clip_factor(norm);
-  };
-  for (std::size_t first = 0; first < generated; first += round_terms.size()) {
-    const std::size_t n = std::min(round_terms.size(), generated - first);
-    parallel_blocks(n, int(n), [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t t = begin; t < end; ++t)
-        factors[t] = generate(first + t, round_terms[t].data());
-    });
-    parallel_blocks(d, int(threads), [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t t = 0; t < n; ++t) sum.add(round_terms[t].data(), factors[t], begin, end);
-    });
-    if (progress) progress(first + n);
+  // The given clients' rows are read once, into a sum over all coordinates.
+  std::optional<FixedPointSum> given_sum;
+  if (with_given) {
+    given_sum.emplace(d, max_terms);
+    add_given_clients(*given, d, *given_sum);
   }
-  if (given_clients) add_given_clients(*given, given_clients, d, sum);
+  const std::vector<double> factors = term_factors(terms, d, config.threads, progress);
 
-  // The release reuses a term's buffer, and the others are freed before the output.
-  std::vector<double> release =
-      round_terms.empty() ? std::vector<double>(d) : std::move(round_terms[0]);
-  round_terms.clear();
-  sum.total(release.data());
-  add_noise(config, release);
+  // The second pass, a block of kChunk coordinates at a time: every term's entries there,
+  // generated again, go into the block's exact sum; then C (sum + sigma Z) of the block
+  // is written. Coordinate i's noise is number i of the noise stream.
+  const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
+  std::vector<double> release(d);
+  const std::size_t blocks = (d + kChunk - 1) / kChunk;
+  in_rounds(
+      blocks, config.threads,
+      [&](std::size_t first_block, std::size_t end_block) {
+        FixedPointSum sum(kChunk, max_terms);
+        std::vector<double> x(kChunk);
+        for (std::size_t b = first_block; b < end_block; ++b) {
+          const std::size_t begin = b * kChunk, len = std::min(kChunk, d - begin);
+          sum.clear();
+          if (given_sum) sum.add_entries(*given_sum, begin, begin + len);
+          for (std::size_t t = 0; t < generated; ++t) {
+            terms.raw(t, begin, len, x.data());
+            sum.add(x.data(), factors[t], 0, len);
+          }
+          double* out = release.data() + begin;
+          sum.total(out, 0, len);
+          PhiloxStream(noise_seed, 0, begin).fill_normal(x.data(), len);
+          for (std::size_t i = 0; i < len; ++i)
+            out[i] = config.clip * (out[i] + config.noise * x[i]);
+        }
+      },
+      [&](std::size_t done) {
+        if (progress && generated) progress(generated + generated * done / blocks);
+      });
+  check_finite(release);
   return release;
 }
 

@@ -6,7 +6,11 @@
 //
 // The sum is exact: contributions are added as 64-bit fixed-point numbers, so it is
 // the same whatever the number of threads or the order of terms (FixedPointSum).
-// Memory: the sum, the release and one D-vector per thread.
+// Two passes over the generated terms (random clients and canaries), neither of which keeps a
+// term: the first computes each term's norm, the second adds every term to one block of
+// coordinates at a time, regenerated there, then adds the block's noise. Memory: the release
+// (8 bytes per coordinate) and a few blocks per thread; client rows from a file (ClientRows)
+// add their exact sum and one row (16 bytes per coordinate).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +33,11 @@ class FixedPointSum {
   // Entries [begin, end) of such a term (threads may add disjoint ranges at once).
   void add(const double* x, double factor, std::size_t begin, std::size_t end);
   void total(double* out) const;  // the sum, dim entries
+  // Entries [begin, end) of the sum into out[0, end - begin).
+  void total(double* out, std::size_t begin, std::size_t end) const;
+  // Adds entries [begin, end) of `other` (same max_terms) to entries [0, end - begin).
+  void add_entries(const FixedPointSum& other, std::size_t begin, std::size_t end);
+  void clear();  // every entry back to 0
   int scale_bits() const { return scale_bits_; }
 
  private:
@@ -62,8 +71,9 @@ struct GaussianSumConfig {
 // to norm 1; given clients (`given`, required for ClientData::given) are clipped to
 // norm 1 too. DataError for a canary set whose dimension differs from dim (naming both
 // sizes) or a release entry that overflows to +-inf (a huge clip or noise).
-// `progress`, if set, is called from the calling thread with the number of random
-// clients and canaries added so far.
+// `progress`, if set, is called from the calling thread with the work done so far, out of
+// 2 (random clients + canaries): each counts once when its norm is known and once when it
+// has been added.
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const CanarySet* canaries,
                                          const ClientRows* given = nullptr,
                                          const std::function<void(std::size_t)>& progress = {});

@@ -1,7 +1,7 @@
 #!/bin/bash
 # needs: dp-train
 # dp-train sum (Andrew et al. 2024, Alg. 1): the release is the clipped sum plus N(0, (sigma C)^2 I),
-# the same whatever --threads; client data; and each bad input of issue 4.
+# the same whatever --threads; client data; each bad input of issue 4; and no LibTorch loaded.
 source "$SRC/tests/cli/lib.bash"
 T="dp-train sum"
 
@@ -81,6 +81,21 @@ expect_error 2 "^dp-train: error: --clients cannot be given with --client-data F
 expect_error 1 "does not fit in f4 \(use f8\) \(.*f4big.npy\)" $T --dim 10000 --canaries "$TMP/c.json" --noise 1e200 --dtype f4 -o "$TMP/f4big.npy"
 [ -e "$TMP/f4big.npy" ] && fail "f4 overflow left an output file"
 expect_error 1 "does not fit in f4 \(use f8\) \(stdout\)" $T --dim 10000 --canaries "$TMP/c.json" --noise 1e200 --dtype f4
+
+# ---- no LibTorch: dp-train itself links none and runs sum; the rest goes to its LibTorch part --
+readelf -d "$BIN/dp-train" >"$TMP/needed" || fail "readelf cannot read dp-train"
+grep -q "NEEDED.*libc\.so" "$TMP/needed" || fail "readelf lists no NEEDED entry of dp-train"
+grep -q "NEEDED.*\(torch\|c10\)" "$TMP/needed" && fail "dp-train links LibTorch: $(grep NEEDED "$TMP/needed")"
+LD_DEBUG=libs dp-train sum --dim 3 --noise 1 -o "$TMP/ld.npy" 2>"$TMP/ld"
+grep -q "calling init: .*libc\.so" "$TMP/ld" || fail "LD_DEBUG=libs names no library loaded by dp-train sum"
+grep -q "libtorch\|libc10" "$TMP/ld" && fail "dp-train sum loads LibTorch: $(grep -m1 'libtorch\|libc10' "$TMP/ld")"
+LD_DEBUG=libs dp-train --version 2>"$TMP/ld" >/dev/null
+grep -q "calling init: .*libtorch_cpu" "$TMP/ld" || fail "dp-train --version does not reach the LibTorch part"
+# dp-train copied away from its LibTorch part: one line, exit 1.
+cp "$BIN/dp-train" "$TMP/dp-train"
+expect_error 1 "^dp-train: error: cannot start dp-train's LibTorch part: No such file or directory \(.*/\.\./libexec/dpaudit/dp-train\)$" \
+  "$TMP/dp-train" --version
+expect_status 0 "$TMP/dp-train" sum --dim 3 --noise 1 -o "$TMP/copy.npy"
 
 expect_status 0 dp-train sum --help
 grep -q "Andrew et al\. 2024, Alg\. 1" "$TMP/out" || fail "sum --help does not name its algorithm"

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <vector>
 
 #include "canary/canary_set.hpp"
 #include "core/error.hpp"
+#include "io/config_hash.hpp"
 #include "mechanisms/gaussian_sum.hpp"
 
 using namespace dpaudit;
@@ -43,6 +45,28 @@ TEST_CASE("FixedPointSum: exact, order-free, 2^-52 resolution for 1000 terms") {
   CHECK(ta[1] == 0.75);
   CHECK(std::abs(ta[2] - (1e-3 - 1.0)) <= 0x1p-53);  // one rounding of 1e-3 to a multiple of 2^-52
   for (int i = 0; i < 3; ++i) CHECK(ta[i] == tb[i]);
+  // Ties round away from zero, on the vector path (blocks of four small entries) and the
+  // scalar one (a block with an entry of 2^51 or more once scaled, and the tail).
+  FixedPointSum ties(9, 1000);
+  const double tie[9] = {0x1p-53, -0x1p-53, 3 * 0x1p-53, -5 * 0x1p-53, 0.75,
+                         -0.0,    0x1p-53,  -0x1p-53,    7 * 0x1p-53};
+  ties.add(tie);
+  ties.add(tie, 1, 4, 5);  // 0.75 once more: 1.5
+  double tt[9];
+  ties.total(tt);
+  const double want[9] = {0x1p-52, -0x1p-52, 2 * 0x1p-52, -3 * 0x1p-52, 1.5,
+                          0,       0x1p-52,  -0x1p-52,    4 * 0x1p-52};
+  for (int i = 0; i < 9; ++i) CHECK(tt[i] == want[i]);
+  FixedPointSum one_term(5, 1);  // 61 bits: 0.75 is 0.75 2^61 once scaled (the scalar path)
+  const double big[5] = {0.75, -0.3, 2.5 * 0x1p-61, -2.5 * 0x1p-61, -0.0};
+  one_term.add(big);
+  double tb1[5];
+  one_term.total(tb1);
+  CHECK(tb1[0] == 0.75);
+  CHECK(tb1[1] == -0.3);  // 0.3 2^61 is a whole number
+  CHECK(tb1[2] == 3 * 0x1p-61);
+  CHECK(tb1[3] == -3 * 0x1p-61);
+  CHECK(tb1[4] == 0);
   FixedPointSum scaled(1, 1);
   const double half = 0.5;
   scaled.add(&half, 0.5);
@@ -124,4 +148,66 @@ TEST_CASE("canary dimension mismatch names both sizes") {
   const CanarySet set = spheres(2, 10);
   CHECK_THROWS_WITH_AS(gaussian_sum_release(config(20, 1), &set),
                        "canary dimension 10 does not match the dimension 20 (spec)", DataError);
+}
+
+// The release's bytes, pinned: FNV-1a (io/config_hash.hpp) of its 8-byte entries. The hashes
+// are what the one-pass implementation before issue 26 gave (this test's configurations run
+// against commit 084f076's gaussian_sum.cpp: each term generated whole, then added), so the
+// two-pass release (norms first, then blocks of coordinates) keeps every bit. d = 10007 is
+// not a multiple of the block; the cases cover random clients, a dummy spec, clipped and
+// unclipped matrix rows and given rows, at 2 and 3 threads.
+TEST_CASE("the release keeps its bytes: sphere, dummy and matrix canaries, every client kind") {
+  const std::size_t d = 10007;
+  auto hash = [](const std::vector<double>& r) {
+    return fnv1a_64(std::string_view(reinterpret_cast<const char*>(r.data()), r.size() * 8));
+  };
+  const CanarySet set = spheres(9, d);
+  GaussianSumConfig c = config(d, 0.7);
+  c.clip = 1.3;
+  c.threads = 2;
+  c.client_data = ClientData::random;
+  c.clients = 2;
+  CHECK(hash(gaussian_sum_release(c, &set)) == 0x00f4b43fd9156d20ull);
+
+  CanarySpec dummy;
+  dummy.kind = CanaryKind::dummy;
+  dummy.count = 4;
+  dummy.dim = d;
+  dummy.clip = 0.9;
+  dummy.flip = true;
+  const CanarySet dummies = CanarySet::from_spec(dummy);
+  GaussianSumConfig e = config(d, 0.2);
+  e.seed = 8;
+  CHECK(hash(gaussian_sum_release(e, &dummies)) == 0x3e9f13f8f3077575ull);
+
+  // Row 0 has norm 2.1 (clipped), rows 1 and 2 norm 0.07; given row 0 norm 3.5, row 1 0.07.
+  std::vector<double> m(3 * d);
+  for (std::size_t i = 0; i < m.size(); ++i)
+    m[i] = std::sin(0.37 * double(i)) * (i < d ? 0.03 : 0.001);
+  const CanarySet matrix = CanarySet::from_matrix(m, 3, d, "matrix");
+  std::size_t next = 0;
+  const ClientRows given{3, [&](double* row) {
+                           for (std::size_t i = 0; i < d; ++i)
+                             row[i] =
+                                 std::cos(0.11 * double(i + next * d)) * (next == 1 ? 0.001 : 0.05);
+                           ++next;
+                         }};
+  GaussianSumConfig g = config(d, 0.4);
+  g.seed = 5;
+  g.client_data = ClientData::given;
+  g.threads = 3;
+  CHECK(hash(gaussian_sum_release(g, &matrix, &given)) == 0xd446b73dbedb3d1aull);
+}
+
+TEST_CASE("progress: each term counts twice, once per pass, up to 2 (clients + canaries)") {
+  const CanarySet set = spheres(5, 9000);
+  GaussianSumConfig c = config(9000, 1);
+  c.client_data = ClientData::random;
+  c.clients = 2;
+  std::vector<std::size_t> seen;
+  (void)gaussian_sum_release(c, &set, nullptr, [&](std::size_t done) { seen.push_back(done); });
+  REQUIRE(!seen.empty());
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(std::find(seen.begin(), seen.end(), 7u) != seen.end());  // the norms, all 7 terms
+  CHECK(seen.back() == 14);
 }

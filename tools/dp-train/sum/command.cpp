@@ -52,11 +52,12 @@ int run_sum(const SumOptions& o, bool clients_given) {
   if (!o.canaries.empty()) canaries = CanarySet::open(o.canaries);
   const std::size_t terms = (canaries ? canaries->count() : 0) +
                             (config.client_data == ClientData::random ? config.clients : 0);
-  cli::Progress progress("dp-train sum", terms, o.quiet);
+  cli::Progress progress("dp-train sum", 2 * terms, o.quiet);  // two passes over the terms
   const std::vector<double> release =
       gaussian_sum_release(config, canaries ? &*canaries : nullptr, client_file ? &given : nullptr,
                            [&](std::size_t done) { progress.update(done); });
-  save_npy(o.output, release.data(), {release.size()}, parse_npy_dtype(o.dtype));
+  // Written through as it goes: a copy held for stdout would double the memory.
+  save_npy(o.output, release.data(), {release.size()}, parse_npy_dtype(o.dtype), true);
   return 0;
 }
 
