@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/huge_pages.hpp"
 #include "io/decimal.hpp"
 
 namespace dpaudit {
@@ -96,13 +95,6 @@ bool plain_score(const char* row, const char* newline, double& value) {
   return decimal_value(negative, w, -static_cast<std::int64_t>(fraction), value);
 }
 
-// Room for `more` values past v's end: a long vector doubles, into huge pages.
-void make_room(std::vector<double>& v, std::size_t more) {
-  if (v.size() + more <= v.capacity()) return;
-  v.reserve(std::max(2 * v.capacity(), v.size() + more));
-  advise_huge_pages(v.data(), v.capacity() * sizeof(double));
-}
-
 }  // namespace
 
 RowScan scan_label_score_rows(std::string_view text, bool negate, bool cosines,
@@ -115,8 +107,6 @@ RowScan scan_label_score_rows(std::string_view text, bool negate, bool cosines,
     if (k == 0) return scan;  // a line of 4 KiB or more
     // Room for every row in either class; the counts are set right below.
     const std::size_t n_in = in.size(), n_out = out.size();
-    make_room(in, k);
-    make_room(out, k);
     in.resize(n_in + k);
     out.resize(n_out + k);
     double* to[2] = {out.data() + n_out, in.data() + n_in};
