@@ -33,7 +33,7 @@ std::size_t newlines(const char* p, std::size_t n, std::uint16_t* at) {
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; i += 64) {
     std::uint64_t m = 0;
-    for (int j = 0; j < 4; ++j)
+    for (std::size_t j = 0; j < 4; ++j)
       m |= std::uint64_t{equal_mask(load16(p + i + 16 * j), '\n')} << (16 * j);
     if (n - i < 64) m &= (std::uint64_t{1} << (n - i)) - 1;
     // Four offsets whether or not there are as many (no branch on the usual count), then
