@@ -1,9 +1,12 @@
 // Times eps-from-scores' readers alone (lib/io/scores_reader): a scores CSV and an NPY
 // pair read into in and out scores, and their ScoreSet (the sort), best of R runs in
 // process CPU seconds (the figure the loaded 2-core machine keeps steady), with MB/s of
-// the input. Compiled by parse.sh against a build's libraries.
+// the input; beside the floor of each read, the files' bytes read(2) into one buffer, 1 MiB
+// at a time, and touched by nothing else. Compiled by parse.sh against a build's libraries.
 // usage: parse SCORES.csv IN.npy OUT.npy [R]
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -39,6 +42,16 @@ double best_of(int runs, F f) {
   return best;
 }
 
+// The bytes of `path` read(2) into one 1 MiB buffer, as the CSV reader reads a file.
+std::size_t read_only(const char* path) {
+  static char buffer[1 << 20];
+  const int fd = open(path, O_RDONLY);
+  std::size_t total = 0;
+  for (ssize_t got; (got = read(fd, buffer, sizeof buffer)) > 0;) total += std::size_t(got);
+  close(fd);
+  return total;
+}
+
 void row(const char* what, double mb, double seconds, std::size_t n) {
   std::printf("| %s | %.1f | %.3f | %.0f | %zu |\n", what, mb, seconds, mb / seconds, n);
 }
@@ -65,6 +78,13 @@ int main(int argc, char** argv) {
     n = s.in.size() + s.out.size();
   });
   row("NPY pair (read_scores_npy)", megabytes(argv[2]) + megabytes(argv[3]), npy, n);
+  const double floor_csv = best_of(runs, [&] { read_only(argv[1]); });
+  row("floor: read(2) of the CSV", megabytes(argv[1]), floor_csv, n);
+  const double floor_npy = best_of(runs, [&] {
+    read_only(argv[2]);
+    read_only(argv[3]);
+  });
+  row("floor: read(2) of the NPY pair", megabytes(argv[2]) + megabytes(argv[3]), floor_npy, n);
   const double sort = best_of(runs, [&] { const dpaudit::ScoreSet set(kept); });
   row("ScoreSet (both classes sorted)", 8e-6 * static_cast<double>(n), sort, n);
   return 0;

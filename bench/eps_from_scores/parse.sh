@@ -3,7 +3,8 @@
 # CSV and NPY). Three tables, one run:
 #  1. the readers alone (parse.cpp, compiled here against BUILD_DIR's libraries, and against
 #     BASELINE's when it is set): CPU s and MB/s of read_scores_csv (the 214 MB CSV) and
-#     read_scores_npy (the two 40 MB arrays), and of sorting both classes into a ScoreSet;
+#     read_scores_npy (the two 40 MB arrays), the floor of each (its bytes read(2) into one
+#     buffer), and of sorting both classes into a ScoreSet;
 #     beside numpy.loadtxt and np.load of the same files (Debian's python3-numpy; pandas is
 #     not installed);
 #  2. and 3. the whole command, every method, on the CSV and on the NPY pair: CPU s

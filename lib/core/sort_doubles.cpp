@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "core/huge_pages.hpp"
+
 namespace dpaudit {
 namespace {
 
@@ -49,7 +51,10 @@ void sort_ascending(std::vector<double>& v) {
   // The keys live in v's own storage (copied in and out as bytes: no double is formed from
   // a key) and one buffer of n: 10^7 scores touch 80 MB less memory, whose first-touch page
   // faults cost as much as a pass.
-  std::vector<std::uint64_t> other(n);
+  std::vector<std::uint64_t> other;
+  other.reserve(n);
+  advise_huge_pages(other.data(), n * sizeof(std::uint64_t));  // the scatter stays in the TLB
+  other.resize(n);
   std::vector<std::size_t> counts(kPasses * kBuckets, 0);
   for (double& x : v) {
     const std::uint64_t k = key_of(x);

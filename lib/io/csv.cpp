@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include <fast_float/fast_float.h>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "io/decimal.hpp"
 
 namespace dpaudit {
 namespace {
@@ -78,10 +78,8 @@ std::optional<std::int64_t> exponent_at(const char*& p, const char* end) {
 
 // parse_finite's common case without std::from_chars, with the same result:
 // [-]digits[.digits][(e|E)[+-]digits], at most 19 significant digits, a normal double or
-// zero. Exact decimals of at most 2^53 scaled by at most 10^22 are one correctly rounded
-// operation (Clinger 1990); the rest is fast_float's Eisel-Lemire step (Lemire 2021), which
-// rounds correctly or says it cannot. nullopt (anything else, or that rare refusal) leaves
-// the text to std::from_chars.
+// zero, converted by io/decimal's decimal_value. nullopt (anything else, or its rare refusal)
+// leaves the text to std::from_chars.
 std::optional<double> parse_common(std::string_view s) {
   const char *p = s.data(), *end = p + s.size();
   const bool negative = p != end && *p == '-';
@@ -102,21 +100,8 @@ std::optional<double> parse_common(std::string_view s) {
     if (!e) return std::nullopt;
     q += *e;
   }
-  if (p != end) return std::nullopt;
-  if (w == 0) return negative ? -0.0 : 0.0;
   double v = 0;
-  if (w <= (std::uint64_t{1} << 53) && q >= -22 && q <= 22) {
-    static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    v = q < 0 ? static_cast<double>(w) / kPowers[-q] : static_cast<double>(w) * kPowers[q];
-    return negative ? -v : v;
-  }
-  const fast_float::adjusted_mantissa am =
-      fast_float::compute_float<fast_float::binary_format<double>>(q, w);
-  if (am.power2 < 0) return std::nullopt;
-  fast_float::to_float(negative, am, v);
-  if (!std::isnormal(v)) return std::nullopt;  // zero by underflow, subnormal or inf
+  if (p != end || !decimal_value(negative, w, q, v)) return std::nullopt;
   return v;
 }
 

@@ -38,6 +38,15 @@ class CsvReader {
   // whole number >= 0" naming the row and column.
   std::uint64_t trial(std::size_t col) const;
   std::size_t line() const { return line_; }
+  // For a reader that parses rows faster itself (io/label_score_rows): the whole lines after
+  // the current row that are read and not yet taken (LineReader::whole_lines: empty for
+  // stdin or a stream), and skip_lines to take the first `bytes` of them, `lines` lines,
+  // as read; next() then reads on after them.
+  std::string_view whole_lines() { return lines_.whole_lines(); }
+  void skip_lines(std::size_t bytes, std::size_t lines) {
+    lines_.skip(bytes);
+    line_ += lines;
+  }
   const std::string& source() const { return source_; }
   std::string where(std::size_t col) const;
 

@@ -17,7 +17,9 @@ constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
 }  // namespace
 
 LineReader::LineReader(const std::string& path, const std::string& source)
-    : source_(source), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), block_(kBlockBytes) {
+    : source_(source),
+      fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)),
+      block_(kBlockBytes + 2 * kPadding) {
   if (fd_ < 0) throw DataError("cannot open file", source_);
 }
 
@@ -28,13 +30,13 @@ LineReader::~LineReader() {
 bool LineReader::fill() {
   if (at_end_) return false;
   // The unread part moves to the front; a line longer than the block doubles it.
-  std::memmove(block_.data(), block_.data() + begin_, end_ - begin_);
-  end_ -= begin_;
-  scanned_ -= begin_;
-  begin_ = 0;
-  if (end_ == block_.size()) block_.resize(2 * block_.size());
+  std::memmove(block_.data() + kPadding, block_.data() + begin_, end_ - begin_);
+  end_ -= begin_ - kPadding;
+  scanned_ -= begin_ - kPadding;
+  begin_ = kPadding;
+  if (end_ == block_.size() - kPadding) block_.resize(2 * block_.size());
   while (true) {
-    const ssize_t got = ::read(fd_, block_.data() + end_, block_.size() - end_);
+    const ssize_t got = ::read(fd_, block_.data() + end_, block_.size() - kPadding - end_);
     if (got > 0) {
       end_ += static_cast<std::size_t>(got);
       return true;
@@ -69,6 +71,17 @@ bool LineReader::next(std::string_view& line) {
   line = std::string_view(block_.data() + begin_, end_ - begin_);  // the last, without '\n'
   begin_ = scanned_ = end_;
   return true;
+}
+
+std::string_view LineReader::whole_lines() {
+  if (in_) return {};
+  while (!std::memchr(block_.data() + scanned_, '\n', end_ - scanned_)) {
+    scanned_ = end_;
+    if (!fill()) return {};
+  }
+  const char* data = block_.data();
+  const char* last = static_cast<const char*>(memrchr(data + begin_, '\n', end_ - begin_));
+  return {data + begin_, static_cast<std::size_t>(last + 1 - (data + begin_))};
 }
 
 }  // namespace dpaudit

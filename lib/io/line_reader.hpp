@@ -4,6 +4,7 @@
 // (stdin, a caller's string stream) line by line with std::getline. Either way a line ends
 // at '\n', which the line leaves out, and the last line needs none.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <istream>
 #include <string>
@@ -25,14 +26,30 @@ class LineReader {
   // of the file is a DataError naming `source`.
   bool next(std::string_view& line);
 
+  // For a reader that splits lines faster itself (io/label_score_rows): the whole lines of a
+  // file that are read and not yet taken, each with its '\n', reading more when none is
+  // (on a pipe, waiting only for one line to complete); empty at the end of the file, for a
+  // stream, or when only the last line, without '\n', is left (next() then gives it).
+  // kPadding readable bytes lie before and after it. Valid until the next call of either.
+  std::string_view whole_lines();
+  // Takes the first `bytes` of whole_lines() as read (whole lines).
+  void skip(std::size_t bytes) {
+    begin_ += bytes;
+    scanned_ = std::max(scanned_, begin_);
+  }
+  static constexpr std::size_t kPadding = 64;
+
  private:
   bool fill();  // reads more of the file behind the unread part; false at its end
   std::string source_;
   int fd_ = -1;
   std::istream* in_ = nullptr;
-  std::string text_;                               // the stream's current line
-  std::vector<char> block_;                        // the file's unread bytes are [begin_, end_)
-  std::size_t begin_ = 0, end_ = 0, scanned_ = 0;  // [begin_, scanned_) holds no '\n'
+  std::string text_;  // the stream's current line
+  // The file's unread bytes are [begin_, end_), kPadding bytes after the block's start and
+  // before its end.
+  std::vector<char> block_;
+  std::size_t begin_ = kPadding, end_ = kPadding,
+              scanned_ = kPadding;  // [begin_, scanned_): no '\n'
   bool at_end_ = false;
 };
 

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "io/csv.hpp"
+#include "io/label_score_rows.hpp"
 #include "io/npy.hpp"
 #include "io/shard_merge.hpp"
 #include "io/shard_stamp.hpp"
@@ -149,7 +150,16 @@ FileRows read_file_rows(const std::string& path, const ScoreReadOptions& options
   std::optional<ShardColumns> shard = ShardColumns::find(csv);
   FileRows file{csv.source(), {}, 0, std::nullopt};
   LabelledScores* only = by_round ? nullptr : &file.rounds[0];
-  while (csv.next()) {
+  // A file of `label,score` alone: what the row-by-row reading below would read, taken a
+  // block at a time where the rows are plain (io/label_score_rows); the rest row by row.
+  const bool plain = !by_round && csv.header() == std::vector<std::string>{"label", "score"};
+  while (true) {
+    if (plain) {
+      const RowScan scan = scan_label_score_rows(csv.whole_lines(), options.negate, options.cosines,
+                                                 only->in, only->out);
+      csv.skip_lines(scan.bytes, scan.rows);
+    }
+    if (!csv.next()) break;
     dims.check_row(csv);
     const int label = csv.label(label_col);
     trials.add_row(csv, label);

@@ -63,3 +63,37 @@ TEST_CASE("LineReader: a file that cannot be opened is a DataError naming the so
     CHECK(std::string(e.what()) == "cannot open file (scores.csv)");
   }
 }
+
+// The block reader's view (io/label_score_rows): whole lines, each with its '\n', padded
+// with readable bytes; skip() takes them; what is left, and the last line without '\n', is
+// next()'s.
+TEST_CASE("LineReader: whole_lines hands out the whole lines read, then next() reads on") {
+  const std::string path = "test_line_reader_whole.txt";
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += std::to_string(i) + "\n";  // past one 1 MiB block
+  text += "last";
+  { std::ofstream(path, std::ios::binary) << text; }
+  LineReader r(path, path);
+  std::string taken;
+  std::string_view line;
+  while (true) {
+    const std::string_view lines = r.whole_lines();
+    if (lines.empty()) break;
+    CHECK(lines.back() == '\n');
+    volatile char before = *(lines.data() - LineReader::kPadding);  // readable: no fault
+    volatile char after = *(lines.data() + lines.size() + LineReader::kPadding - 1);
+    (void)before;
+    (void)after;
+    const std::size_t first = lines.find('\n') + 1;  // one line by skip, one by next()
+    taken += lines.substr(0, first);
+    r.skip(first);
+    if (!r.next(line)) break;
+    taken += std::string(line) + "\n";
+  }
+  while (r.next(line))
+    taken += std::string(line) + (taken.size() + line.size() < text.size() ? "\n" : "");
+  CHECK(taken == text);
+  std::istringstream stream(text);
+  CHECK(LineReader(stream).whole_lines().empty());  // a stream: next() alone
+  std::remove(path.c_str());
+}

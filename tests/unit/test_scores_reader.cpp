@@ -3,8 +3,11 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "io/npy.hpp"
@@ -92,6 +95,43 @@ TEST_CASE("scores CSV errors name the file, row and column") {
   TempFile round_fraction("round_fraction.csv", "label,score,round\n1,0.5,1\n0,0.1,1.5\n");
   CHECK(error_of([&] { read_scores_csv_by_round(round_fraction.path, {}); }) ==
         "round 1.5 is not a whole number (test_scores_round_fraction.csv, row 3, column 'round')");
+}
+
+// A `label,score` file is read a block at a time where its rows are plain
+// (io/label_score_rows), row by row where they are not: the same scores, in the same order,
+// as the row-by-row reading of a stream gives, and errors at the same rows.
+TEST_CASE("scores CSV: label,score files, plain rows and others mixed, as read row by row") {
+  std::string text = "label,score\n";
+  for (int i = 0; i < 30000; ++i) {
+    const double x = 0.001 * (i % 997) - 0.3 + 1e-9 * i;
+    const std::string odd[] = {"\n", " {},{}\n", "{},{}\r\n", "{},{:e}\n", "{}, +{}\n"};
+    text += fmt::format(fmt::runtime(i % 1000 == 7 ? odd[i / 1000 % 5] : "{},{}\n"), i % 2, x);
+  }
+  text += "1,0.125";  // the last line without its newline
+  TempFile f("mixed.csv", text);
+  std::istringstream stream(text);
+  for (const bool negate : {false, true}) {
+    ScoreReadOptions o;
+    o.negate = negate;
+    const LabelledScores by_path = read_scores_csv(f.path, o);
+    stream.clear();
+    stream.seekg(0);
+    const LabelledScores by_stream = read_scores_csv("-", o, stream);
+    CHECK(by_path.in.size() + by_path.out.size() == 30000 - 6 + 1);  // 6 blank lines
+    CHECK(by_path.in == by_stream.in);
+    CHECK(by_path.out == by_stream.out);
+    CHECK(by_path.in.back() == (negate ? -0.125 : 0.125));
+  }
+  TempFile bad("late_error.csv", text.substr(0, text.size() - 7) + "0,0.5\n1,abc\n");
+  CHECK(error_of([&] { read_scores_csv(bad.path, {}); }) ==
+        "'abc' is not a finite number (test_scores_late_error.csv, row 30003, column 'score')");
+  TempFile cosines("late_cosine.csv",
+                   "label,score\n" + std::string(1500000, '\n') + "1,0.5\n0,-1.5\n");
+  ScoreReadOptions o;
+  o.cosines = true;
+  CHECK(error_of([&] { read_scores_csv(cosines.path, o); }) ==
+        "score -1.5 is not a cosine in [-1,1] (the null's dimension) (test_scores_late_cosine.csv, "
+        "row 1500003, column 'score')");
 }
 
 TEST_CASE("NPY pairs, any shape read flat") {
