@@ -55,6 +55,9 @@ def main():
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--canary-dtype", choices=["float64", "float32"], default="float64",
+                    help="how the canaries are held (float32: as dp-train's rounds hold them, "
+                         "but summed in float32 by torch's mv)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -66,6 +69,7 @@ def main():
     dim = sum(p.numel() for p in model.parameters())
     canaries = torch.randn(a.num_canaries + a.num_unseen, dim, dtype=torch.float64)
     canaries /= canaries.norm(dim=1, keepdim=True)
+    canaries = canaries.to(getattr(torch, a.canary_dtype))
     local = make_model(a.hidden)
     theta = flat(model).double()
     velocity = torch.zeros_like(theta)
@@ -81,7 +85,7 @@ def main():
         rho = torch.zeros(dim, dtype=torch.float64)
         for i in members:
             if i >= a.clients:  # a seen canary: Proj(c_j; S)
-                rho += canaries[i - a.clients] * a.clip
+                rho += canaries[i - a.clients].double() * a.clip
                 continue
             assign(local, theta.float())
             opt = torch.optim.SGD(local.parameters(), lr=a.client_lr)
@@ -96,7 +100,7 @@ def main():
             update = flat(local).double() - theta
             rho += update * min(1.0, a.clip / max(update.norm().item(), 1e-300))
         rho_bar = (rho + torch.randn(dim, dtype=torch.float64) * a.noise_multiplier * a.clip) / len(members)
-        cos = canaries @ rho_bar / rho_bar.norm()
+        cos = (canaries @ rho_bar.to(canaries.dtype)).double() / rho_bar.norm()
         max_cos = torch.maximum(max_cos, cos)
         velocity = a.server_momentum * velocity + rho_bar
         theta = theta + a.server_lr * velocity

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "canary/f32_rows.hpp"
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
 #include "core/names.hpp"
@@ -21,14 +22,62 @@ ScoreStat parse_score_stat(const std::string& name) {
   return parse_named(kStats, name, "statistic", "{stat}");
 }
 
-CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_bytes)
-    : set_(set), threads_(threads) {
-  const double bytes = double(set.count()) * double(set.dim()) * sizeof(double);
+CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_bytes,
+                           CanaryStorage storage)
+    : set_(set), threads_(threads), storage_(storage) {
+  const bool f32 = storage == CanaryStorage::f32;
+  const double bytes =
+      double(set.count()) * double(set.dim()) * double(f32 ? sizeof(float) : sizeof(double));
   if (bytes > double(cache_bytes)) return;
-  cache_.resize(set.count() * set.dim());
+  const std::size_t d = set.dim();
+  if (f32) {
+    cache32_.resize(set.count() * d);
+    norms32_.resize(set.count());
+  } else {
+    cache_.resize(set.count() * d);
+  }
   parallel_blocks(set.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t j = begin; j < end; ++j)
-      set_.raw(j, 0, set_.dim(), cache_.data() + j * set_.dim());
+    std::vector<double> row(f32 ? d : 0);
+    for (std::size_t j = begin; j < end; ++j) {
+      if (f32) {
+        norms32_[j] = unit_row(j, row.data(), cache32_.data() + j * d);
+      } else {
+        set_.raw(j, 0, d, cache_.data() + j * d);
+      }
+    }
+  });
+}
+
+double CanaryScorer::unit_row(std::size_t j, double* row, float* out) const {
+  const std::size_t d = set_.dim();
+  set_.get(j, row);
+  LaneSum norm2;
+  norm2.add_squares(row, d);
+  const double norm = std::sqrt(norm2.total());
+  const double scale = norm > 0 ? 1 / norm : 0;
+  for (std::size_t i = 0; i < d; ++i) out[i] = static_cast<float>(row[i] * scale);
+  return norm;
+}
+
+void CanaryScorer::f32_sums(const double* v, std::vector<double>& dots,
+                            std::vector<double>& norms) const {
+  const std::size_t d = set_.dim();
+  dots.resize(set_.count());
+  if (!cache32_.empty()) {
+    norms = norms32_;
+    parallel_blocks(set_.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
+      f32_row_dots(cache32_.data() + begin * d, end - begin, d, v, dots.data() + begin);
+    });
+    return;
+  }
+  norms.resize(set_.count());
+  parallel_blocks(set_.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<double> row(d);
+    std::vector<float> unit(d);
+    for (std::size_t j = begin; j < end; ++j) {
+      norms[j] = unit_row(j, row.data(), unit.data());
+      f32_row_dots(unit.data(), 1, d, v, dots.data() + j);
+    }
   });
 }
 
@@ -63,6 +112,16 @@ std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
     v2.add_squares(v, set_.dim());
     v_norm = std::sqrt(v2.total());
     if (v_norm == 0) throw DataError("the cosine with a zero vector is undefined", where);
+  }
+  if (storage_ == CanaryStorage::f32) {
+    std::vector<double> out, norms;
+    f32_sums(v, out, norms);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      if (norms[j] == 0)
+        throw DataError("canary " + std::to_string(j) + " is the zero vector", set_.source());
+      out[j] = stat == ScoreStat::cosine ? out[j] / v_norm : out[j] * norms[j];
+    }
+    return out;
   }
   std::vector<double> out(set_.count());
   parallel_blocks(set_.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {

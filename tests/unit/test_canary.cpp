@@ -267,6 +267,72 @@ TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the 
   }
 }
 
+TEST_CASE("f32 storage: u_j = fl32(c_j / ||c_j||) summed in LaneSum's order, within 2^-24") {
+  const std::size_t k = 37, d = 10000;
+  const CanarySet set = CanarySet::from_spec(sphere(11, k, d));
+  std::vector<double> v(d);
+  PhiloxStream(99, 0).fill_normal(v.data(), d);
+  const std::vector<double> f64 = CanaryScorer(set, 1).scores(v.data(), ScoreStat::cosine);
+  const CanaryScorer cached(set, 2, k * d * sizeof(float), CanaryStorage::f32);
+  CHECK(cached.cached());
+  CHECK_FALSE(CanaryScorer(set, 2, k * d * sizeof(float) - 1, CanaryStorage::f32).cached());
+  const std::vector<double> f32 = cached.scores(v.data(), ScoreStat::cosine);
+  // The same bits with any threads, cached or regenerated.
+  CHECK(CanaryScorer(set, 1, 0, CanaryStorage::f32).scores(v.data(), ScoreStat::cosine) == f32);
+  CHECK(CanaryScorer(set, 3, 0, CanaryStorage::f32).scores(v.data(), ScoreStat::cosine) == f32);
+  LaneSum v2;
+  v2.add_squares(v.data(), d);
+  const double v_norm = std::sqrt(v2.total());
+  double largest = 0;
+  std::vector<double> c(d), u(d);
+  for (std::size_t j = 0; j < k; ++j) {
+    // The definition, written out: u_j widened to double, LaneSum's order.
+    set.get(j, c.data());
+    LaneSum c2, dot;
+    c2.add_squares(c.data(), d);
+    const double c_norm = std::sqrt(c2.total());
+    for (std::size_t i = 0; i < d; ++i) u[i] = double(float(c[i] * (1 / c_norm)));
+    dot.add_products(u.data(), v.data(), d);
+    CHECK(f32[j] == dot.total() / v_norm);
+    CHECK(CanaryScorer(set, 2, 0, CanaryStorage::f32).scores(v.data(), ScoreStat::dot)[j] ==
+          dot.total() * c_norm);
+    // The analytic bound (canary_scores.hpp): 2^-24 plus the sums' rounding (1e-15 here).
+    CHECK(std::abs(f32[j] - f64[j]) <= std::ldexp(1, -24) + 1e-15);
+    largest = std::max(largest, std::abs(f32[j] - f64[j]));
+  }
+  // Rounding to float does move the cosines (by about 2^-24 / sqrt(d) = 6e-10 each).
+  CHECK(largest > 1e-11);
+}
+
+TEST_CASE("f32 storage: dummy canaries of any clip, and a zero canary refused") {
+  CanarySpec s;
+  s.kind = CanaryKind::dummy;
+  s.count = 2;
+  s.dim = 100;
+  s.clip = kMaxCanaryClip;  // entries of 1e153 overflow a float: stored as the unit vector
+  std::vector<double> ones(100, 1.0), e1(100, 0.0);
+  e1[0] = 5;
+  const CanarySet set = CanarySet::from_spec(s);
+  const CanaryScorer big(set, 1, 1000, CanaryStorage::f32);
+  CHECK(big.cached());
+  // u has entries fl32(0.1) = 0.1 (1 + 1.49e-8): cosines within 2^-24 of the exact 1 and 0.1.
+  CHECK(std::abs(big.scores(ones.data(), ScoreStat::cosine)[0] - 1) <= std::ldexp(1, -24));
+  CHECK(big.scores(e1.data(), ScoreStat::cosine)[1] == 5 * double(0.1f) / 5);
+  CHECK(big.scores(e1.data(), ScoreStat::dot)[1] ==
+        doctest::Approx(5 * double(0.1f) * kMaxCanaryClip).epsilon(1e-14));
+  const std::string npy = "test_canary_f32_zero.npy";
+  std::vector<double> rows(2 * 3, 1.0);
+  rows[3] = rows[4] = rows[5] = 0;
+  save_npy(npy, rows.data(), {2, 3});
+  const CanarySet zero = CanarySet::open(npy);
+  std::vector<double> v{1, 2, 3};
+  for (std::size_t cache : {0u, 100u})
+    CHECK_THROWS_WITH_AS(
+        CanaryScorer(zero, 1, cache, CanaryStorage::f32).scores(v.data(), ScoreStat::cosine),
+        "canary 1 is the zero vector (test_canary_f32_zero.npy)", DataError);
+  std::remove(npy.c_str());
+}
+
 TEST_CASE(
     "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (Andrew et al. "
     "2024, Thm 3.1)") {

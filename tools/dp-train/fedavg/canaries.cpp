@@ -37,7 +37,7 @@ std::optional<CanarySet> open_or_make(const std::string& path, const std::string
 
 }  // namespace
 
-CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) {
+CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) : threads_(c.threads) {
   seen_ = open_or_make(c.canaries, "--canaries", c.num_canaries, c.canary_seed, 0, dim,
                        made_seen_json_);
   unseen_ = open_or_make(c.unseen, "--unseen", c.num_unseen, c.canary_seed, c.num_canaries, dim,
@@ -47,11 +47,13 @@ CanaryPanel::CanaryPanel(const FedAvgConfig& c, std::size_t dim) {
               << "\n";
   // Both sets are cached, or neither: the budget is for the whole k x D matrix.
   const double bytes =
-      static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(double);
+      static_cast<double>(seen() + unseen()) * static_cast<double>(dim) * sizeof(float);
   const std::size_t cache =
       bytes <= c.canary_memory_mb * 1024 * 1024 ? static_cast<std::size_t>(bytes) + 1 : 0;
-  if (seen_) seen_scorer_ = std::make_unique<CanaryScorer>(*seen_, c.threads, cache);
-  if (unseen_) unseen_scorer_ = std::make_unique<CanaryScorer>(*unseen_, c.threads, cache);
+  if (seen_)
+    seen_scorer_ = std::make_unique<CanaryScorer>(*seen_, c.threads, cache, CanaryStorage::f32);
+  if (unseen_)
+    unseen_scorer_ = std::make_unique<CanaryScorer>(*unseen_, c.threads, cache, CanaryStorage::f32);
 }
 
 bool CanaryPanel::in_memory() const {
@@ -60,13 +62,28 @@ bool CanaryPanel::in_memory() const {
 
 void CanaryPanel::cosines(const std::vector<double>& v, std::vector<double>& seen,
                           std::vector<double>& unseen) const {
+  cosines_of(seen_scorer_.get(), unseen_scorer_.get(), v, seen, unseen);
+}
+
+void CanaryPanel::exact_cosines(const std::vector<double>& v, std::vector<double>& seen,
+                                std::vector<double>& unseen) const {
+  std::optional<CanaryScorer> exact_seen, exact_unseen;
+  if (seen_) exact_seen.emplace(*seen_, threads_);
+  if (unseen_) exact_unseen.emplace(*unseen_, threads_);
+  cosines_of(exact_seen ? &*exact_seen : nullptr, exact_unseen ? &*exact_unseen : nullptr, v, seen,
+             unseen);
+}
+
+void CanaryPanel::cosines_of(const CanaryScorer* seen_scorer, const CanaryScorer* unseen_scorer,
+                             const std::vector<double>& v, std::vector<double>& seen,
+                             std::vector<double>& unseen) const {
   const bool zero = l2_norm(v.data(), v.size()) == 0;  // no direction: no evidence either way
-  seen = !seen_scorer_ ? std::vector<double>{}
-         : zero        ? std::vector<double>(this->seen(), 0.0)
-                       : seen_scorer_->scores(v.data(), ScoreStat::cosine);
-  unseen = !unseen_scorer_ ? std::vector<double>{}
-           : zero          ? std::vector<double>(this->unseen(), 0.0)
-                           : unseen_scorer_->scores(v.data(), ScoreStat::cosine);
+  seen = !seen_scorer ? std::vector<double>{}
+         : zero       ? std::vector<double>(this->seen(), 0.0)
+                      : seen_scorer->scores(v.data(), ScoreStat::cosine);
+  unseen = !unseen_scorer ? std::vector<double>{}
+           : zero         ? std::vector<double>(this->unseen(), 0.0)
+                          : unseen_scorer->scores(v.data(), ScoreStat::cosine);
 }
 
 }  // namespace dpaudit::dp_train

@@ -213,11 +213,11 @@ void write_outputs(const StagingDir& staging, const FedAvgConfig& c, const Canar
                    const RunObserver& observer, const std::vector<double>& theta0,
                    const std::vector<double>& theta) {
   const std::size_t dim = theta.size();
-  // Alg. 2 lines 10-11: cosines with theta_T - theta_0.
+  // Alg. 2 lines 10-11: cosines with theta_T - theta_0 (exact: once a run).
   std::vector<double> delta(dim);
   for (std::size_t i = 0; i < dim; ++i) delta[i] = theta[i] - theta0[i];
   std::vector<double> seen_final, unseen_final;
-  canaries.cosines(delta, seen_final, unseen_final);
+  canaries.exact_cosines(delta, seen_final, unseen_final);
 
   staging.write([&] {
     save_npy(staging.path("final_model.npy"), theta.data(), {dim});
