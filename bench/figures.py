@@ -152,6 +152,10 @@ def run_probe(probe, command, logs, env):
     return {"rc": rc, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)}
 
 
+def utc(seconds):
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def machine():
     model, flags = "?", set()
     with open("/proc/cpuinfo") as f:
@@ -195,6 +199,7 @@ def measure(figures, probes, logs, quick, reuse, env):
             runs[probe] = run_probe(probe, command, logs, env)
         log = os.path.join(logs, probe + ".log")
         text = open(log).read() if os.path.exists(log) else ""
+        when = utc(os.path.getmtime(log)) if os.path.exists(log) else "-"
         for f in (f for f in figures if f["probe"] == probe):
             out, value, peer, error = Output(text), None, None, ""
             try:
@@ -202,7 +207,7 @@ def measure(figures, probes, logs, quick, reuse, env):
                 peer = out.evaluate(f["peer"]) if f["peer"] != "-" else None
             except (LookupError, ValueError, ZeroDivisionError) as e:
                 error = str(e)
-            results[f["id"]] = {"value": value, "peer": peer, "error": error}
+            results[f["id"]] = {"value": value, "peer": peer, "error": error, "when": when}
     return runs, results
 
 
@@ -250,7 +255,7 @@ def main():
     load0, start = open("/proc/loadavg").read().split()[:3], time.time()
     runs, results = measure(chosen, probes, logs, quick, reuse, env)
     load1 = open("/proc/loadavg").read().split()[:3]
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = utc(time.time())
     store_path = os.path.join(ROOT, build, "bench", "figures-quick.json") if quick else os.path.join(HERE, "figures.json")
     store = {}
     if os.path.exists(store_path):
@@ -261,7 +266,6 @@ def main():
         if r is None:  # a probe skipped in quick mode
             continue
         r["verdict"] = verdict(r["value"], quoted_value(f), tol, f["better"])
-        r["when"] = now
         absent = quoted_in_files(f)
         if absent:
             r["verdict"] += f"; quoted text not in {', '.join(absent)}"
