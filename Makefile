@@ -9,7 +9,8 @@
 # (the registry bench/figures.tsv, its commands bench/probes.tsv) into bench/figures.md, and exits 1
 # when the run contradicts a quoted figure by more than 30% (bench/figures.py says how); not part
 # of test. BENCH_ONLY=ids, probes or areas selects; BENCH_QUICK=1 (or `make bench-quick`) runs
-# smaller sizes as a smoke test; BENCH_REUSE=1 rereads the last run's logs. Takes about an hour.
+# smaller sizes as a smoke test; BENCH_REUSE=1 rereads the last run's logs; BENCH_STRICT=1 makes a
+# slower time fatal on a loaded machine too. Takes about an hour on 2 idle cores.
 # `make test-cluster` installs Slurm and munge, starts a one-node Slurm cluster on this
 # machine (scripts/slurm-cluster) and checks that experiments/slurm/'s job array recipe gives
 # `make -j2`'s files byte for byte (tests/cluster/sgd_array.sh; 1 to 2 minutes on 2 cores).
@@ -25,6 +26,7 @@ MAKEFLAGS += --no-print-directory
 BENCH_ONLY ?=
 BENCH_QUICK ?=
 BENCH_REUSE ?=
+BENCH_STRICT ?=
 BENCH_TOOLS = canary-gen dp-train eps-from-scores eps-gauss2 rdp-compose score-dump
 
 .PHONY: all deps configure build test test-sanitize test-cluster demo bench bench-quick fuzz lint clean
@@ -58,7 +60,8 @@ demo: build
 
 bench: configure
 	@cmake --build $(BUILD) -j$(JOBS) --target $(BENCH_TOOLS)
-	@BUILD=$(BUILD) BENCH_ONLY="$(BENCH_ONLY)" BENCH_QUICK=$(BENCH_QUICK) BENCH_REUSE=$(BENCH_REUSE) /usr/bin/python3 bench/figures.py
+	@BUILD=$(BUILD) BENCH_ONLY="$(BENCH_ONLY)" BENCH_QUICK=$(BENCH_QUICK) BENCH_REUSE=$(BENCH_REUSE) \
+	  BENCH_STRICT=$(BENCH_STRICT) /usr/bin/python3 bench/figures.py
 
 bench-quick:
 	@$(MAKE) bench BENCH_QUICK=1

@@ -131,7 +131,8 @@ class Output:
     def evaluate(self, expression):
         names = {"m": self.m, "all": self.all, "cell": self.cell, "column": self.column,
                  "min": min, "max": max, "sum": sum, "len": len, "abs": abs}
-        return float(eval(expression, {"__builtins__": {}}, names))  # the registry's own expressions
+        names["__builtins__"] = {}  # globals, so that a generator expression sees the helpers
+        return float(eval(expression, names))  # the registry's own expressions
 
 
 def selected(figures, probes, only):
@@ -224,8 +225,8 @@ def measure(figures, probes, logs, quick, reuse, env):
             try:
                 value = out.evaluate(f["measured"])
                 peer = out.evaluate(f["peer"]) if f["peer"] != "-" else None
-            except (LookupError, ValueError, ZeroDivisionError) as e:
-                error = str(e)
+            except Exception as e:  # a registry row's error is that row's, never the run's
+                error = f"{type(e).__name__}: {e}"
             results[f["id"]] = {"value": value, "peer": peer, "error": error, "when": when, "load": load}
     return runs, results
 
