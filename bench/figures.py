@@ -214,9 +214,12 @@ def measure(figures, probes, logs, quick, reuse, env):
         if command == "-":
             runs[probe] = {"rc": None, "skipped": "no quick command"}
             continue
+        log = os.path.join(logs, probe + ".log")
         if not reuse:
             runs[probe] = run_probe(probe, command, logs, env)
-        log = os.path.join(logs, probe + ".log")
+        elif not os.path.exists(log):
+            runs[probe] = {"rc": None, "skipped": "no log to reuse"}
+            continue
         text = open(log).read() if os.path.exists(log) else ""
         when = utc(os.path.getmtime(log)) if os.path.exists(log) else "-"
         load = probe_load(text)
