@@ -237,14 +237,20 @@ def measure(figures, probes, logs, quick, reuse, env):
 def fmt(x):
     if x is None:
         return "-"
-    if x == 0 or 0.01 <= abs(x) < 1e5:
-        digits = 3 - len(str(int(abs(x)))) if abs(x) >= 1 else 3
-        return f"{x:,.{max(digits, 0)}f}" if abs(x) < 1000 else f"{x:,.0f}"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    if x == 0 or abs(x) >= 0.01:
+        return f"{x:.{max(3 - len(str(int(abs(x)))), 0) if abs(x) >= 1 else 3}f}"
     return f"{x:.3g}"
 
 
 def table(figures, store, header):
-    lines = header + ["", "| id | what (target) | measured | peer | ours vs peer | quoted | measured / quoted | verdict | when (load) |",
+    counts = {}
+    for f in figures:
+        verdict_word = store.get(f["id"], {}).get("verdict", "not run").split(" (")[0].split(";")[0]
+        counts[verdict_word] = counts.get(verdict_word, 0) + 1
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items(), key=lambda c: -c[1]))
+    lines = header + ["", f"{len(figures)} figures: {summary}.", "", "| id | what (target) | measured | peer | ours vs peer | quoted | measured / quoted | verdict | when (load) |",
                       "|---|---|---|---|---|---|---|---|---|"]
     for f in figures:
         r = store.get(f["id"], {})
