@@ -5,6 +5,12 @@
 # tests) with ASan and UBSan in build-sanitize/ and runs its tests (.ci/run does both).
 # `make lint` checks the formatting (clang-format) and runs clang-tidy (scripts/lint): JOBS
 # processes, over TIDY=all (default), core (the LibTorch-free files), torch or none.
+# `make bench` builds the tools and regenerates every figure quoted in README.md and bench/*.md
+# (the registry bench/figures.tsv, its commands bench/probes.tsv) into bench/figures.md, and exits 1
+# when the run contradicts a quoted figure by more than 30% (bench/figures.py says how); not part
+# of test. BENCH_ONLY=ids, probes or areas selects; BENCH_QUICK=1 (or `make bench-quick`) runs
+# smaller sizes as a smoke test; BENCH_REUSE=1 rereads the last run's logs; BENCH_STRICT=1 makes a
+# slower time fatal on a loaded machine too. Takes about an hour on 2 idle cores.
 # `make test-cluster` installs Slurm and munge, starts a one-node Slurm cluster on this
 # machine (scripts/slurm-cluster) and checks that experiments/slurm/'s job array recipe gives
 # `make -j2`'s files byte for byte (tests/cluster/sgd_array.sh; 1 to 2 minutes on 2 cores).
@@ -17,8 +23,13 @@ LINT_BUILD ?= build-lint
 FUZZ_SECONDS ?= 30
 TIDY ?= all
 MAKEFLAGS += --no-print-directory
+BENCH_ONLY ?=
+BENCH_QUICK ?=
+BENCH_REUSE ?=
+BENCH_STRICT ?=
+BENCH_TOOLS = canary-gen dp-train eps-from-scores eps-gauss2 rdp-compose score-dump
 
-.PHONY: all deps configure build test test-sanitize test-cluster demo fuzz lint clean
+.PHONY: all deps configure build test test-sanitize test-cluster demo bench bench-quick fuzz lint clean
 
 all: build
 
@@ -46,6 +57,14 @@ test-cluster: build
 
 demo: build
 	@scripts/demo $(BUILD)/bin
+
+bench: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target $(BENCH_TOOLS)
+	@BUILD=$(BUILD) BENCH_ONLY="$(BENCH_ONLY)" BENCH_QUICK=$(BENCH_QUICK) BENCH_REUSE=$(BENCH_REUSE) \
+	  BENCH_STRICT=$(BENCH_STRICT) /usr/bin/python3 bench/figures.py
+
+bench-quick:
+	@$(MAKE) bench BENCH_QUICK=1
 
 fuzz:
 	@scripts/install-deps --fuzz
