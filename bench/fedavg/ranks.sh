@@ -24,7 +24,7 @@ for cohort in ${COHORTS:-100 1000}; do
     "${run[@]}" --ranks "$n" --out "$OUT/r$n-$cohort" --timings "$OUT/r$n-$cohort.json"
     same=yes
     diff -r "$OUT/single-$cohort" "$OUT/r$n-$cohort" >/dev/null || same=NO
-    python3 -c "import json,sys; t=json.load(open(sys.argv[1])); s=t['seconds_per_round']; print(f'{sys.argv[2]:<8} {sys.argv[3]:<6} {s:10.3f} {1/s:9.3f} {t[\"bytes_per_round\"]:16.0f} {sys.argv[4]}')" \
+    python3 -c "import json,sys; t=json.load(open(sys.argv[1])); s=t['seconds_per_round']; print(f'{sys.argv[2]:<8} {sys.argv[3]:<6} {s:10.3f} {1/s:9.3f} {t.get(\"bytes_per_round\", 0):16.0f} {sys.argv[4]}')" \
       "$OUT/r$n-$cohort.json" "$cohort" "$n" "$same"
   done
 done
