@@ -4,6 +4,7 @@
 // TLB. Nothing else changes: the same bytes, the same results.
 #pragma once
 #include <cstddef>
+#include <vector>
 
 namespace dpaudit {
 
@@ -11,5 +12,12 @@ namespace dpaudit {
 // there keep their size). A hint: below 4 MiB, off Linux, or where the kernel says no, it
 // does nothing.
 void advise_huge_pages(const void* p, std::size_t bytes);
+
+// v.reserve(n), its new storage advised as above (for a vector still empty or small).
+template <class T>
+void reserve_huge_pages(std::vector<T>& v, std::size_t n) {
+  v.reserve(n);
+  advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+}
 
 }  // namespace dpaudit

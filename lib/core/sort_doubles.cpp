@@ -52,8 +52,7 @@ void sort_ascending(std::vector<double>& v) {
   // a key) and one buffer of n: 10^7 scores touch 80 MB less memory, whose first-touch page
   // faults cost as much as a pass.
   std::vector<std::uint64_t> other;
-  other.reserve(n);
-  advise_huge_pages(other.data(), n * sizeof(std::uint64_t));  // the scatter stays in the TLB
+  reserve_huge_pages(other, n);  // the scatter stays in the TLB
   other.resize(n);
   std::vector<std::size_t> counts(kPasses * kBuckets, 0);
   for (double& x : v) {

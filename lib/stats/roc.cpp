@@ -27,8 +27,7 @@ RocSweep roc_sweep(const std::vector<double>& in_sorted, const std::vector<doubl
   RocSweep sweep;
   sweep.n_in = in_sorted.size();
   sweep.n_out = out_sorted.size();
-  sweep.points.reserve(sweep.n_in + sweep.n_out);  // 240 MB at 10^7 scores
-  advise_huge_pages(sweep.points.data(), sweep.points.capacity() * sizeof(OperatingPoint));
+  reserve_huge_pages(sweep.points, sweep.n_in + sweep.n_out);  // 240 MB at 10^7 scores
   // Walk both lists from the top; each step takes every score equal to the next
   // highest value from both, so ties between in and out share one point.
   std::size_t in_left = in_sorted.size();

@@ -3,23 +3,17 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "double_bits.hpp"
 #include "io/decimal.hpp"
 
 using namespace dpaudit;
 
 namespace {
-
-std::uint64_t bits(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, 8);
-  return u;
-}
 
 // w 10^q as std::from_chars reads "we q" (the reference: correctly rounded, ties to even).
 double by_from_chars(bool negative, std::uint64_t w, std::int64_t q) {

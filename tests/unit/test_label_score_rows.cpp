@@ -2,13 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "double_bits.hpp"
 #include "io/csv.hpp"
 #include "io/label_score_rows.hpp"
 #include "io/line_reader.hpp"
@@ -39,12 +39,6 @@ Scanned scanned(const std::string& text, bool negate = false, bool cosines = fal
   Scanned s;
   s.scan = scan_label_score_rows(padded.text(), negate, cosines, s.in, s.out);
   return s;
-}
-
-std::uint64_t bits(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, 8);
-  return u;
 }
 
 }  // namespace

@@ -9,16 +9,11 @@
 #include <vector>
 
 #include "core/sort_doubles.hpp"
+#include "double_bits.hpp"
 
 using namespace dpaudit;
 
 namespace {
-
-std::uint64_t bits(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, 8);
-  return u;
-}
 
 // sort_ascending against std::sort: the same values in the same order, bit for bit but for
 // the zeros, whose -0.0 must all come first.
