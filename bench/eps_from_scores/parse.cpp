@@ -13,16 +13,11 @@
 #include <ctime>
 #include <string>
 
+#include "core/cpu_time.hpp"
 #include "io/scores_reader.hpp"
 #include "stats/scores.hpp"
 
 namespace {
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 double megabytes(const char* path) {
   struct stat s {};
@@ -35,9 +30,9 @@ template <class F>
 double best_of(int runs, F f) {
   double best = 1e300;
   for (int r = 0; r < runs; ++r) {
-    const double t0 = cpu_seconds();
+    const double t0 = dpaudit::process_cpu_seconds();
     f();
-    best = std::min(best, cpu_seconds() - t0);
+    best = std::min(best, dpaudit::process_cpu_seconds() - t0);
   }
   return best;
 }

@@ -18,6 +18,7 @@
 #include <ctime>
 #include <vector>
 
+#include "core/cpu_time.hpp"
 #include "random/philox.hpp"
 #include "random/ziggurat.hpp"
 
@@ -34,12 +35,6 @@ void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t firs
 namespace {
 
 using dpaudit::PhiloxSimd;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 constexpr std::size_t kCount = 1 << 16, kStreams = 8;  // 4 MB of normals a round
 
@@ -71,11 +66,11 @@ void words_of(const Set& set, std::uint64_t stream, std::uint32_t* out) {
 void round_of(Set& set, std::uint64_t first_stream, std::vector<double>& normals,
               std::vector<std::uint32_t>& words) {
   const double per = 1e9 / static_cast<double>(kCount * kStreams);
-  const double t0 = cpu_seconds();
+  const double t0 = dpaudit::process_cpu_seconds();
   for (std::size_t s = 0; s < kStreams; ++s) normals_of(set, first_stream + s, normals.data());
-  const double t1 = cpu_seconds();
+  const double t1 = dpaudit::process_cpu_seconds();
   for (std::size_t s = 0; s < kStreams; ++s) words_of(set, first_stream + s, words.data());
-  const double t2 = cpu_seconds();
+  const double t2 = dpaudit::process_cpu_seconds();
   set.normal = std::min(set.normal, (t1 - t0) * per);
   set.word = std::min(set.word, (t2 - t1) * per);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "canary/canary_set.hpp"
+#include "core/cpu_time.hpp"
 #include "mechanisms/gaussian_sum.hpp"
 
 #ifdef BASELINE
@@ -24,16 +25,6 @@ std::vector<double> baseline_gaussian_sum_release(const GaussianSumConfig& confi
                                                   const std::function<void(std::size_t)>& progress);
 }  // namespace dpaudit
 #endif
-
-namespace {
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -56,14 +47,14 @@ int main(int argc, char** argv) {
   const double per = 1e9 / (static_cast<double>(d) * static_cast<double>(k));
   double best = 1e9, best_baseline = 1e9;
   for (int r = 0; r < reps; ++r) {
-    double t0 = cpu_seconds();
+    double t0 = dpaudit::process_cpu_seconds();
     const std::vector<double> now = dpaudit::gaussian_sum_release(config, &set);
-    best = std::min(best, (cpu_seconds() - t0) * per);
+    best = std::min(best, (dpaudit::process_cpu_seconds() - t0) * per);
 #ifdef BASELINE
-    t0 = cpu_seconds();
+    t0 = dpaudit::process_cpu_seconds();
     const std::vector<double> before =
         dpaudit::baseline_gaussian_sum_release(config, &set, nullptr, {});
-    best_baseline = std::min(best_baseline, (cpu_seconds() - t0) * per);
+    best_baseline = std::min(best_baseline, (dpaudit::process_cpu_seconds() - t0) * per);
     if (before != now) {
       std::fprintf(stderr, "sum_rate: the baseline's release differs\n");
       return 1;

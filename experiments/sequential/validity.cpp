@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_time.hpp"
 #include "core/parallel.hpp"
 #include "games/subsampled_gaussian_game.hpp"
 #include "random/philox_stream.hpp"
@@ -89,12 +90,6 @@ Outcome rr_run(std::uint64_t seed, double eps, std::size_t trials, std::size_t l
   return o;
 }
 
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,6 +125,6 @@ int main(int argc, char** argv) {
     sequential += o.sequential_above;
     fixed += o.fixed_above;
   }
-  std::printf("%zu %zu %zu %.1f\n", runs, sequential, fixed, cpu_seconds());
+  std::printf("%zu %zu %zu %.1f\n", runs, sequential, fixed, dpaudit::process_cpu_seconds());
   return 0;
 }
