@@ -51,8 +51,9 @@ $(CANIFE_OUT)/eps_r.png: $(CANIFE_OUT)/summary.md $(CANIFE_DIR)/eps_r.gp
 # 1e-5; an audit every 20 rounds with 100 mock rounds, 100 mock clients from the test
 # split, 1,000 design steps (not CANIFE_STEPS, to fit the time; one seed) -> user/summary.md, user/eps_r.png.
 CANIFE_USER_EPS ?= 10 30 50
-CANIFE_USER := --accountant rdp --level user --clients 3000 --partition label-skew --alpha 0.5 --clients-per-round 100 --rounds 300 \
-               --audit-every 20 --audit-rounds 100 --design-pool 100 --design-steps 1000
+CANIFE_USER_SETTING := --accountant rdp --level user --clients 3000 --partition label-skew --alpha 0.5 --clients-per-round 100 \
+                       --audit-every 20 --design-pool 100 --design-steps 1000
+CANIFE_USER := $(CANIFE_USER_SETTING) --rounds 300 --audit-rounds 100
 CANIFE_USER_RUNS := $(foreach e,$(CANIFE_USER_EPS),$(CANIFE_OUT)/user/eps_$(e)/run.json)
 
 .PHONY: canife-user
@@ -68,6 +69,34 @@ $(CANIFE_OUT)/user/summary.md: $(CANIFE_USER_RUNS) $(CANIFE_DIR)/summarize_user.
 
 $(CANIFE_OUT)/user/eps_r.png: $(CANIFE_OUT)/user/summary.md $(CANIFE_DIR)/user.gp
 	gnuplot -e "dir='$(CANIFE_OUT)/user'" $(CANIFE_DIR)/user.gp >$@.tmp
+	mv $@.tmp $@
+
+# R4 with more mock rounds (`make -C experiments canife-user-mock`): 100 scores cap eps_r at
+# 3.88, close to R4's eps_r at eps 50, so whether eps_r is flat from the first audit (R4) or
+# rises early (Maddock et al. 2023, Fig. 4a) is read again with CANIFE_MOCK_N mock rounds per audit.
+# R4's setting at eps 50's noise (z for eps 50 over 300 rounds, by RDP, as R4), the first
+# CANIFE_MOCK_RUN_ROUNDS rounds (the early audits, where the two shapes differ: rounds 0, 20,
+# ..., 80), each seed with 100 and with 1,000 mock rounds (the same training and canaries:
+# only the mock rounds differ). The full version, R4's 300 rounds over 5 seeds:
+#   make -C experiments -j canife-user-mock CANIFE_MOCK_RUN_ROUNDS=300 CANIFE_MOCK_SEEDS="1 2 3 4 5"
+CANIFE_MOCK_N ?= 100 1000
+CANIFE_MOCK_SEEDS ?= 1
+CANIFE_MOCK_RUN_ROUNDS ?= 100
+CANIFE_MOCK_RUNS := $(foreach s,$(CANIFE_MOCK_SEEDS),$(foreach n,$(CANIFE_MOCK_N),$(CANIFE_OUT)/user-mock/seed_$(s)_n_$(n)/run.json))
+
+.PHONY: canife-user-mock
+canife-user-mock: $(CANIFE_OUT)/user-mock/summary.md
+	@cat $<
+
+$(CANIFE_OUT)/user-mock/seed_%/run.json:
+	@mkdir -p $(CANIFE_OUT)/user-mock
+	nice -n 10 dp-train canife $(CANIFE_USER_SETTING) --rounds $(CANIFE_MOCK_RUN_ROUNDS) \
+	  --noise-multiplier $$(rdp-compose --accountant rdp --eps 50 --q 0.03333333333333333 --steps 300 --delta 1e-5) \
+	  --seed $(firstword $(subst _, ,$*)) --audit-rounds $(lastword $(subst _, ,$*)) \
+	  --timings $(CANIFE_OUT)/user-mock/seed_$*.timings.json --threads 1 --quiet --force --out $(CANIFE_OUT)/user-mock/seed_$* >/dev/null
+
+$(CANIFE_OUT)/user-mock/summary.md: $(CANIFE_MOCK_RUNS) $(CANIFE_DIR)/user_mock.py
+	$(PYTHON) $(CANIFE_DIR)/user_mock.py $(CANIFE_OUT)/user-mock "$(CANIFE_MOCK_SEEDS)" "$(CANIFE_MOCK_N)" >$@.tmp
 	mv $@.tmp $@
 
 # R5, Maddock et al. 2023, Fig. 5b / 8a in spirit, at sample level (`make -C experiments -j2 canife-ablation`,

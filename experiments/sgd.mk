@@ -22,6 +22,8 @@ SGD_POISON_TRIALS ?= 300
 SGD_ADAPTIVE_TRIALS ?= 150
 SGD_SHARDS ?= 4
 SGD_SIM_TRIALS ?= 1000000
+# The eps of the simulated malicious-dataset cells (none: no simulated column).
+SGD_SIM_EPS ?= $(SGD_EPS)
 SGD_SEED ?= 1
 SGD_OPTIONS ?= --train-size 1000 --q 0.1 --steps 100 --delta 1e-5
 SGD_LR ?= 1
@@ -36,7 +38,7 @@ SGD_OUT ?= $(OUT)/sgd
 SGD_DIR := $(dir $(lastword $(MAKEFILE_LIST)))sgd
 SGD_SHARD_IDS := $(shell seq 0 $$(($(SGD_SHARDS) - 1)))
 SGD_CELLS := $(foreach t,$(SGD_THREATS),$(foreach e,$(SGD_EPS),$(SGD_OUT)/cells/$(t)_$(e).json)) \
-             $(foreach e,$(SGD_EPS),$(SGD_OUT)/cells/simulated_$(e).json)
+             $(foreach e,$(SGD_SIM_EPS),$(SGD_OUT)/cells/simulated_$(e).json)
 
 .PHONY: sgd
 all: sgd
@@ -77,7 +79,29 @@ $(SGD_OUT)/cells/simulated_$(1).json: $(SGD_OUT)/cells/simulated_$(1).csv $(SGD_
 	$(SGD_DIR)/cell.sh simulated $(1) $(SGD_OUT)/cells/simulated_$(1).csv "dp-train sgd --threat malicious-dataset --engine simulate --eps $(1) $(SGD_OPTIONS) --trials 1 --json --quiet" >$$@.tmp
 	mv $$@.tmp $$@
 endef
-$(foreach e,$(SGD_EPS),$(eval $(call sgd_simulated,$(e))))
+$(foreach e,$(SGD_SIM_EPS),$(eval $(call sgd_simulated,$(e))))
+
+# sgd-poisons: Nasr et al. 2021's Figs. 4-6 (static, intermediate and adaptive poison) at
+# 1,000 trials per hypothesis and eps 2, 4, 10, with two queries: C2's crafted outlier (as
+# the sgd target) and a natural one (--craft-steps 0: C2's randomly drawn example of
+# D_shadow with its own label, no ascent), which the model learns, so that its gradient
+# falls below the clip norm: there, to first order, a fresh poison at the clip norm moves
+# the query's loss by C/||grad|| times what the query inserted itself does (sgd.md). Each
+# query is the sgd target in its own folder ($(OUT)/sgd-poisons/QUERY/fig1.md).
+SGD_POISONS_EPS ?= 2 4 10
+SGD_POISONS_TRIALS ?= 1000
+SGD_POISONS_QUERIES ?= crafted natural
+sgd_query_options = $(if $(filter natural,$(1)),--craft-steps 0)
+.PHONY: sgd-poisons
+all: sgd-poisons
+sgd-poisons: $(foreach q,$(SGD_POISONS_QUERIES),$(OUT)/sgd-poisons/$(q)/fig1.md)
+	@for q in $(SGD_POISONS_QUERIES); do echo "query: $$q"; cat $(OUT)/sgd-poisons/$$q/fig1.md; done
+.PHONY: FORCE
+FORCE:
+$(OUT)/sgd-poisons/%/fig1.md: FORCE
+	$(MAKE) --no-print-directory $@ SGD_OUT=$(OUT)/sgd-poisons/$* SGD_EPS="$(SGD_POISONS_EPS)" SGD_SIM_EPS= \
+	  SGD_THREATS="static-poison intermediate-poison adaptive-poison" SGD_POISON_TRIALS=$(SGD_POISONS_TRIALS) \
+	  SGD_ADAPTIVE_TRIALS=$(SGD_POISONS_TRIALS) SGD_OPTIONS="$(SGD_OPTIONS) $(call sgd_query_options,$*)"
 
 $(SGD_OUT)/fig1.md: $(SGD_CELLS) $(SGD_DIR)/table.py
 	$(PYTHON) $(SGD_DIR)/table.py $(SGD_OUT)/fig1.dat "$(SGD_EPS)" $(SGD_CELLS) >$@.tmp

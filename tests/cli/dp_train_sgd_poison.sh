@@ -68,4 +68,24 @@ assert j["reduce"] == "max" and j["craft_sign"] == "descent" and j["shadow_model
 PY
 CHECKS=$((CHECKS + 1))
 
+# --- --craft-steps 0: the natural query, C2's drawn example of D_shadow unchanged: the
+# objective does not move, and the inserted member is the example whose crafting starts
+# from it (the default run's initial loss is the same input's)
+got=$("${SYN[@]}" --threat static-poison --craft-steps 0 --eps 4 --trials 2 --json)
+"$PYTHON" - "$got" <<'PY' || fail "natural query: $got"
+import json, sys
+j = json.loads(sys.argv[1])
+c = j["crafted"]
+assert j["craft_steps"] == 0
+assert c["shadow_loss_final"] == c["shadow_loss_initial"], c
+PY
+crafted=$("${SYN[@]}" --threat static-poison --eps 4 --trials 2 --json)
+"$PYTHON" - "$got" "$crafted" <<'PY' || fail "natural and crafted queries start apart"
+import json, sys
+a, b = (json.loads(t)["crafted"] for t in sys.argv[1:])
+assert a["shadow_loss_initial"] == b["shadow_loss_initial"], (a, b)
+assert b["shadow_loss_final"] > 2 * a["shadow_loss_final"], (a, b)
+PY
+CHECKS=$((CHECKS + 2))
+
 finish

@@ -181,9 +181,10 @@ std::vector<ThreatOnlyOption> declare_craft_options(CLI::App& sub, Names& names,
                                  "poisons: n shadow models the crafter trains like the target "
                                  "(Nasr et al. 2021, Crafter 2)")
                       ->capture_default_str();
-  auto* craft_steps = sub.add_option("--craft-steps", c.craft_steps,
-                                     "poisons: ascent steps T on the shadow models' loss")
-                          ->capture_default_str();
+  auto* craft_steps =
+      sub.add_option("--craft-steps", c.craft_steps,
+                     "poisons: ascent steps T on the shadow models' loss (0: a natural query)")
+          ->capture_default_str();
   auto* craft_lr =
       sub.add_option("--craft-lr", c.craft_lr, "poisons: L2 length s of each ascent step")
           ->capture_default_str()
