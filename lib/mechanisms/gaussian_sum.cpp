@@ -231,7 +231,8 @@ std::vector<double> one_pass_release(const GaussianSumConfig& config, const Gene
                                      std::size_t keepers, FixedPointSum sum,
                                      const std::function<void(std::size_t)>& progress) {
   const std::size_t d = config.dim, generated = terms.count();
-  std::vector<std::vector<double>> kept(keepers, std::vector<double>(d));
+  std::vector<std::vector<double>> kept(keepers);  // not copies of one: a term more at once
+  for (std::vector<double>& term : kept) term.resize(d);
   std::vector<double> factors(keepers);
   for (std::size_t first = 0; first < generated; first += keepers) {
     const std::size_t n = std::min(keepers, generated - first);
