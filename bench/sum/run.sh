@@ -8,7 +8,9 @@
 #   BUILD_DIR: a Release build with bin/dp-train and bin/canary-gen (default build)
 #   BASELINE:  an earlier commit: its lib/mechanisms/gaussian_sum.{hpp,cpp} are compiled
 #              into bench/sum/sum_rate.cpp beside this build's library and timed in the same
-#              process (no start-up, no output), and the two releases compared bit for bit
+#              process (no start-up, no output) with this build's two paths (one pass, the
+#              terms kept; two passes), at d = 10^6, 2^21 (the largest one pass on one
+#              thread) and 10^7, and the releases compared bit for bit
 set -euo pipefail
 build=${1:-build} reps=${2:-3}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,5 +68,6 @@ if [ -n "${BASELINE:-}" ]; then
   echo
   echo "In one process (gaussian_sum_release alone), against $BASELINE's:"
   "$tmp/sum_rate" 1000000 100 "$reps"
+  "$tmp/sum_rate" 2097152 50 "$reps"
   "$tmp/sum_rate" 10000000 10 "$reps"
 fi

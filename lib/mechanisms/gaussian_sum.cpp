@@ -164,6 +164,21 @@ void in_rounds(std::size_t n, int threads, Fn fn, Done done) {
   }
 }
 
+// Generates term t (d entries) a chunk at a time, into out[0, d) when `keep`, else each chunk
+// into out[0, kChunk) over the last, and returns its factor. Both paths take their factors here,
+// so they are the same bits.
+double generate_term(const GeneratedTerms& terms, std::size_t t, std::size_t d, double* out,
+                     bool keep) {
+  LaneSum norm2;
+  for (std::size_t from = 0; from < d; from += kChunk) {
+    const std::size_t len = std::min(kChunk, d - from);
+    double* x = keep ? out + from : out;
+    terms.raw(t, from, len, x);
+    norm2.add_squares(x, len);
+  }
+  return terms.factor(t, std::sqrt(norm2.total()));
+}
+
 // The first pass: the factor of every generated term, from its norm. Every term is
 // generated a chunk at a time and not kept.
 std::vector<double> term_factors(const GeneratedTerms& terms, std::size_t d, int threads,
@@ -173,20 +188,21 @@ std::vector<double> term_factors(const GeneratedTerms& terms, std::size_t d, int
       terms.count(), threads,
       [&](std::size_t begin, std::size_t end) {
         std::vector<double> chunk(std::min(kChunk, d));
-        for (std::size_t t = begin; t < end; ++t) {
-          LaneSum norm2;
-          for (std::size_t from = 0; from < d; from += kChunk) {
-            const std::size_t len = std::min(kChunk, d - from);
-            terms.raw(t, from, len, chunk.data());
-            norm2.add_squares(chunk.data(), len);
-          }
-          factors[t] = terms.factor(t, std::sqrt(norm2.total()));
-        }
+        for (std::size_t t = begin; t < end; ++t)
+          factors[t] = generate_term(terms, t, d, chunk.data(), false);
       },
       [&](std::size_t done) {
         if (progress) progress(done);
       });
   return factors;
+}
+
+// out[i] = C (out[i] + sigma z_i) for the coordinates begin .. begin + len - 1, where out holds
+// their sum; z (len entries of scratch) gets their noise, number i of the noise stream for i.
+void add_noise(const GaussianSumConfig& config, std::size_t begin, std::size_t len, double* out,
+               double* z) {
+  PhiloxStream(derive_seed(config.seed, kNoisePurpose), 0, begin).fill_normal(z, len);
+  for (std::size_t i = 0; i < len; ++i) out[i] = config.clip * (out[i] + config.noise * z[i]);
 }
 
 // Adds the given clients' rows, each clipped to norm 1, to the sum.
@@ -206,6 +222,76 @@ void check_finite(const std::vector<double>& release) {
     if (!std::isfinite(release[i]))
       throw DataError(Pattern{"the release overflows at coordinate " + std::to_string(i) +
                               ": C (sum + sigma Z) is not finite; lower {clip} or {noise}"});
+}
+
+// One pass, the terms kept: in rounds of `keepers` terms, each thread generates one term whole
+// (and its factor), then the threads add the round's terms into `sum`, each over its own range
+// of coordinates. The release reuses a term's buffer. Memory: the sum and `keepers` terms.
+std::vector<double> one_pass_release(const GaussianSumConfig& config, const GeneratedTerms& terms,
+                                     std::size_t keepers, FixedPointSum sum,
+                                     const std::function<void(std::size_t)>& progress) {
+  const std::size_t d = config.dim, generated = terms.count();
+  std::vector<std::vector<double>> kept(keepers);  // not copies of one: a term more at once
+  for (std::vector<double>& term : kept) term.resize(d);
+  std::vector<double> factors(keepers);
+  for (std::size_t first = 0; first < generated; first += keepers) {
+    const std::size_t n = std::min(keepers, generated - first);
+    parallel_blocks(n, int(n), [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t t = begin; t < end; ++t)
+        factors[t] = generate_term(terms, first + t, d, kept[t].data(), true);
+    });
+    parallel_blocks(d, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t t = 0; t < n; ++t) sum.add(kept[t].data(), factors[t], begin, end);
+    });
+    if (progress) progress(2 * (first + n));  // each term's norm known and the term added
+  }
+  std::vector<double> release = std::move(kept[0]);
+  kept.clear();
+  sum.total(release.data());
+  const std::size_t blocks = (d + kChunk - 1) / kChunk;
+  parallel_blocks(
+      blocks, config.threads, [&](std::size_t first_block, std::size_t end_block, std::size_t) {
+        std::vector<double> z(kChunk);
+        for (std::size_t b = first_block; b < end_block; ++b) {
+          const std::size_t begin = b * kChunk;
+          add_noise(config, begin, std::min(kChunk, d - begin), release.data() + begin, z.data());
+        }
+      });
+  return release;
+}
+
+// Two passes, no term kept: the factors first (term_factors), then a block of kChunk
+// coordinates at a time: every term's entries there, generated again, go into the block's exact
+// sum (with `given`'s entries, if any); then C (sum + sigma Z) of the block is written.
+std::vector<double> two_pass_release(const GaussianSumConfig& config, const GeneratedTerms& terms,
+                                     std::size_t max_terms, const FixedPointSum* given,
+                                     const std::function<void(std::size_t)>& progress) {
+  const std::size_t d = config.dim, generated = terms.count();
+  const std::vector<double> factors = term_factors(terms, d, config.threads, progress);
+  std::vector<double> release(d);
+  const std::size_t blocks = (d + kChunk - 1) / kChunk;
+  in_rounds(
+      blocks, config.threads,
+      [&](std::size_t first_block, std::size_t end_block) {
+        FixedPointSum sum(kChunk, max_terms);
+        std::vector<double> x(kChunk);
+        for (std::size_t b = first_block; b < end_block; ++b) {
+          const std::size_t begin = b * kChunk, len = std::min(kChunk, d - begin);
+          sum.clear();
+          if (given) sum.add_entries(*given, begin, begin + len);
+          for (std::size_t t = 0; t < generated; ++t) {
+            terms.raw(t, begin, len, x.data());
+            sum.add(x.data(), factors[t], 0, len);
+          }
+          double* out = release.data() + begin;
+          sum.total(out, 0, len);
+          add_noise(config, begin, len, out, x.data());
+        }
+      },
+      [&](std::size_t done) {
+        if (progress && generated) progress(generated + generated * done / blocks);
+      });
+  return release;
 }
 
 }  // namespace
@@ -230,37 +316,14 @@ std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const 
     given_sum.emplace(d, max_terms);
     add_given_clients(*given, d, *given_sum);
   }
-  const std::vector<double> factors = term_factors(terms, d, config.threads, progress);
-
-  // The second pass, a block of kChunk coordinates at a time: every term's entries there,
-  // generated again, go into the block's exact sum; then C (sum + sigma Z) of the block
-  // is written. Coordinate i's noise is number i of the noise stream.
-  const std::uint64_t noise_seed = derive_seed(config.seed, kNoisePurpose);
-  std::vector<double> release(d);
-  const std::size_t blocks = (d + kChunk - 1) / kChunk;
-  in_rounds(
-      blocks, config.threads,
-      [&](std::size_t first_block, std::size_t end_block) {
-        FixedPointSum sum(kChunk, max_terms);
-        std::vector<double> x(kChunk);
-        for (std::size_t b = first_block; b < end_block; ++b) {
-          const std::size_t begin = b * kChunk, len = std::min(kChunk, d - begin);
-          sum.clear();
-          if (given_sum) sum.add_entries(*given_sum, begin, begin + len);
-          for (std::size_t t = 0; t < generated; ++t) {
-            terms.raw(t, begin, len, x.data());
-            sum.add(x.data(), factors[t], 0, len);
-          }
-          double* out = release.data() + begin;
-          sum.total(out, 0, len);
-          PhiloxStream(noise_seed, 0, begin).fill_normal(x.data(), len);
-          for (std::size_t i = 0; i < len; ++i)
-            out[i] = config.clip * (out[i] + config.noise * x[i]);
-        }
-      },
-      [&](std::size_t done) {
-        if (progress && generated) progress(generated + generated * done / blocks);
-      });
+  // One pass when a term per thread fits in kept_term_bytes (GaussianSumConfig).
+  const std::size_t keepers = std::min(resolve_threads(config.threads), generated);
+  std::vector<double> release =
+      keepers > 0 && d <= config.kept_term_bytes / (sizeof(double) * keepers)
+          ? one_pass_release(config, terms, keepers,
+                             given_sum ? std::move(*given_sum) : FixedPointSum(d, max_terms),
+                             progress)
+          : two_pass_release(config, terms, max_terms, given_sum ? &*given_sum : nullptr, progress);
   check_finite(release);
   return release;
 }

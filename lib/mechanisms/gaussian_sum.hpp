@@ -6,11 +6,18 @@
 //
 // The sum is exact: contributions are added as 64-bit fixed-point numbers, so it is
 // the same whatever the number of threads or the order of terms (FixedPointSum).
-// Two passes over the generated terms (random clients and canaries), neither of which keeps a
-// term: the first computes each term's norm, the second adds every term to one block of
-// coordinates at a time, regenerated there, then adds the block's noise. Memory: the release
-// (8 bytes per coordinate) and a few blocks per thread; client rows from a file (ClientRows)
-// add their exact sum and one row (16 bytes per coordinate).
+// The generated terms (random clients and canaries) go in one of two ways, the same bytes either
+// way (GaussianSumConfig::kept_term_bytes chooses):
+// - one pass, when one term per thread fits in a small budget (16 MiB by default: d up to
+//   2^21 on one thread): each term is generated once, whole, and added from its buffer to a
+//   sum over all coordinates. Memory: that sum (8 bytes per coordinate) and the kept terms,
+//   at most the budget; the release reuses a term's buffer.
+// - two passes, otherwise, neither of which keeps a term: the first computes each term's norm,
+//   the second adds every term to one block of coordinates at a time, regenerated there, then
+//   adds the block's noise. Memory: the release (8 bytes per coordinate) and a few blocks per
+//   thread.
+// So the memory is at most 8 bytes per coordinate plus the budget. Client rows from a file
+// (ClientRows) add their exact sum and one row (16 bytes per coordinate).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -65,6 +72,10 @@ struct GaussianSumConfig {
   double clip = 1;         // C, the sensitivity
   std::uint64_t seed = 0;  // noise and random clients (derived seeds, see .cpp)
   int threads = 0;         // <= 0: all cores
+  // Memory for terms kept whole, one per thread (8 bytes per coordinate each; threads beyond
+  // the number of terms keep none): when they fit, one pass, else two (see above). 0 forces
+  // two passes, SIZE_MAX one.
+  std::size_t kept_term_bytes = std::size_t{16} << 20;
 };
 
 // The release rho (dim entries). Random clients are standard Gaussian vectors clipped
@@ -73,7 +84,7 @@ struct GaussianSumConfig {
 // sizes) or a release entry that overflows to +-inf (a huge clip or noise).
 // `progress`, if set, is called from the calling thread with the work done so far, out of
 // 2 (random clients + canaries): each counts once when its norm is known and once when it
-// has been added.
+// has been added (in one pass, both at once, after each round of one term per thread).
 std::vector<double> gaussian_sum_release(const GaussianSumConfig& config, const CanarySet* canaries,
                                          const ClientRows* given = nullptr,
                                          const std::function<void(std::size_t)>& progress = {});

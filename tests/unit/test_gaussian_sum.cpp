@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -99,6 +102,11 @@ TEST_CASE("same release whatever the threads; noise has sd sigma C") {
   const std::vector<double> one = gaussian_sum_release(c, &set);
   c.threads = 3;
   CHECK(gaussian_sum_release(c, &set) == one);
+  c.kept_term_bytes = 0;  // two passes (the default keeps the terms at this size: one)
+  CHECK(gaussian_sum_release(c, &set) == one);
+  c.threads = 1;
+  CHECK(gaussian_sum_release(c, &set) == one);
+  c.kept_term_bytes = GaussianSumConfig{}.kept_term_bytes;
   double mean = 0, sq = 0;
   for (double v : one) {
     mean += v;
@@ -152,14 +160,29 @@ TEST_CASE("canary dimension mismatch names both sizes") {
 
 // The release's bytes, pinned: FNV-1a (io/config_hash.hpp) of its 8-byte entries. The hashes
 // are what the one-pass implementation before issue 26 gave (this test's configurations run
-// against commit 084f076's gaussian_sum.cpp: each term generated whole, then added), so the
-// two-pass release (norms first, then blocks of coordinates) keeps every bit. d = 10007 is
-// not a multiple of the block; the cases cover random clients, a dummy spec, clipped and
-// unclipped matrix rows and given rows, at 2 and 3 threads.
-TEST_CASE("the release keeps its bytes: sphere, dummy and matrix canaries, every client kind") {
+// against commit 084f076's gaussian_sum.cpp: each term generated whole, then added), so both
+// of today's paths keep every bit: each case runs with kept_term_bytes on either side of the
+// boundary, one term per thread (threads beyond the terms keep none) of d doubles, which is one
+// pass, and one byte less, which is two passes (norms first, then blocks of coordinates).
+// d = 10007 is not a multiple of the block; the cases cover random clients, a dummy spec,
+// clipped and unclipped matrix rows and given rows, at 1, 2 and 3 threads.
+TEST_CASE(
+    "the release keeps its bytes on both paths: sphere, dummy and matrix canaries, every "
+    "client kind") {
   const std::size_t d = 10007;
-  auto hash = [](const std::vector<double>& r) {
+  auto fnv = [](const std::vector<double>& r) {
     return fnv1a_64(std::string_view(reinterpret_cast<const char*>(r.data()), r.size() * 8));
+  };
+  // The release's hash on both paths (0 where they differ); `keepers` terms kept in one pass.
+  auto hash = [&](GaussianSumConfig c, std::size_t keepers, const CanarySet* set,
+                  const std::function<ClientRows()>& rows = {}) {
+    c.kept_term_bytes = keepers * d * sizeof(double);
+    ClientRows one = rows ? rows() : ClientRows{};
+    const std::uint64_t one_pass = fnv(gaussian_sum_release(c, set, rows ? &one : nullptr));
+    c.kept_term_bytes -= 1;
+    ClientRows two = rows ? rows() : ClientRows{};
+    const std::uint64_t two_passes = fnv(gaussian_sum_release(c, set, rows ? &two : nullptr));
+    return one_pass == two_passes ? one_pass : 0;
   };
   const CanarySet set = spheres(9, d);
   GaussianSumConfig c = config(d, 0.7);
@@ -167,7 +190,7 @@ TEST_CASE("the release keeps its bytes: sphere, dummy and matrix canaries, every
   c.threads = 2;
   c.client_data = ClientData::random;
   c.clients = 2;
-  CHECK(hash(gaussian_sum_release(c, &set)) == 0x00f4b43fd9156d20ull);
+  CHECK(hash(c, 2, &set) == 0x00f4b43fd9156d20ull);
 
   CanarySpec dummy;
   dummy.kind = CanaryKind::dummy;
@@ -178,25 +201,29 @@ TEST_CASE("the release keeps its bytes: sphere, dummy and matrix canaries, every
   const CanarySet dummies = CanarySet::from_spec(dummy);
   GaussianSumConfig e = config(d, 0.2);
   e.seed = 8;
-  CHECK(hash(gaussian_sum_release(e, &dummies)) == 0x3e9f13f8f3077575ull);
+  e.threads = 1;
+  CHECK(hash(e, 1, &dummies) == 0x3e9f13f8f3077575ull);
 
   // Row 0 has norm 2.1 (clipped), rows 1 and 2 norm 0.07; given row 0 norm 3.5, row 1 0.07.
   std::vector<double> m(3 * d);
   for (std::size_t i = 0; i < m.size(); ++i)
     m[i] = std::sin(0.37 * double(i)) * (i < d ? 0.03 : 0.001);
   const CanarySet matrix = CanarySet::from_matrix(m, 3, d, "matrix");
-  std::size_t next = 0;
-  const ClientRows given{3, [&](double* row) {
-                           for (std::size_t i = 0; i < d; ++i)
-                             row[i] =
-                                 std::cos(0.11 * double(i + next * d)) * (next == 1 ? 0.001 : 0.05);
-                           ++next;
-                         }};
+  // Given rows, streamed once per release.
+  auto given = [&] {
+    auto next = std::make_shared<std::size_t>(0);
+    return ClientRows{3, [next, d](double* row) {
+                        for (std::size_t i = 0; i < d; ++i)
+                          row[i] =
+                              std::cos(0.11 * double(i + *next * d)) * (*next == 1 ? 0.001 : 0.05);
+                        ++*next;
+                      }};
+  };
   GaussianSumConfig g = config(d, 0.4);
   g.seed = 5;
   g.client_data = ClientData::given;
   g.threads = 3;
-  CHECK(hash(gaussian_sum_release(g, &matrix, &given)) == 0xd446b73dbedb3d1aull);
+  CHECK(hash(g, 3, &matrix, given) == 0xd446b73dbedb3d1aull);
 }
 
 TEST_CASE("progress: each term counts twice, once per pass, up to 2 (clients + canaries)") {
@@ -204,10 +231,20 @@ TEST_CASE("progress: each term counts twice, once per pass, up to 2 (clients + c
   GaussianSumConfig c = config(9000, 1);
   c.client_data = ClientData::random;
   c.clients = 2;
-  std::vector<std::size_t> seen;
-  (void)gaussian_sum_release(c, &set, nullptr, [&](std::size_t done) { seen.push_back(done); });
-  REQUIRE(!seen.empty());
-  CHECK(std::is_sorted(seen.begin(), seen.end()));
-  CHECK(std::find(seen.begin(), seen.end(), 7u) != seen.end());  // the norms, all 7 terms
-  CHECK(seen.back() == 14);
+  c.threads = 2;
+  for (const std::size_t kept : {std::size_t{0}, std::numeric_limits<std::size_t>::max()}) {
+    CAPTURE(kept);
+    c.kept_term_bytes = kept;
+    std::vector<std::size_t> seen;
+    (void)gaussian_sum_release(c, &set, nullptr, [&](std::size_t done) { seen.push_back(done); });
+    REQUIRE(!seen.empty());
+    CHECK(std::is_sorted(seen.begin(), seen.end()));
+    // Two passes: the norms of all 7 terms, then the blocks. One pass: rounds of 2 terms.
+    const std::vector<std::size_t> one_pass{4, 8, 12, 14};
+    if (kept == 0)
+      CHECK(std::find(seen.begin(), seen.end(), 7u) != seen.end());
+    else
+      CHECK(seen == one_pass);
+    CHECK(seen.back() == 14);
+  }
 }

@@ -52,7 +52,7 @@ int run_sum(const SumOptions& o, bool clients_given) {
   if (!o.canaries.empty()) canaries = CanarySet::open(o.canaries);
   const std::size_t terms = (canaries ? canaries->count() : 0) +
                             (config.client_data == ClientData::random ? config.clients : 0);
-  cli::Progress progress("dp-train sum", 2 * terms, o.quiet);  // two passes over the terms
+  cli::Progress progress("dp-train sum", 2 * terms, o.quiet);  // a term: its norm, its addition
   const std::vector<double> release =
       gaussian_sum_release(config, canaries ? &*canaries : nullptr, client_file ? &given : nullptr,
                            [&](std::size_t done) { progress.update(done); });
