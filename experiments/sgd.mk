@@ -91,6 +91,7 @@ $(foreach e,$(SGD_SIM_EPS),$(eval $(call sgd_simulated,$(e))))
 SGD_POISONS_EPS ?= 2 4 10
 SGD_POISONS_TRIALS ?= 1000
 SGD_POISONS_QUERIES ?= crafted natural
+SGD_POISONS_THREATS ?= static-poison intermediate-poison adaptive-poison
 sgd_query_options = $(if $(filter natural,$(1)),--craft-steps 0)
 .PHONY: sgd-poisons
 all: sgd-poisons
@@ -100,7 +101,7 @@ sgd-poisons: $(foreach q,$(SGD_POISONS_QUERIES),$(OUT)/sgd-poisons/$(q)/fig1.md)
 FORCE:
 $(OUT)/sgd-poisons/%/fig1.md: FORCE
 	$(MAKE) --no-print-directory $@ SGD_OUT=$(OUT)/sgd-poisons/$* SGD_EPS="$(SGD_POISONS_EPS)" SGD_SIM_EPS= \
-	  SGD_THREATS="static-poison intermediate-poison adaptive-poison" SGD_POISON_TRIALS=$(SGD_POISONS_TRIALS) \
+	  SGD_THREATS="$(SGD_POISONS_THREATS)" SGD_POISON_TRIALS=$(SGD_POISONS_TRIALS) \
 	  SGD_ADAPTIVE_TRIALS=$(SGD_POISONS_TRIALS) SGD_OPTIONS="$(SGD_OPTIONS) $(call sgd_query_options,$*)"
 
 $(SGD_OUT)/fig1.md: $(SGD_CELLS) $(SGD_DIR)/table.py
