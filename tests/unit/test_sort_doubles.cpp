@@ -73,15 +73,14 @@ TEST_CASE("sort_ascending: signs, zeros, ties, subnormals, extremes and infiniti
   check_sorts_like_std(v);
 }
 
-TEST_CASE("sort_ascending: each path of the bucket sort, zeros and ties included") {
+TEST_CASE("sort_ascending: shapes of scores, zeros and ties included") {
   std::mt19937_64 gen(11);
   std::normal_distribution<double> normal;
   std::cauchy_distribution<double> cauchy;
   const std::size_t n = 200000;
-  // Each shape, from a score x ~ N(0, 1): smooth (the buckets, then insertion sorts); rounded
-  // to 1e-3 (ties within the in-cache buckets); ten clusters 1e-9 wide (a second level out of
-  // cache); values 2^-k (clusters within clusters down to the depth limit); heavy tails and
-  // one outlier (the sample sends them to the radix sort); two values (likewise).
+  // Each shape, from a score x ~ N(0, 1): smooth; rounded to 1e-3 (ties); ten clusters 1e-9
+  // wide; values 2^-k (every exponent down to 2^-999); one outlier; two values; and heavy
+  // tails below (bench/eps_from_scores/sort_shapes.cpp times the same shapes).
   const auto shapes = {
       +[](double x, std::size_t, std::mt19937_64&) { return x; },
       +[](double x, std::size_t, std::mt19937_64&) { return std::round(x * 1000) / 1000; },
