@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -24,11 +26,15 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The input's lines: `path` "-" or "" is `standard_input`; a directory or a file that
-// cannot be opened is a DataError naming `source`.
+// The input's lines: `path` "-" or "" is `standard_input`, read a block at a time from
+// descriptor 0 when it is std::cin (which nothing reads before: the tools read stdin once,
+// through here); a directory or a file that cannot be opened is a DataError naming `source`.
 LineReader open_lines(const std::string& path, const std::string& source,
                       std::istream& standard_input) {
-  if (path.empty() || path == "-") return LineReader(standard_input);
+  if (path.empty() || path == "-") {
+    if (&standard_input == &std::cin) return LineReader(STDIN_FILENO, source);
+    return LineReader(standard_input);
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw DataError("is a directory, not a CSV file", source);

@@ -19,12 +19,16 @@ constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
 LineReader::LineReader(const std::string& path, const std::string& source)
     : source_(source),
       fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)),
+      owns_fd_(true),
       block_(kBlockBytes + 2 * kPadding) {
   if (fd_ < 0) throw DataError("cannot open file", source_);
 }
 
+LineReader::LineReader(int fd, const std::string& source)
+    : source_(source), fd_(fd), block_(kBlockBytes + 2 * kPadding) {}
+
 LineReader::~LineReader() {
-  if (fd_ >= 0) ::close(fd_);
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
 }
 
 bool LineReader::fill() {

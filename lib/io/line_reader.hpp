@@ -1,8 +1,8 @@
-// The lines of a file or a stream, for the CSV reader. A file opened by path is read with
-// read(2) a block at a time (on a pipe, what has arrived: a line is seen as soon as it is
-// complete, so a reader of a trainer that is still writing keeps up with it); a stream
-// (stdin, a caller's string stream) line by line with std::getline. Either way a line ends
-// at '\n', which the line leaves out, and the last line needs none.
+// The lines of a file or a stream, for the CSV reader. A file opened by path, or a descriptor
+// (standard input), is read with read(2) a block at a time (on a pipe, what has arrived: a
+// line is seen as soon as it is complete, so a reader of a trainer that is still writing
+// keeps up with it); a stream (a caller's string stream) line by line with std::getline. Either way
+// a line ends at '\n', which the line leaves out, and the last line needs none.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -17,6 +17,8 @@ class LineReader {
  public:
   // Opens `path`; DataError "cannot open file" naming `source` when it cannot.
   LineReader(const std::string& path, const std::string& source);
+  // Reads the open descriptor `fd` (not closed here), named `source` in errors.
+  LineReader(int fd, const std::string& source);
   explicit LineReader(std::istream& in) : in_(&in) {}
   ~LineReader();
   LineReader(const LineReader&) = delete;
@@ -43,6 +45,7 @@ class LineReader {
   bool fill();  // reads more of the file behind the unread part; false at its end
   std::string source_;
   int fd_ = -1;
+  bool owns_fd_ = false;
   std::istream* in_ = nullptr;
   std::string text_;  // the stream's current line
   // The file's unread bytes are [begin_, end_), kPadding bytes after the block's start and

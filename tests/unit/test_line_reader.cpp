@@ -1,4 +1,6 @@
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -51,6 +53,14 @@ TEST_CASE("LineReader: a file's lines are std::getline's, across blocks and past
     std::istringstream in(text);
     LineReader stream(in);
     CHECK(all_lines(stream) == lines);
+    // An open descriptor (how stdin is read): the same lines, and it stays open.
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    {
+      LineReader descriptor(fd, "stdin");
+      CHECK(all_lines(descriptor) == lines);
+    }
+    CHECK(::close(fd) == 0);
   }
   std::remove(path.c_str());
 }

@@ -72,3 +72,29 @@ TEST_CASE("sort_ascending: signs, zeros, ties, subnormals, extremes and infiniti
   }
   check_sorts_like_std(v);
 }
+
+TEST_CASE("sort_ascending: shapes of scores, zeros and ties included") {
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> normal;
+  std::cauchy_distribution<double> cauchy;
+  const std::size_t n = 200000;
+  // Each shape, from a score x ~ N(0, 1): smooth; rounded to 1e-3 (ties); ten clusters 1e-9
+  // wide; values 2^-k (every exponent down to 2^-999); one outlier; two values; and heavy
+  // tails below (bench/eps_from_scores/sort_shapes.cpp times the same shapes).
+  const auto shapes = {
+      +[](double x, std::size_t, std::mt19937_64&) { return x; },
+      +[](double x, std::size_t, std::mt19937_64&) { return std::round(x * 1000) / 1000; },
+      +[](double x, std::size_t, std::mt19937_64& g) { return double(g() % 10) + 1e-9 * x; },
+      +[](double, std::size_t i, std::mt19937_64&) { return std::ldexp(1.0, -int(i % 1000)); },
+      +[](double x, std::size_t i, std::mt19937_64&) { return i == 7 ? 1e300 : x; },
+      +[](double x, std::size_t, std::mt19937_64&) { return double(x > 0); }};
+  for (const auto shape : shapes) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = shape(normal(gen), i, gen);
+    for (std::size_t i = 0; i < 50; ++i) v[gen() % n] = (i % 2) ? 0.0 : -0.0;
+    check_sorts_like_std(v);
+  }
+  std::vector<double> tails(n);
+  for (double& x : tails) x = cauchy(gen);
+  check_sorts_like_std(tails);
+}
