@@ -246,11 +246,20 @@ TEST_CASE("cosine scores: closed forms for dummy canaries") {
   CHECK_THROWS_AS(CanaryScorer(set).scores(zero.data(), ScoreStat::cosine), DataError);
 }
 
-TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the cache") {
-  const std::size_t k = 37, d = 10000;
-  const CanarySet set = CanarySet::from_spec(sphere(11, k, d));
-  std::vector<double> v(d);
-  PhiloxStream(99, 0).fill_normal(v.data(), d);
+// The scorers' test problem (a fixture): 37 sphere canaries of dimension 10,000 (seed 11) and one
+// observation v ~ N(0, I) (seed 99).
+struct SphereProblem {
+  static constexpr std::size_t k = 37, d = 10000;
+  CanarySet set = CanarySet::from_spec(sphere(11, k, d));
+  std::vector<double> v = [] {
+    std::vector<double> x(d);
+    PhiloxStream(99, 0).fill_normal(x.data(), d);
+    return x;
+  }();
+};
+
+TEST_CASE_FIXTURE(SphereProblem,
+                  "sphere scores: exact cosines, same bits for any threads and with the cache") {
   const std::vector<double> one = CanaryScorer(set, 1).scores(v.data(), ScoreStat::cosine);
   CHECK(CanaryScorer(set, 3).scores(v.data(), ScoreStat::cosine) == one);
   const CanaryScorer cached(set, 2, k * d * sizeof(double));
@@ -267,11 +276,9 @@ TEST_CASE("sphere scores: exact cosines, same bits for any threads and with the 
   }
 }
 
-TEST_CASE("f32 storage: u_j = fl32(c_j / ||c_j||) summed in LaneSum's order, within 2^-24") {
-  const std::size_t k = 37, d = 10000;
-  const CanarySet set = CanarySet::from_spec(sphere(11, k, d));
-  std::vector<double> v(d);
-  PhiloxStream(99, 0).fill_normal(v.data(), d);
+TEST_CASE_FIXTURE(
+    SphereProblem,
+    "f32 storage: u_j = fl32(c_j / ||c_j||) summed in LaneSum's order, within 2^-24") {
   const std::vector<double> f64 = CanaryScorer(set, 1).scores(v.data(), ScoreStat::cosine);
   const CanaryScorer cached(set, 2, k * d * sizeof(float), CanaryStorage::f32);
   CHECK(cached.cached());
