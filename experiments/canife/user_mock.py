@@ -47,7 +47,7 @@ for s in seeds:
         print(f"| {row['round']} | " + " | ".join(cells) + f" | {fmt(num(row['eps_r_theory_delta']))} | "
               + ("-" if norm is None else f"{norm:.3f}") + " |")
     print()
-    print("| n | eps_hat, Maddock et al. 2023's code | eps_hat, inf read as the cap | separated audits | "
+    print("| n | eps_hat, Maddock et al. 2023's code (a point estimate: Gaussian rounds) | eps_hat, inf read as the cap | separated audits | "
           "audits, wall s (design + mock) |")
     print("|---|---|---|---|---|")
     for n in ns:
