@@ -46,7 +46,7 @@ test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
 test-sanitize: deps
-	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPAUDIT_WITH_TORCH=OFF \
+	@cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPAUDIT_WITH_TORCH=OFF -DDPAUDIT_WITH_CUDA=OFF \
 	  -DDPAUDIT_SANITIZE=address,undefined $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	@ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j$(JOBS)
@@ -74,7 +74,7 @@ fuzz:
 
 lint:
 	@scripts/install-deps --lint
-	@cmake -S . -B $(LINT_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DDPAUDIT_UNITY=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake -S . -B $(LINT_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DDPAUDIT_UNITY=OFF -DDPAUDIT_WITH_CUDA=OFF $(CMAKE_ARGS) >/dev/null
 	@JOBS=$(JOBS) TIDY=$(TIDY) scripts/lint $(LINT_BUILD)
 
 clean:

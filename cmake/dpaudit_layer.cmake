@@ -1,5 +1,11 @@
 # dpaudit_layer(NAME [TORCH] [DEPENDS layer...] [PACKAGES target...])
 #
+# A folder's cuda/ subfolder (lib/NAME/cuda/) is the CUDA part of the layer, compiled into its
+# own library: its .cu files where the build has CUDA (DPAUDIT_CUDA, the top-level
+# CMakeLists.txt), with -fmad=false (no fused multiply-add: the GPU rounds as the CPU does);
+# otherwise its .cpp files, which say what the layer does without CUDA. The layering check
+# covers all of them.
+#
 # The library dpaudit_NAME from lib/NAME/*.cpp (with TORCH: dpaudit_NAME_torch from
 # lib/NAME/torch/*.cpp, linked with LibTorch), linked PUBLIC with the declared layers and
 # packages; a torch layer also links the torch part of each layer it declares (defined
@@ -16,6 +22,22 @@ function(dpaudit_layer name)
   endif()
   file(GLOB sources CONFIGURE_DEPENDS ${dir}/*.cpp)
   file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.hpp)
+  set(checked "")
+  if(NOT L_TORCH AND IS_DIRECTORY ${dir}/cuda)
+    file(GLOB cuda_sources CONFIGURE_DEPENDS ${dir}/cuda/*.cu)
+    file(GLOB cuda_absent CONFIGURE_DEPENDS ${dir}/cuda/*.cpp)
+    file(GLOB cuda_headers CONFIGURE_DEPENDS ${dir}/cuda/*.hpp)
+    list(APPEND headers ${cuda_headers})
+    if(DPAUDIT_CUDA)
+      set_source_files_properties(${cuda_sources} PROPERTIES COMPILE_OPTIONS -fmad=false
+                                                             SKIP_UNITY_BUILD_INCLUSION ON)
+      list(APPEND sources ${cuda_sources})
+      set(checked ${cuda_absent})
+    else()
+      list(APPEND sources ${cuda_absent})
+      set(checked ${cuda_sources})
+    endif()
+  endif()
   set(deps "")
   foreach(layer IN LISTS L_DEPENDS)
     list(APPEND deps dpaudit_${layer})
@@ -32,9 +54,9 @@ function(dpaudit_layer name)
   add_custom_command(
     OUTPUT ${stamp}
     COMMAND ${CMAKE_COMMAND} -DLAYER=${name} "-DALLOWED=${allowed}" -DTORCH=${L_TORCH}
-            "-DFILES=${sources};${headers}" -DSTAMP=${stamp}
+            "-DFILES=${sources};${headers};${checked}" -DSTAMP=${stamp}
             -P ${CMAKE_SOURCE_DIR}/cmake/check_layer.cmake
-    DEPENDS ${sources} ${headers} ${CMAKE_SOURCE_DIR}/cmake/check_layer.cmake
+    DEPENDS ${sources} ${headers} ${checked} ${CMAKE_SOURCE_DIR}/cmake/check_layer.cmake
     COMMENT "layering check: ${target}" VERBATIM)
   add_custom_target(${target}_layering DEPENDS ${stamp})
 
@@ -62,4 +84,7 @@ function(dpaudit_layer name)
   endif()
   target_compile_definitions(${target} ${scope} DPAUDIT_VERSION="${PROJECT_VERSION}")
   target_link_libraries(${target} ${scope} ${deps} ${L_PACKAGES})
+  if(DPAUDIT_CUDA AND cuda_sources)
+    target_link_libraries(${target} ${scope} CUDA::cudart_static)
+  endif()
 endfunction()

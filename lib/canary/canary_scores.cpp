@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "canary/cuda/cuda_canary_sums.hpp"
 #include "canary/f32_rows.hpp"
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
@@ -22,9 +23,24 @@ ScoreStat parse_score_stat(const std::string& name) {
   return parse_named(kStats, name, "statistic", "{stat}");
 }
 
+ScoreDevice parse_score_device(const std::string& name) {
+  static constexpr Named<ScoreDevice> kDevices[] = {{"cpu", ScoreDevice::cpu},
+                                                    {"cuda", ScoreDevice::cuda}};
+  return parse_named(kDevices, name, "device", "{device}");
+}
+
 CanaryScorer::CanaryScorer(const CanarySet& set, int threads, std::size_t cache_bytes,
-                           CanaryStorage storage)
+                           CanaryStorage storage, ScoreDevice device)
     : set_(set), threads_(threads), storage_(storage) {
+  if (device == ScoreDevice::cuda) {
+    if (!CudaCanarySums::built()) throw UsageError(CudaCanarySums::kNotBuilt);
+    const CanarySpec* spec = set.spec();
+    if (spec && spec->kind == CanaryKind::sphere && storage == CanaryStorage::f64) {
+      cuda_ = std::make_shared<const CudaCanarySums>(spec->seed, spec->first_index, spec->count,
+                                                     spec->dim, threads);
+      return;
+    }
+  }
   const bool f32 = storage == CanaryStorage::f32;
   const double bytes =
       double(set.count()) * double(set.dim()) * double(f32 ? sizeof(float) : sizeof(double));
@@ -123,26 +139,29 @@ std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
     }
     return out;
   }
-  std::vector<double> out(set_.count());
-  parallel_blocks(set_.count(), threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
-    std::vector<double> buffer(cached() ? 0 : std::min(kChunk, set_.dim()));
-    double dot[kGroup], norm2[kGroup];
-    for (std::size_t first = begin; first < end; first += kGroup) {
-      const std::size_t n = std::min(kGroup, end - first);
-      group_sums(first, n, v, buffer.data(), dot, norm2);
-      for (std::size_t g = 0; g < n; ++g) {
-        const std::size_t j = first + g;
-        if (norm2[g] == 0)
-          throw DataError("canary " + std::to_string(j) + " is the zero vector", set_.source());
-        const double raw_norm = std::sqrt(norm2[g]);
-        if (stat == ScoreStat::cosine) {
-          out[j] = dot[g] / raw_norm / v_norm;
-        } else {
-          out[j] = set_.raw_needs_normalising() ? dot[g] / raw_norm : dot[g];
-        }
-      }
+  const std::size_t count = set_.count();
+  std::vector<double> dot(count), norm2(count);
+  if (cuda_) {
+    cuda_->sums(v, dot.data(), norm2.data());
+  } else {
+    parallel_blocks(count, threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
+      std::vector<double> buffer(cached() ? 0 : std::min(kChunk, set_.dim()));
+      for (std::size_t first = begin; first < end; first += kGroup)
+        group_sums(first, std::min(kGroup, end - first), v, buffer.data(), dot.data() + first,
+                   norm2.data() + first);
+    });
+  }
+  std::vector<double> out(count);
+  for (std::size_t j = 0; j < count; ++j) {
+    if (norm2[j] == 0)
+      throw DataError("canary " + std::to_string(j) + " is the zero vector", set_.source());
+    const double raw_norm = std::sqrt(norm2[j]);
+    if (stat == ScoreStat::cosine) {
+      out[j] = dot[j] / raw_norm / v_norm;
+    } else {
+      out[j] = set_.raw_needs_normalising() ? dot[j] / raw_norm : dot[j];
     }
-  });
+  }
   return out;
 }
 

@@ -5,12 +5,15 @@
 // count or on whether the canaries are cached.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "canary/canary_set.hpp"
 
 namespace dpaudit {
+
+class CudaCanarySums;
 
 enum class ScoreStat { cosine, dot };
 ScoreStat parse_score_stat(const std::string& name);  // "cosine" | "dot"; UsageError
@@ -27,6 +30,12 @@ ScoreStat parse_score_stat(const std::string& name);  // "cosine" | "dot"; Usage
 //        cosine near 0 keeps its absolute, not its relative, accuracy).
 enum class CanaryStorage { f64, f32 };
 
+// Where the sums of a score are made. cuda: sphere canaries of a spec are regenerated and
+// summed on a CUDA GPU (canary/cuda/cuda_canary_sums.hpp), bit for bit what the CPU gives;
+// NPY and dummy canaries, which take no generation, stay on the CPU, as does f32 storage.
+enum class ScoreDevice { cpu, cuda };
+ScoreDevice parse_score_device(const std::string& name);  // "cpu" | "cuda"; UsageError
+
 class CanaryScorer {
  public:
   // threads <= 0: all cores. When the count x dim canaries fit in cache_bytes (8 bytes an
@@ -34,8 +43,11 @@ class CanaryScorer {
   // round of training); otherwise each call regenerates them: in chunks in f64, O(threads x
   // chunk) memory, a whole canary at a time in f32, O(threads x dim). Cached or not, the
   // scores are the same bits.
+  // With ScoreDevice::cuda, the canaries the GPU takes are never cached here, and the GPU's
+  // first pass (cuda_canary_sums.hpp) is made here: UsageError in a build without CUDA,
+  // DataError when no GPU can be used.
   CanaryScorer(const CanarySet& set, int threads = 0, std::size_t cache_bytes = 0,
-               CanaryStorage storage = CanaryStorage::f64);
+               CanaryStorage storage = CanaryStorage::f64, ScoreDevice device = ScoreDevice::cpu);
 
   // Scores of all canaries against v (set.dim() entries). DataError for a cosine with a
   // zero vector v (naming `where`, v's origin) or a zero canary.
@@ -57,6 +69,7 @@ class CanaryScorer {
 
   const CanarySet& set_;
   int threads_;
+  std::shared_ptr<const CudaCanarySums> cuda_;  // the GPU's sums, when it takes the set
   CanaryStorage storage_;
   std::vector<double> cache_;    // f64: raw canaries, count x dim, when cached
   std::vector<float> cache32_;   // f32: u_j, count x dim, when cached

@@ -23,6 +23,8 @@ class CanarySet {
   std::size_t count() const { return count_; }
   std::size_t dim() const { return dim_; }
   const std::string& source() const { return source_; }
+  // The spec the canaries are regenerated from; null for an NPY matrix.
+  const CanarySpec* spec() const { return spec_ ? &*spec_ : nullptr; }
 
   // Canary j (dim entries) into out.
   void get(std::size_t j, double* out) const;

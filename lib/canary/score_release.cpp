@@ -107,7 +107,8 @@ CanaryScores score_canaries(const ScoreRequest& r) {
     r.note(CanarySet::kSharedNote);
   std::vector<CanaryScorer> scorers;  // each refers to its set, which stays in place
   scorers.reserve(sets.size());
-  for (const auto& set : sets) scorers.emplace_back(set, r.threads, r.cache_bytes);
+  for (const auto& set : sets)
+    scorers.emplace_back(set, r.threads, r.cache_bytes, CanaryStorage::f64, r.device);
   const Scores scores =
       r.model.empty() ? delta_scores(r, sets, scorers) : model_scores(r, sets, scorers);
 

@@ -20,7 +20,8 @@ struct ScoreRequest {
   ScoreStat stat = ScoreStat::cosine;
   RoundReduce reduce = RoundReduce::max;  // deltas: reduction over rounds
   int threads = 0;
-  std::size_t cache_bytes = 0;  // keep canaries in memory up to this size
+  std::size_t cache_bytes = 0;            // keep canaries in memory up to this size
+  ScoreDevice device = ScoreDevice::cpu;  // cuda: sphere spec canaries on the GPU, same bits
   std::function<void(std::size_t rounds_done, std::size_t rounds)> progress;
   // Notes, e.g. seen and unseen share canaries: patterns naming parameters (core/error.hpp).
   std::function<void(const std::string& note)> note;

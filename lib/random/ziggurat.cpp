@@ -306,6 +306,22 @@ const ZigguratTables& ziggurat_tables() {
   return t;
 }
 
+normal_kernel::Tables normal_kernel_tables() {
+  normal_kernel::Tables k{};
+  const ZigguratTables& t = ziggurat_tables();
+  const FastTables& s = fast_tables();
+  for (std::size_t i = 0; i < kLayers; ++i) {
+    k.fast_edge[i] = s[i].edge;
+    k.fast_ratio[i] = s[i].ratio;
+    k.ratio[i] = t.ratio[i];
+  }
+  for (std::size_t i = 0; i <= kLayers; ++i) {
+    k.edge[i] = t.edge[i];
+    k.density[i] = t.density[i];
+  }
+  return k;
+}
+
 void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first, std::size_t n,
                     double* out, PhiloxSimd simd) {
   const FastTables& s = fast_tables();

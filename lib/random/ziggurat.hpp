@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "random/normal_kernel.hpp"
 #include "random/philox.hpp"
 
 namespace dpaudit {
@@ -26,6 +27,10 @@ struct ZigguratTables {
   double density[257];  // f(edge[i])
 };
 const ZigguratTables& ziggurat_tables();
+
+// The same tables for normal_kernel.hpp (its fast path's scaled ones included), as the
+// CPU paths below use them.
+normal_kernel::Tables normal_kernel_tables();
 
 // Normal numbers [first, first + n) of stream (key, stream_id) into out. `simd` chooses
 // the instruction set as for philox_words (AVX-512F, AVX2 or none): every one gives the

@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
                       "deltas.npy --reduce max\n"
                       "  score-dump --canaries canaries.json --model release.npy | eps-from-scores "
                       "--null-dim 1000000 "
-                      "--method gauss-fit --delta 1e-6\n");
+                      "--method gauss-fit --delta 1e-6\n"
+                      "  score-dump --device cuda --canaries canaries.json --model release.npy "
+                      "> scores.csv\n");
   score_dump::Options o;
   app.add_option("--canaries", o.canaries, "inserted canaries (label 1): spec or NPY K x D")
       ->required();
@@ -46,6 +48,11 @@ int main(int argc, char** argv) {
   app.add_option("--stat", o.stat, "cosine or dot")
       ->capture_default_str()
       ->check(CLI::IsMember({"cosine", "dot"}));
+  app.add_option("--device", o.device,
+                 "cpu, or cuda: regenerate and sum spec canaries on a CUDA GPU (same bits; only "
+                 "in a build where nvcc was found)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_option("--threads", o.threads, "threads (0: all cores); the output does not depend on it")
       ->capture_default_str()
       ->check(dpaudit::cli::thread_count());

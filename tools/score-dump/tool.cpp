@@ -22,6 +22,7 @@ int run(const Options& o, std::ostream& err) {
     request.stat = parse_score_stat(o.stat);
     request.reduce = parse_round_reduce(o.reduce);
     request.threads = o.threads;
+    request.device = parse_score_device(o.device);
     // A double beyond size_t's range would be undefined behaviour to convert: such a
     // budget means no limit.
     const double cache_bytes = o.cache_mb * 1024 * 1024;

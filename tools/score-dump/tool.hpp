@@ -11,6 +11,7 @@ struct Options {
   std::string canaries, unseen, model, reference, deltas;  // paths ("": not given)
   std::string stat = "cosine";                             // cosine | dot
   std::string reduce = "max";                              // --deltas: max | mean
+  std::string device = "cpu";                              // cpu | cuda
   int threads = 0;
   double cache_mb = 0;
   std::string output = "-";
