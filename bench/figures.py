@@ -34,6 +34,9 @@ table goes to BUILD/bench/figures-quick.md, and contradictions are reported, nev
 sizes differ), only missing figures are. BENCH_REUSE=1: read the logs of the last run instead
 of running the probes again (after editing a row's extraction). BENCH_TOL: the tolerance.
 BENCH_STRICT=1: slower-than-quoted times are fatal at any load.
+
+A probe that exits 77 measures hardware this machine lacks (bench/score_dump_cuda/run.sh without
+a CUDA GPU): its figures keep their last measurement, and the run does not fail for them.
 """
 import datetime
 import json
@@ -44,6 +47,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SKIPPED = 77  # a probe's exit status when the machine lacks what it measures (a CUDA GPU)
 ROOT = os.path.dirname(HERE)
 NUMBER = re.compile(r"\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+")
 
@@ -217,10 +221,16 @@ def measure(figures, probes, logs, quick, reuse, env):
         log = os.path.join(logs, probe + ".log")
         if not reuse:
             runs[probe] = run_probe(probe, command, logs, env)
+            if runs[probe]["rc"] == SKIPPED:
+                runs[probe] = {"rc": None, "skipped": "needs hardware this machine lacks (exit 77)"}
+                continue
         elif not os.path.exists(log):
             runs[probe] = {"rc": None, "skipped": "no log to reuse"}
             continue
         text = open(log).read() if os.path.exists(log) else ""
+        if reuse and re.search(rf"exit {SKIPPED}\s*$", text):
+            runs[probe] = {"rc": None, "skipped": "needs hardware this machine lacks (exit 77)"}
+            continue
         when = utc(os.path.getmtime(log)) if os.path.exists(log) else "-"
         load = probe_load(text)
         for f in (f for f in figures if f["probe"] == probe):

@@ -5,10 +5,11 @@
 // scorer (lib/canary/cuda/), there with -fmad=false: a multiplication and an addition are
 // never fused into one rounding, as on the CPU.
 //
-// What the GPU cannot reproduce bit for bit it defers: libm's exp and log are not the
-// CPU's there, so a number whose ziggurat needs one of them (a tail beyond r: two logs,
-// about 2.6e-4 of the numbers; a wedge height too close to exp(-x^2/2) for the Taylor
-// bounds: about 1e-6) is reported instead of computed, and its caller takes it from
+// What the GPU cannot reproduce bit for bit it stops at: libm's exp and log are not the
+// CPU's there. A number whose ziggurat needs one of them (a tail beyond r: two logs, about
+// 2.6e-4 of the numbers; a wedge height too close to exp(-x^2/2) for the Taylor bounds:
+// about 1e-6) is reported with where it stopped (Stop). A tail is finished from the two
+// logarithms the host computes (finish_tail); anything else its caller takes from
 // philox_normals.
 #pragma once
 #include <cstdint>
@@ -116,22 +117,59 @@ DPAUDIT_HOST_DEVICE inline bool later_candidate(const Tables& t, std::uint32_t w
   return u < t.ratio[layer];
 }
 
-// Normal number w of stream (key, stream) whose word is `word`, when its first candidate
-// was rejected: the attempts (w, 1), (w, 2), ... as finish_rejected takes them. False when
-// the number is deferred (x is then unset).
+// Where a number stopped for libm: candidate `word` of attempt `attempt`, whose sub-stream
+// block is b; a tail when the candidate's layer is 0, else a wedge height that needs exp.
+struct Stop {
+  std::uint32_t word;
+  std::uint32_t attempt;
+  std::uint32_t b[4];
+  DPAUDIT_HOST_DEVICE bool tail() const { return (word & 0xFFu) == 0; }
+};
+
+// Normal number w of stream (key, stream), candidate `word` rejected before attempt
+// `attempt`: the attempts (w, attempt), (w, attempt + 1), ... as finish_rejected takes them.
+// True with the number in x, or false with where it stopped in `stop`.
 DPAUDIT_HOST_DEVICE inline bool finish_candidate(const Tables& t, std::uint64_t key,
                                                  std::uint64_t stream, std::uint64_t w,
-                                                 std::uint32_t word, double& x) {
-  for (std::uint32_t attempt = 1;; ++attempt) {
+                                                 std::uint32_t word, double& x, Stop& stop,
+                                                 std::uint32_t attempt = 1) {
+  for (;; ++attempt) {
     std::uint32_t b[4];
     philox_counter(stream, w, attempt, b);
     philox(b, key);
     const Finish f = wedge(t, word, b, x);
-    if (f == Finish::deferred) return false;
+    if (f == Finish::deferred) {
+      stop = {word, attempt, {b[0], b[1], b[2], b[3]}};
+      return false;
+    }
     if (f == Finish::accepted) return true;
     word = b[0];
     if (later_candidate(t, word, x)) return true;
   }
+}
+
+// A tail stop's two uniforms, whose logarithms its number needs (Marsaglia 1964): u for the
+// distance beyond r, v for the test.
+DPAUDIT_HOST_DEVICE inline void tail_uniforms(const Stop& s, double& u, double& v) {
+  const std::uint64_t bits = (static_cast<std::uint64_t>(s.b[2]) << 32) | s.b[1];
+  u = (static_cast<double>(bits >> 11) + 0.5) * 0x1p-53;
+  v = (static_cast<double>(s.b[3]) + 0.5) * 0x1p-32;
+}
+
+// The number of a tail stop, given log(u) and log(v) of its tail_uniforms as the host's libm
+// computes them (ziggurat.cpp's wedge_or_tail, layer 0): true with the number in x, or false
+// with the next stop in `next` (the tail rejected, and a later candidate needing libm too).
+DPAUDIT_HOST_DEVICE inline bool finish_tail(const Tables& t, std::uint64_t key,
+                                            std::uint64_t stream, std::uint64_t w, const Stop& s,
+                                            double log_u, double log_v, double& x, Stop& next) {
+  const double r = t.edge[1];
+  const double beyond = -log_u / r;
+  const double y = -log_v;
+  x = signed_by(s.word, r + beyond);
+  if (2 * y > beyond * beyond) return true;
+  const std::uint32_t word = s.b[0];
+  if (later_candidate(t, word, x)) return true;
+  return finish_candidate(t, key, stream, w, word, x, next, s.attempt + 1);
 }
 
 }  // namespace dpaudit::normal_kernel

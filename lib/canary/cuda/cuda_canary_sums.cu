@@ -6,6 +6,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -74,28 +75,83 @@ __device__ void load_tables(const nk::Tables* global, nk::Tables* shared) {
 // Number w of the stream, whose word is `word`; false when deferred.
 __device__ bool normal_number(const nk::Tables& t, u64 key, u64 stream, u64 w, u32 word,
                               double& x) {
-  return nk::first_candidate(t, word, x) || nk::finish_candidate(t, key, stream, w, word, x);
+  nk::Stop stop;
+  return nk::first_candidate(t, word, x) || nk::finish_candidate(t, key, stream, w, word, x, stop);
 }
 
-// Pass 1: the key j dim + w of every deferred number w of canary j, in no order, into found
-// (the first `capacity` of them; *count counts them all).
+// Where deferred number `id` = j dim + w (of canary j) stopped.
+__device__ nk::Stop stop_of(const nk::Tables& t, u64 key, u64 first_stream, u64 dim, u64 id) {
+  const u64 stream = first_stream + id / dim, w = id % dim;
+  u32 words[4];
+  nk::philox_counter(stream, w / 4, 0, words);
+  nk::philox(words, key);
+  nk::Stop stop{};
+  double x;
+  nk::finish_candidate(t, key, stream, w, words[w % 4], x, stop);
+  return stop;
+}
+
+// Pass 1b: the two uniforms of each deferred number's tail into uniforms[2r], [2r + 1], or
+// zeros for a number that stopped at exp (a tail's uniforms are positive).
+__global__ void tail_uniforms(const nk::Tables* tables, u64 key, u64 first_stream, u64 dim,
+                              const u64* ids, u64 n, double* uniforms) {
+  __shared__ nk::Tables t;
+  load_tables(tables, &t);
+  for (u64 r = u64{blockIdx.x} * blockDim.x + threadIdx.x; r < n;
+       r += u64{gridDim.x} * blockDim.x) {
+    const nk::Stop stop = stop_of(t, key, first_stream, dim, ids[r]);
+    uniforms[2 * r] = uniforms[2 * r + 1] = 0;
+    if (stop.tail()) nk::tail_uniforms(stop, uniforms[2 * r], uniforms[2 * r + 1]);
+  }
+}
+
+// Pass 1c: each deferred number's tail finished from the host's logarithms of its uniforms,
+// into values[r]; resolved[r] = 0 for a number that needs the host (it stopped at exp, or
+// its tail was rejected and a later candidate needs libm).
+__global__ void finish_tails(const nk::Tables* tables, u64 key, u64 first_stream, u64 dim,
+                             const u64* ids, u64 n, const double* logs, double* values,
+                             unsigned char* resolved) {
+  __shared__ nk::Tables t;
+  load_tables(tables, &t);
+  for (u64 r = u64{blockIdx.x} * blockDim.x + threadIdx.x; r < n;
+       r += u64{gridDim.x} * blockDim.x) {
+    const nk::Stop stop = stop_of(t, key, first_stream, dim, ids[r]);
+    nk::Stop next{};
+    double x = 0;
+    const bool done =
+        stop.tail() && nk::finish_tail(t, key, first_stream + ids[r] / dim, ids[r] % dim, stop,
+                                       logs[2 * r], logs[2 * r + 1], x, next);
+    values[r] = x;
+    resolved[r] = done;
+  }
+}
+
+// values[at[i]] = value[i].
+__global__ void scatter(const u64* at, const double* value, u64 n, double* values) {
+  for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += u64{gridDim.x} * blockDim.x)
+    values[at[i]] = value[i];
+}
+
+// Pass 1, a block a canary: the key j dim + w of every deferred number w of canary j, in no
+// order, into found (the first `capacity` of them; *count counts them all).
 __global__ void find_deferred(const nk::Tables* tables, u64 key, u64 first_stream, u64 canaries,
                               u64 dim, u64 capacity, u64* found, unsigned long long* count) {
   __shared__ nk::Tables t;
   load_tables(tables, &t);
   const u64 blocks = (dim + 3) / 4;  // Philox blocks a canary
-  const u64 step = u64{gridDim.x} * blockDim.x;
-  for (u64 id = u64{blockIdx.x} * blockDim.x + threadIdx.x; id < canaries * blocks; id += step) {
-    const u64 j = id / blocks, b = id % blocks, stream = first_stream + j;
-    u32 words[4];
-    nk::philox_counter(stream, b, 0, words);
-    nk::philox(words, key);
-    for (int q = 0; q < 4; ++q) {
-      const u64 w = 4 * b + q;
-      double x;
-      if (w < dim && !normal_number(t, key, stream, w, words[q], x)) {
-        const unsigned long long slot = atomicAdd(count, 1ULL);
-        if (slot < capacity) found[slot] = j * dim + w;
+  for (u64 j = blockIdx.x; j < canaries; j += gridDim.x) {
+    const u64 stream = first_stream + j;
+    for (u64 b = threadIdx.x; b < blocks; b += blockDim.x) {
+      u32 words[4];
+      nk::philox_counter(stream, b, 0, words);
+      nk::philox(words, key);
+      for (int q = 0; q < 4; ++q) {
+        const u64 w = 4 * b + q;
+        double x;
+        if (w < dim && !normal_number(t, key, stream, w, words[q], x)) {
+          const unsigned long long slot = atomicAdd(count, 1ULL);
+          if (slot < capacity) found[slot] = j * dim + w;
+        }
       }
     }
   }
@@ -188,8 +244,56 @@ struct CudaCanarySums::State {
   DeviceArray<u64> deferred_keys;  // j dim + w of the deferred numbers, sorted
   DeviceArray<double> deferred_values, v, dot, norm2;
   DeviceArray<int> missing;
-  std::size_t deferred = 0;
+  std::size_t deferred = 0;  // numbers stopped for libm
+  std::size_t on_host = 0;   // of those, computed by philox_normals
 };
+
+// The deferred numbers' values (s.deferred_values): the tails on the GPU from the logarithms
+// of their uniforms, computed here by the libm philox_normals uses; the rest here by
+// philox_normals itself.
+void CudaCanarySums::resolve_deferred(State& s, int threads) {
+  const u64 n = s.deferred;
+  const int grid = grid_for((n + kThreads - 1) / kThreads);
+  DeviceArray<double> logs(2 * n);
+  tail_uniforms<<<grid, kThreads>>>(s.tables.get(), s.seed, s.first_stream, s.dim,
+                                    s.deferred_keys.get(), n, logs.get());
+  check(cudaGetLastError(), "tail_uniforms");
+  std::vector<double> host(2 * n);
+  logs.download(host.data(), 2 * n);
+  parallel_blocks(2 * n, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+    for (std::size_t i = lo; i < hi; ++i)
+      if (host[i] > 0) host[i] = std::log(host[i]);
+  });
+  logs.upload(host.data(), 2 * n);
+  DeviceArray<unsigned char> resolved(n);
+  finish_tails<<<grid, kThreads>>>(s.tables.get(), s.seed, s.first_stream, s.dim,
+                                   s.deferred_keys.get(), n, logs.get(), s.deferred_values.get(),
+                                   resolved.get());
+  check(cudaGetLastError(), "finish_tails");
+
+  std::vector<unsigned char> done(n);
+  resolved.download(done.data(), n);
+  std::vector<u64> keys(n), at;
+  s.deferred_keys.download(keys.data(), n);
+  for (u64 r = 0; r < n; ++r)
+    if (!done[r]) at.push_back(r);
+  std::vector<double> value(at.size());
+  parallel_blocks(at.size(), threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      const u64 id = keys[at[i]];
+      philox_normals(s.seed, s.first_stream + id / s.dim, id % s.dim, 1, &value[i]);
+    }
+  });
+  s.on_host = at.size();
+  if (at.empty()) return;
+  DeviceArray<u64> at_device(at.size());
+  DeviceArray<double> value_device(at.size());
+  at_device.upload(at.data(), at.size());
+  value_device.upload(value.data(), at.size());
+  scatter<<<grid_for((at.size() + kThreads - 1) / kThreads), kThreads>>>(
+      at_device.get(), value_device.get(), at.size(), s.deferred_values.get());
+  check(cudaGetLastError(), "scatter");
+}
 
 bool CudaCanarySums::built() {
   return true;
@@ -219,9 +323,8 @@ CudaCanarySums::CudaCanarySums(u64 seed, u64 first_stream, std::size_t count, st
   for (;;) {
     found = DeviceArray<u64>(capacity);
     check(cudaMemset(found_count.get(), 0, sizeof(unsigned long long)), "cudaMemset");
-    const u64 blocks = (u64{count} * ((dim + 3) / 4) + kThreads - 1) / kThreads;
-    find_deferred<<<grid_for(blocks), kThreads>>>(s.tables.get(), seed, first_stream, count, dim,
-                                                  capacity, found.get(), found_count.get());
+    find_deferred<<<grid_for(count), kThreads>>>(s.tables.get(), seed, first_stream, count, dim,
+                                                 capacity, found.get(), found_count.get());
     check(cudaGetLastError(), "find_deferred");
     unsigned long long all = 0;
     found_count.download(&all, 1);
@@ -244,16 +347,8 @@ CudaCanarySums::CudaCanarySums(u64 seed, u64 first_stream, std::size_t count, st
           "DeviceRadixSort");
   }
 
-  // The deferred numbers, computed here.
-  std::vector<u64> keys(n);
-  std::vector<double> values(n);
-  s.deferred_keys.download(keys.data(), n);
-  parallel_blocks(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
-    for (std::size_t r = lo; r < hi; ++r)
-      philox_normals(seed, first_stream + keys[r] / dim, keys[r] % dim, 1, &values[r]);
-  });
   s.deferred_values = DeviceArray<double>(std::max<u64>(n, 1));
-  s.deferred_values.upload(values.data(), n);
+  if (n > 0) resolve_deferred(s, threads);
   s.v = DeviceArray<double>(dim);
   s.dot = DeviceArray<double>(count);
   s.norm2 = DeviceArray<double>(count);
@@ -264,6 +359,10 @@ CudaCanarySums::~CudaCanarySums() = default;
 
 std::size_t CudaCanarySums::deferred() const {
   return state_->deferred;
+}
+
+std::size_t CudaCanarySums::on_host() const {
+  return state_->on_host;
 }
 
 void CudaCanarySums::sums(const double* v, double* dot, double* norm2) const {

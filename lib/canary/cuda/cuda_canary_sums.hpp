@@ -4,10 +4,13 @@
 // each added in index order, then added up in LaneSum's order, with no fused
 // multiply-add anywhere.
 //
-// The numbers the GPU defers (tails: about 2.6e-4 of them) are found by a first pass over
-// every canary, computed on the host by philox_normals and sent to the GPU, which looks each
-// up when its second pass, the sums, reaches it. The first pass and the host's part are done
-// once, when the object is made; sums() is the second pass, once per vector.
+// The numbers the GPU cannot finish without libm (random/normal_kernel.hpp: the tails, about
+// 2.6e-4 of them, and about 1e-6 more) are found by a first pass over every canary and
+// sorted on the GPU; the host takes the logarithms of the tails' uniforms with the libm that
+// philox_normals uses, the GPU finishes the tails from them, and the few left (a wedge at exp,
+// a rejected tail followed by another stop) the host computes whole. The second pass, the
+// sums, looks each of these numbers up when it reaches it. The first pass and the deferred
+// numbers are done once, when the object is made; sums() is the second pass, once a vector.
 //
 // Built only where nvcc is found (the top-level CMakeLists.txt); otherwise built() is false
 // and the constructor throws UsageError(kNotBuilt).
@@ -38,11 +41,14 @@ class CudaCanarySums {
   // dot[j] = <raw_j, v>, norm2[j] = ||raw_j||^2, for v of dim entries.
   void sums(const double* v, double* dot, double* norm2) const;
 
-  // How many numbers the host computed for the GPU.
+  // How many numbers stopped for libm: the tails, finished on the GPU from the logarithms
+  // the host computes, and the rest (on_host()), which the host computes whole.
   std::size_t deferred() const;
+  std::size_t on_host() const;
 
  private:
   struct State;
+  static void resolve_deferred(State& s, int threads);
   std::unique_ptr<State> state_;
 };
 
