@@ -24,11 +24,7 @@ double since(Clock::time_point t) {
 }
 
 CanarySet sphere(std::size_t count, std::size_t dim) {
-  CanarySpec s;
-  s.seed = 2024;
-  s.count = count;
-  s.dim = dim;
-  return CanarySet::from_spec(s);
+  return CanarySet::from_spec(sphere_spec(2024, count, dim));
 }
 
 }  // namespace

@@ -162,6 +162,17 @@ std::string canary_spec_json(const CanarySpec& spec) {
   return j.dump();
 }
 
+CanarySpec sphere_spec(std::uint64_t seed, std::size_t count, std::size_t dim,
+                       std::size_t first_index) {
+  CanarySpec spec;
+  spec.kind = CanaryKind::sphere;
+  spec.seed = seed;
+  spec.count = count;
+  spec.dim = dim;
+  spec.first_index = first_index;
+  return spec;
+}
+
 bool raw_needs_normalising(const CanarySpec& spec) {
   return spec.kind == CanaryKind::sphere;
 }

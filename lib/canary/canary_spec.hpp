@@ -26,6 +26,11 @@ struct CanarySpec {
   bool flip = false;
 };
 
+// A sphere spec: `count` canaries of dimension `dim`, from streams first_index, first_index + 1,
+// ... under key `seed` (not validated: validate_canary_spec does that).
+CanarySpec sphere_spec(std::uint64_t seed, std::size_t count, std::size_t dim,
+                       std::size_t first_index = 0);
+
 CanaryKind parse_canary_kind(const std::string& name);  // UsageError for an unknown name
 std::string canary_kind_name(CanaryKind kind);
 

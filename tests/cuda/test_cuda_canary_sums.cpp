@@ -19,22 +19,10 @@
 
 using namespace dpaudit;
 
-namespace {
-
-CanarySpec sphere(std::uint64_t seed, std::size_t first, std::size_t count, std::size_t dim) {
-  CanarySpec s;
-  s.seed = seed;
-  s.first_index = first;
-  s.count = count;
-  s.dim = dim;
-  return s;
-}
-
-}  // namespace
-
 TEST_CASE("GPU scores equal the CPU's bit for bit") {
-  const CanarySpec specs[] = {sphere(3, 0, 5, 1), sphere(4, 10, 6, 1023),
-                              sphere(5, std::size_t{1} << 33, 4, 4099), sphere(6, 0, 3, 300001)};
+  const CanarySpec specs[] = {sphere_spec(3, 5, 1), sphere_spec(4, 6, 1023, 10),
+                              sphere_spec(5, 4, 4099, std::size_t{1} << 33),
+                              sphere_spec(6, 3, 300001)};
   for (const CanarySpec& spec : specs) {
     CAPTURE(spec.dim);
     const CanarySet set = CanarySet::from_spec(spec);

@@ -17,14 +17,6 @@
 using namespace dpaudit;
 
 namespace {
-CanarySpec sphere(std::uint64_t seed, std::size_t count, std::size_t dim, std::size_t first = 0) {
-  CanarySpec s;
-  s.seed = seed;
-  s.count = count;
-  s.dim = dim;
-  s.first_index = first;
-  return s;
-}
 double norm(const std::vector<double>& x) {
   long double s = 0;
   for (double v : x) s += (long double)v * v;
@@ -116,7 +108,7 @@ TEST_CASE("spec JSON: limits and out-of-range numbers are refused with the file 
   CHECK(parse_canary_spec(R"({"kind":"sphere","seed":1,"count":1024,"dim":1099511627776})", "x")
             .dim == 1099511627776ull);
   // canary-gen's options go through the same check.
-  CanarySpec big = sphere(1, 5000000000ull, 10);
+  CanarySpec big = sphere_spec(1, 5000000000ull, 10);
   CHECK_THROWS_WITH_AS(CanarySet::from_spec(big),
                        "canary count 5000000000 is too large (at most 2^32) (spec, field count)",
                        DataError);
@@ -125,18 +117,18 @@ TEST_CASE("spec JSON: limits and out-of-range numbers are refused with the file 
 TEST_CASE("sphere canary j is the normalised Gaussian of stream (seed, first_index + j)") {
   const std::size_t d = 1001;
   std::vector<double> c(d), g(d);
-  generate_canary(sphere(5, 10, d), 7, c.data());
+  generate_canary(sphere_spec(5, 10, d), 7, c.data());
   PhiloxStream(5, 7).fill_normal(g.data(), d);
   const double n = norm(g);
   for (std::size_t i = 0; i < d; ++i) CHECK(c[i] == doctest::Approx(g[i] / n).epsilon(1e-14));
   CHECK(norm(c) == doctest::Approx(1).epsilon(1e-14));
   // the same canary whatever the count and the split of indices
   std::vector<double> c2(d);
-  generate_canary(sphere(5, 1, d, 7), 0, c2.data());
+  generate_canary(sphere_spec(5, 1, d, 7), 0, c2.data());
   CHECK(c == c2);
-  generate_canary(sphere(5, 100000, d, 3), 4, c2.data());
+  generate_canary(sphere_spec(5, 100000, d, 3), 4, c2.data());
   CHECK(c == c2);
-  generate_canary(sphere(6, 10, d), 7, c2.data());
+  generate_canary(sphere_spec(6, 10, d), 7, c2.data());
   CHECK(c != c2);
 }
 
@@ -156,7 +148,7 @@ TEST_CASE("dummy canary: every entry clip/sqrt(D); flip negates it") {
 
 TEST_CASE(
     "CanarySet::shares_canaries_with: overlapping sphere ranges, equal dummies, the same file") {
-  CanarySpec a = sphere(7, 10, 5), b = a;
+  CanarySpec a = sphere_spec(7, 10, 5), b = a;
   b.first_index = 9;  // canary 9 is in both
   CHECK(CanarySet::from_spec(a).shares_canaries_with(CanarySet::from_spec(b)));
   b.first_index = 10;  // disjoint: 0..9 and 10..19
@@ -182,7 +174,7 @@ TEST_CASE(
 
 TEST_CASE("CanarySet reads a spec file or an NPY matrix") {
   const std::string json = "test_canary_set.json", npy = "test_canary_set.npy";
-  std::ofstream(json) << canary_spec_json(sphere(3, 4, 50));
+  std::ofstream(json) << canary_spec_json(sphere_spec(3, 4, 50));
   const CanarySet from_spec = CanarySet::open(json);
   CHECK(from_spec.count() == 4);
   CHECK(from_spec.dim() == 50);
@@ -250,7 +242,7 @@ TEST_CASE("cosine scores: closed forms for dummy canaries") {
 // observation v ~ N(0, I) (seed 99).
 struct SphereProblem {
   static constexpr std::size_t k = 37, d = 10000;
-  CanarySet set = CanarySet::from_spec(sphere(11, k, d));
+  CanarySet set = CanarySet::from_spec(sphere_spec(11, k, d));
   std::vector<double> v = [] {
     std::vector<double> x(d);
     PhiloxStream(99, 0).fill_normal(x.data(), d);
@@ -344,7 +336,7 @@ TEST_CASE(
     "cosines of sphere canaries with a fixed vector have mean 0 and variance 1/d (Andrew et al. "
     "2024, Thm 3.1)") {
   const std::size_t k = 4000, d = 500;
-  const CanarySet set = CanarySet::from_spec(sphere(2, k, d));
+  const CanarySet set = CanarySet::from_spec(sphere_spec(2, k, d));
   std::vector<double> v(d, 0.0);
   v[3] = 1;
   const std::vector<double> cos = CanaryScorer(set, 2).scores(v.data(), ScoreStat::cosine);

@@ -1,5 +1,5 @@
-// CudaCanarySums on the GPU (cuda_canary_sums.hpp). Compiled with -fmad=false (lib/CMakeLists.txt):
-// every product and sum is rounded on its own, as on the CPU.
+// CudaCanarySums on the GPU (cuda_canary_sums.hpp). Compiled with -fmad=false
+// (cmake/dpaudit_layer.cmake): every product and sum is rounded on its own, as on the CPU.
 #include "canary/cuda/cuda_canary_sums.hpp"
 
 #include <cuda_runtime.h>
@@ -25,7 +25,7 @@ namespace nk = normal_kernel;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-constexpr int kThreads = 256;         // a block's threads
+constexpr int kThreads = 128;         // a block's threads
 constexpr int kChunk = 4 * kThreads;  // entries a block sums at a time: a Philox block a thread
 constexpr int kLanes = 8;             // LaneSum's lanes
 
@@ -39,14 +39,13 @@ template <class T>
 class DeviceArray {
  public:
   DeviceArray() = default;
-  explicit DeviceArray(std::size_t n) : n_(n) {
+  explicit DeviceArray(std::size_t n) {
     if (n > 0) check(cudaMalloc(&p_, n * sizeof(T)), "cudaMalloc");
   }
   ~DeviceArray() { cudaFree(p_); }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(DeviceArray&& o) noexcept {
     std::swap(p_, o.p_);
-    std::swap(n_, o.n_);
     return *this;
   }
   T* get() const { return p_; }
@@ -59,7 +58,6 @@ class DeviceArray {
 
  private:
   T* p_ = nullptr;
-  std::size_t n_ = 0;
 };
 
 // The tables into the block's shared memory (about 10 KB: a layer's entries are read at

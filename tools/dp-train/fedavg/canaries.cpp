@@ -23,12 +23,7 @@ std::optional<CanarySet> open_or_make(const std::string& path, const std::string
                           std::to_string(dim) + " parameters",
                       path + ", " + option);
   } else if (count > 0) {
-    CanarySpec spec;
-    spec.kind = CanaryKind::sphere;
-    spec.seed = seed;
-    spec.count = count;
-    spec.dim = dim;
-    spec.first_index = first_index;
+    const CanarySpec spec = sphere_spec(seed, count, dim, first_index);
     made_json = canary_spec_json(spec) + "\n";
     set = CanarySet::from_spec(spec, option);
   }
