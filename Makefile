@@ -10,7 +10,7 @@
 # when the run contradicts a quoted figure by more than 30% (bench/figures.py says how); not part
 # of test. BENCH_ONLY=ids, probes or areas selects; BENCH_QUICK=1 (or `make bench-quick`) runs
 # smaller sizes as a smoke test; BENCH_REUSE=1 rereads the last run's logs; BENCH_STRICT=1 makes a
-# slower time fatal on a loaded machine too. Takes about an hour on 2 idle cores.
+# slower time fatal on a loaded machine too. Takes 39 minutes on 2 idle cores (2026-11-26).
 # `make test-cluster` installs Slurm and munge, starts a one-node Slurm cluster on this
 # machine (scripts/slurm-cluster) and checks that experiments/slurm/'s job array recipe gives
 # `make -j2`'s files byte for byte (tests/cluster/sgd_array.sh; 1 to 2 minutes on 2 cores).

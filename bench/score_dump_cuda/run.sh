@@ -14,6 +14,6 @@ fi
 source "$here/../compile_driver.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-compile_driver "$here/rate.cpp" "$tmp/rate" "$build" "$cudart" -ldl -lrt
+compile_driver "$here/rate.cpp" "$tmp/rate" "$build"
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nvidia-smi --query-gpu=name --format=csv,noheader); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "$tmp/rate" "$dim" "$k" 10 "$threads"
