@@ -1,7 +1,8 @@
 // Function multi-versioning for the hot loops of random number generation: GCC and
 // Clang compile one clone per instruction set listed and pick the best at load time
-// (ifunc). Only integer arithmetic and single, correctly rounded multiplications live
-// in such loops, so every clone returns the same bits.
+// (ifunc). Every clone returns the same bits: the build compiles with -ffp-contract=off
+// (the top-level CMakeLists.txt), since the avx512f clone has FMA instructions that GCC would
+// otherwise fuse a * b + c into.
 #pragma once
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)

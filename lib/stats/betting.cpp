@@ -27,8 +27,8 @@ void BettingLanes::bet(std::size_t begin, std::size_t end, const double* g) {
   double* sum_z2 = sum_z2_.data();
   double* w = w_.data();
   // Every lane's update is independent of the others, with no reduction across lanes and no
-  // fused multiply-add in any clone (random/multiversion.hpp's instruction sets have none), so
-  // the vectorized loop gives the bits of the scalar one.
+  // fused multiply-add in any clone (the build's -ffp-contract=off: the avx512f clone has FMA
+  // instructions), so the vectorized loop gives the bits of the scalar one.
   for (std::size_t j = begin; j < end; ++j) {
     const double x = g[j - begin];
     const double factor = 1.0 + lambda[j] * x;

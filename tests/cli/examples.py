@@ -6,7 +6,8 @@ blocks) and of every tool's --help (its EXAMPLES section), and runs each with ba
 scratch folder where the files the examples read exist (FIXTURES below, made with the
 tools themselves). Sizes are shrunk by the rules in SHRINK so the whole set runs in about
 a minute; nothing else is changed. An example passes when its exit status is the one it
-promises: 3 where its comment says "exit 3", 0 otherwise.
+promises: 3 where its comment says "exit 3", 0 otherwise (--device cuda without a GPU: the
+refusal, 1 or 2).
 
 usage: examples.py BIN SRC [--list]
 
@@ -168,9 +169,18 @@ def shrink(command):
 
 
 
+# Whether a CUDA GPU answers here: an example with --device cuda runs on it, and where none
+# does, it must refuse in one line as score-dump(1) says (exit 1 without a GPU, 2 in a build
+# without CUDA), not fail in some other way.
+HAVE_GPU = subprocess.run("nvidia-smi -L", shell=True, capture_output=True).returncode == 0
+
+
 def expected_statuses(command):
     """{3} where the example promises exit 3, {0, 3} where it says "exit 3 above X" (a
-    gate whose outcome depends on the data), {0} otherwise."""
+    gate whose outcome depends on the data), {1, 2} for --device cuda without a GPU, {0}
+    otherwise."""
+    if "--device cuda" in command and not HAVE_GPU:
+        return {1, 2}
     comments = " ".join(line[len(strip_comment(line)):] for line in command.splitlines())
     if re.search(r"\bexit 3 above\b", comments):
         return {0, 3}
