@@ -126,6 +126,11 @@ CanarySpec parse_canary_spec(const std::string& text, const std::string& where) 
   spec.kind = *known_kind;
   if (spec.kind == CanaryKind::sphere && !j.contains("seed"))
     throw DataError("missing field", field_where(where, "seed"));
+  // clip and flip shape a dummy canary; a sphere canary is a unit vector, so they would be
+  // ignored there and lost on the way back to JSON: refused instead.
+  for (const char* dummy_only : {"clip", "flip"})
+    if (spec.kind == CanaryKind::sphere && j.contains(dummy_only))
+      throw DataError("applies to dummy canaries only", field_where(where, dummy_only));
   if (j.contains("seed")) spec.seed = unsigned_field(j, "seed", where);
   spec.count = unsigned_field(j, "count", where);
   spec.dim = unsigned_field(j, "dim", where);

@@ -49,7 +49,7 @@ constexpr double kMaxCanaryClip = 1e154;
 // Reads and validates a spec ("-" is stdin). DataError naming the file and the field
 // for malformed JSON, a missing, mistyped, repeated or out-of-range field, count or dim
 // 0 or beyond the limits above, an unknown kind, a clip that is not a positive finite
-// number or is above kMaxCanaryClip.
+// number or is above kMaxCanaryClip, a clip or flip in a sphere spec.
 CanarySpec read_canary_spec(const std::string& path);
 // The same for JSON text; `where` names its origin in errors.
 CanarySpec parse_canary_spec(const std::string& text, const std::string& where);

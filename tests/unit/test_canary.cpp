@@ -75,6 +75,12 @@ TEST_CASE("spec JSON: every malformed spec is a DataError naming file and field"
   CHECK(spec_error(R"({"kind":"dummy","count":3,"dim":4,"clip":0})") ==
         "clip must be a positive finite number (c.json, field clip)");
   CHECK(spec_error("[1,2]") == "a canary spec must be a JSON object (c.json)");
+  // clip and flip shape dummy canaries: a sphere spec with one would lose it on the way back to
+  // JSON (a finding of fuzz_canary_spec's round trip), so it is refused
+  CHECK(spec_error(R"({"kind":"sphere","seed":7,"count":3,"dim":4,"clip":0.5})") ==
+        "applies to dummy canaries only (c.json, field clip)");
+  CHECK(spec_error(R"({"kind":"sphere","seed":7,"count":3,"dim":4,"flip":true})") ==
+        "applies to dummy canaries only (c.json, field flip)");
 }
 
 TEST_CASE("spec JSON: limits and out-of-range numbers are refused with the file and the key") {
