@@ -1,4 +1,5 @@
-// CudaCanarySums where the build found no CUDA compiler: it says so (cuda_canary_sums.hpp).
+// CudaCanarySums where the build found no CUDA compiler: it says so (cuda_canary_sums.hpp). Only
+// what the CPU scorer links is defined: the constructor throws, so no object is ever made.
 #include "canary/cuda/cuda_canary_sums.hpp"
 
 #include "core/error.hpp"
@@ -18,15 +19,5 @@ CudaCanarySums::CudaCanarySums(std::uint64_t, std::uint64_t, std::size_t, std::s
 CudaCanarySums::~CudaCanarySums() = default;
 
 void CudaCanarySums::sums(const double*, double*, double*) const {}
-
-std::size_t CudaCanarySums::deferred() const {
-  return 0;
-}
-
-std::size_t CudaCanarySums::on_host() const {
-  return 0;
-}
-
-void CudaCanarySums::resolve_deferred(State&, int) {}
 
 }  // namespace dpaudit
