@@ -148,9 +148,13 @@ void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t
 #endif
 
 #ifdef DPAUDIT_X86_SIMD
-// The same with AVX-512: sixteen blocks per register, four registers interleaved; the
-// 128-bit lanes of the transposed registers are then regrouped block by block. This
-// computes lanes [first, first + 16 kGroups).
+// The same with AVX-512, eight blocks per register: each counter word sits in the low half
+// of a 64-bit lane, where mul_epu32 reads it, so a round is two multiplications, the two
+// high halves shifted down and two three-way xors (the low halves are the products
+// themselves: what lies above them in a lane is never read). Four registers' groups are
+// interleaved so that the multiplier's latency is hidden. A group's four words are then
+// paired into 64-bit lanes (c0 c1, c2 c3) and interleaved block by block. This computes
+// lanes [first, first + 8 kGroups).
 // GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
@@ -158,57 +162,79 @@ void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t
 #ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-template <std::size_t kGroups>
+// Eight 32-bit words, each into the low half of a 64-bit lane.
+DPAUDIT_TARGET("avx512f")
+inline __m512i widen_avx512(const std::uint32_t* words) {
+  return _mm512_cvtepu32_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(words)));
+}
+
+// The counters of lanes [lane, lane + 8), one register per counter word, from arbitrary
+// counters or, made in registers, from consecutive blocks of a stream.
+DPAUDIT_TARGET("avx512f")
+inline void counters_avx512(const LaneCounters& lanes, std::size_t lane, __m512i c[4]) {
+  c[0] = widen_avx512(lanes.c0 + lane);
+  c[1] = widen_avx512(lanes.c1 + lane);
+  c[2] = widen_avx512(lanes.c2 + lane);
+  c[3] = widen_avx512(lanes.c3 + lane);
+}
+struct StreamBlocks {
+  std::uint64_t stream_id, first_block;
+};
+DPAUDIT_TARGET("avx512f")
+inline void counters_avx512(const StreamBlocks& blocks, std::size_t lane, __m512i c[4]) {
+  const __m512i b =
+      _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(blocks.first_block + lane)),
+                       _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+  c[0] = b;
+  c[1] = _mm512_srli_epi64(b, 32);
+  c[2] = _mm512_set1_epi64(static_cast<long long>(blocks.stream_id & 0xFFFFFFFFu));
+  c[3] = _mm512_set1_epi64(static_cast<long long>(blocks.stream_id >> 32));
+}
+
+template <std::size_t kGroups, typename Counters>
 DPAUDIT_TARGET("avx512f")
 inline __attribute__((always_inline)) void philox_groups_avx512(std::uint64_t key,
-                                                                const LaneCounters& lanes,
+                                                                const Counters& lanes,
                                                                 std::size_t first,
                                                                 std::uint32_t* out) {
+  constexpr int kXor3 = 0x96;  // vpternlog's truth table of a ^ b ^ c
   const __m512i mul0 = _mm512_set1_epi64(kMul0), mul1 = _mm512_set1_epi64(kMul1);
   __m512i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
+#pragma GCC unroll 8
   for (std::size_t g = 0; g < kGroups; ++g) {
-    c0[g] = _mm512_loadu_si512(lanes.c0 + first + 16 * g);
-    c1[g] = _mm512_loadu_si512(lanes.c1 + first + 16 * g);
-    c2[g] = _mm512_loadu_si512(lanes.c2 + first + 16 * g);
-    c3[g] = _mm512_loadu_si512(lanes.c3 + first + 16 * g);
+    __m512i c[4];
+    counters_avx512(lanes, first + 8 * g, c);
+    c0[g] = c[0];
+    c1[g] = c[1];
+    c2[g] = c[2];
+    c3[g] = c[3];
   }
   std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
-  constexpr __mmask16 kOdd = 0xAAAA;
+#pragma GCC unroll 10
   for (int r = 0; r < kRounds; ++r) {
-    const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0)),
-                  key1 = _mm512_set1_epi32(static_cast<int>(k1));
+    const __m512i key0 = _mm512_set1_epi64(k0), key1 = _mm512_set1_epi64(k1);
+#pragma GCC unroll 8
     for (std::size_t g = 0; g < kGroups; ++g) {
-      const __m512i even0 = _mm512_mul_epu32(c0[g], mul0);
-      const __m512i odd0 = _mm512_mul_epu32(_mm512_srli_epi64(c0[g], 32), mul0);
-      const __m512i even1 = _mm512_mul_epu32(c2[g], mul1);
-      const __m512i odd1 = _mm512_mul_epu32(_mm512_srli_epi64(c2[g], 32), mul1);
-      const __m512i hi0 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even0, 32), odd0);
-      const __m512i hi1 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even1, 32), odd1);
-      c0[g] = _mm512_xor_si512(_mm512_xor_si512(hi1, c1[g]), key0);
-      c2[g] = _mm512_xor_si512(_mm512_xor_si512(hi0, c3[g]), key1);
-      c1[g] = _mm512_mask_blend_epi32(kOdd, even1, _mm512_slli_epi64(odd1, 32));  // lo(M1 c2)
-      c3[g] = _mm512_mask_blend_epi32(kOdd, even0, _mm512_slli_epi64(odd0, 32));  // lo(M0 c0)
+      const __m512i p0 = _mm512_mul_epu32(c0[g], mul0), p1 = _mm512_mul_epu32(c2[g], mul1);
+      c0[g] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p1, 32), c1[g], key0, kXor3);
+      c2[g] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p0, 32), c3[g], key1, kXor3);
+      c1[g] = p1;  // lo(M1 c2) in the low half
+      c3[g] = p0;  // lo(M0 c0)
     }
     k0 += kWeyl0;
     k1 += kWeyl1;
   }
+  // dword 2l of a pair is word a of block l, dword 2l+1 word b; then blocks 0-3 and 4-7
+  const __m512i pair = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
+  const __m512i low = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+  const __m512i high = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+#pragma GCC unroll 8
   for (std::size_t g = 0; g < kGroups; ++g) {
-    const __m512i t0 = _mm512_unpacklo_epi32(c0[g], c1[g]),
-                  t1 = _mm512_unpackhi_epi32(c0[g], c1[g]);
-    const __m512i t2 = _mm512_unpacklo_epi32(c2[g], c3[g]),
-                  t3 = _mm512_unpackhi_epi32(c2[g], c3[g]);
-    // 128-bit lane i of b04 holds block 4i, of b15 block 4i+1, ...
-    const __m512i b04 = _mm512_unpacklo_epi64(t0, t2), b15 = _mm512_unpackhi_epi64(t0, t2);
-    const __m512i b26 = _mm512_unpacklo_epi64(t1, t3), b37 = _mm512_unpackhi_epi64(t1, t3);
-    const __m512i x0 = _mm512_shuffle_i64x2(b04, b15, 0x44),
-                  x1 = _mm512_shuffle_i64x2(b26, b37, 0x44);
-    const __m512i x2 = _mm512_shuffle_i64x2(b04, b15, 0xEE),
-                  x3 = _mm512_shuffle_i64x2(b26, b37, 0xEE);
-    std::uint32_t* o = out + 4 * (first + 16 * g);
-    _mm512_storeu_si512(o, _mm512_shuffle_i64x2(x0, x1, 0x88));
-    _mm512_storeu_si512(o + 16, _mm512_shuffle_i64x2(x0, x1, 0xDD));
-    _mm512_storeu_si512(o + 32, _mm512_shuffle_i64x2(x2, x3, 0x88));
-    _mm512_storeu_si512(o + 48, _mm512_shuffle_i64x2(x2, x3, 0xDD));
+    const __m512i w01 = _mm512_permutex2var_epi32(c0[g], pair, c1[g]);
+    const __m512i w23 = _mm512_permutex2var_epi32(c2[g], pair, c3[g]);
+    std::uint32_t* o = out + 4 * (first + 8 * g);
+    _mm512_storeu_si512(o, _mm512_permutex2var_epi64(w01, low, w23));
+    _mm512_storeu_si512(o + 16, _mm512_permutex2var_epi64(w01, high, w23));
   }
 }
 
@@ -216,8 +242,9 @@ inline __attribute__((always_inline)) void philox_groups_avx512(std::uint64_t ke
 DPAUDIT_TARGET("avx512f")
 void philox_stream_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
                           std::uint32_t* out) {
-  const LaneCounters lanes(stream_id, first_block);
-  philox_groups_avx512<kLanes / 16>(key, lanes, 0, out);
+  const StreamBlocks blocks{stream_id, first_block};
+  for (std::size_t first = 0; first < kLanes; first += 32)
+    philox_groups_avx512<4>(key, blocks, first, out);
 }
 
 // The first `count` lanes of arbitrary counters, rounded up to 16: 16 at a time.
@@ -225,7 +252,7 @@ DPAUDIT_TARGET("avx512f")
 void philox_lanes_avx512(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
                          std::uint32_t* out) {
   for (std::size_t first = 0; first < count; first += 16)
-    philox_groups_avx512<1>(key, lanes, first, out);
+    philox_groups_avx512<2>(key, lanes, first, out);
 }
 #pragma GCC diagnostic pop
 #endif
