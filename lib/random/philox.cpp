@@ -4,16 +4,18 @@
 
 #include <Random123/philox.h>
 
+#include "random/philox_rounds.hpp"
 #include "random/x86_simd.hpp"
 
 namespace dpaudit {
 
 namespace {
 
-// The Philox4x32 constants (Salmon et al. 2011, Sec. 4; Random123's philox.h).
-constexpr std::uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
-constexpr std::uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
-constexpr int kRounds = 10;
+using philox_rounds::kMul0;
+using philox_rounds::kMul1;
+using philox_rounds::kRounds;
+using philox_rounds::kWeyl0;
+using philox_rounds::kWeyl1;
 constexpr std::size_t kLanes = 64;  // blocks computed side by side (structure of arrays)
 
 // The counters of up to kLanes blocks, one array per counter word.
@@ -148,13 +150,7 @@ void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t
 #endif
 
 #ifdef DPAUDIT_X86_SIMD
-// The same with AVX-512, eight blocks per register: each counter word sits in the low half
-// of a 64-bit lane, where mul_epu32 reads it, so a round is two multiplications, the two
-// high halves shifted down and two three-way xors (the low halves are the products
-// themselves: what lies above them in a lane is never read). Four registers' groups are
-// interleaved so that the multiplier's latency is hidden. A group's four words are then
-// paired into 64-bit lanes (c0 c1, c2 c3) and interleaved block by block. This computes
-// lanes [first, first + 8 kGroups).
+// The same with AVX-512, eight blocks to a register (philox_rounds.hpp).
 // GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
 // operands (GCC bug 105593, fixed in GCC 13).
 #pragma GCC diagnostic push
@@ -168,83 +164,52 @@ inline __m512i widen_avx512(const std::uint32_t* words) {
   return _mm512_cvtepu32_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(words)));
 }
 
-// The counters of lanes [lane, lane + 8), one register per counter word, from arbitrary
-// counters or, made in registers, from consecutive blocks of a stream.
-DPAUDIT_TARGET("avx512f")
-inline void counters_avx512(const LaneCounters& lanes, std::size_t lane, __m512i c[4]) {
-  c[0] = widen_avx512(lanes.c0 + lane);
-  c[1] = widen_avx512(lanes.c1 + lane);
-  c[2] = widen_avx512(lanes.c2 + lane);
-  c[3] = widen_avx512(lanes.c3 + lane);
-}
-struct StreamBlocks {
-  std::uint64_t stream_id, first_block;
+// The counters of lanes [lane, lane + 8), one register per counter word: of arbitrary
+// counters, or of a stream's consecutive blocks, made in registers.
+struct ArbitraryCounters {
+  const LaneCounters& lanes;
+  DPAUDIT_TARGET("avx512f") void operator()(std::size_t lane, __m512i c[4]) const {
+    c[0] = widen_avx512(lanes.c0 + lane);
+    c[1] = widen_avx512(lanes.c1 + lane);
+    c[2] = widen_avx512(lanes.c2 + lane);
+    c[3] = widen_avx512(lanes.c3 + lane);
+  }
 };
-DPAUDIT_TARGET("avx512f")
-inline void counters_avx512(const StreamBlocks& blocks, std::size_t lane, __m512i c[4]) {
-  const __m512i b =
-      _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(blocks.first_block + lane)),
-                       _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
-  c[0] = b;
-  c[1] = _mm512_srli_epi64(b, 32);
-  c[2] = _mm512_set1_epi64(static_cast<long long>(blocks.stream_id & 0xFFFFFFFFu));
-  c[3] = _mm512_set1_epi64(static_cast<long long>(blocks.stream_id >> 32));
-}
+struct StreamCounters {
+  std::uint64_t stream_id, first_block;
+  DPAUDIT_TARGET("avx512f") void operator()(std::size_t lane, __m512i c[4]) const {
+    philox_rounds::stream_counters_avx512(stream_id, first_block + lane, c);
+  }
+};
 
+// kGroups groups of eight blocks (philox_rounds.hpp) from `counters(lane, c)`, which sets
+// the counters of lanes [lane, lane + 8), for lanes [first, first + 8 kGroups).
 template <std::size_t kGroups, typename Counters>
 DPAUDIT_TARGET("avx512f")
-inline __attribute__((always_inline)) void philox_groups_avx512(std::uint64_t key,
-                                                                const Counters& lanes,
-                                                                std::size_t first,
-                                                                std::uint32_t* out) {
-  constexpr int kXor3 = 0x96;  // vpternlog's truth table of a ^ b ^ c
-  const __m512i mul0 = _mm512_set1_epi64(kMul0), mul1 = _mm512_set1_epi64(kMul1);
-  __m512i c0[kGroups], c1[kGroups], c2[kGroups], c3[kGroups];
+inline
+    __attribute__((always_inline)) void philox_groups_avx512(std::uint64_t key, Counters counters,
+                                                             std::size_t first,
+                                                             std::uint32_t* out) {
+  __m512i c[4][kGroups];
 #pragma GCC unroll 8
   for (std::size_t g = 0; g < kGroups; ++g) {
-    __m512i c[4];
-    counters_avx512(lanes, first + 8 * g, c);
-    c0[g] = c[0];
-    c1[g] = c[1];
-    c2[g] = c[2];
-    c3[g] = c[3];
+    __m512i group[4];
+    counters(first + 8 * g, group);
+    for (int k = 0; k < 4; ++k) c[k][g] = group[k];
   }
-  std::uint32_t k0 = static_cast<std::uint32_t>(key), k1 = static_cast<std::uint32_t>(key >> 32);
-#pragma GCC unroll 10
-  for (int r = 0; r < kRounds; ++r) {
-    const __m512i key0 = _mm512_set1_epi64(k0), key1 = _mm512_set1_epi64(k1);
+  philox_rounds::rounds_avx512(key, c);
 #pragma GCC unroll 8
-    for (std::size_t g = 0; g < kGroups; ++g) {
-      const __m512i p0 = _mm512_mul_epu32(c0[g], mul0), p1 = _mm512_mul_epu32(c2[g], mul1);
-      c0[g] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p1, 32), c1[g], key0, kXor3);
-      c2[g] = _mm512_ternarylogic_epi64(_mm512_srli_epi64(p0, 32), c3[g], key1, kXor3);
-      c1[g] = p1;  // lo(M1 c2) in the low half
-      c3[g] = p0;  // lo(M0 c0)
-    }
-    k0 += kWeyl0;
-    k1 += kWeyl1;
-  }
-  // dword 2l of a pair is word a of block l, dword 2l+1 word b; then blocks 0-3 and 4-7
-  const __m512i pair = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
-  const __m512i low = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
-  const __m512i high = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
-#pragma GCC unroll 8
-  for (std::size_t g = 0; g < kGroups; ++g) {
-    const __m512i w01 = _mm512_permutex2var_epi32(c0[g], pair, c1[g]);
-    const __m512i w23 = _mm512_permutex2var_epi32(c2[g], pair, c3[g]);
-    std::uint32_t* o = out + 4 * (first + 8 * g);
-    _mm512_storeu_si512(o, _mm512_permutex2var_epi64(w01, low, w23));
-    _mm512_storeu_si512(o + 16, _mm512_permutex2var_epi64(w01, high, w23));
-  }
+  for (std::size_t g = 0; g < kGroups; ++g)
+    philox_rounds::store_words_avx512(c[0][g], c[1][g], c[2][g], c[3][g],
+                                      out + 4 * (first + 8 * g));
 }
 
 // kLanes consecutive blocks of a stream (as philox_stream_avx2).
 DPAUDIT_TARGET("avx512f")
 void philox_stream_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_block,
                           std::uint32_t* out) {
-  const StreamBlocks blocks{stream_id, first_block};
   for (std::size_t first = 0; first < kLanes; first += 32)
-    philox_groups_avx512<4>(key, blocks, first, out);
+    philox_groups_avx512<4>(key, StreamCounters{stream_id, first_block}, first, out);
 }
 
 // The first `count` lanes of arbitrary counters, rounded up to 16: 16 at a time.
@@ -252,7 +217,7 @@ DPAUDIT_TARGET("avx512f")
 void philox_lanes_avx512(std::uint64_t key, const LaneCounters& lanes, std::size_t count,
                          std::uint32_t* out) {
   for (std::size_t first = 0; first < count; first += 16)
-    philox_groups_avx512<2>(key, lanes, first, out);
+    philox_groups_avx512<2>(key, ArbitraryCounters{lanes}, first, out);
 }
 #pragma GCC diagnostic pop
 #endif
