@@ -230,7 +230,12 @@ bool below_density(double x, double x_inner, double f_inner, double h) {
   const double lower = 1 - d * (1 - d * (0.5 - d * (1.0 / 6)));
   const bool below = h < f_inner * (lower - kMargin);
   const bool above = h > f_inner * (lower + d * d * d * d * (1.0 / 24) + kMargin);
-  if (!below && !above) return h < density(x);  // the one branch, rarely taken
+  // One branch, rarely taken. `below` and `above` are coin tosses: the empty asm makes their
+  // union one opaque value, so that the compiler does not branch on either (GCC branched on
+  // `above`, mispredicted every other time).
+  int decided = static_cast<int>(below) | static_cast<int>(above);
+  asm("" : "+r"(decided));
+  if (decided == 0) return h < density(x);
   return below;
 }
 
