@@ -9,7 +9,10 @@
 #if defined(DPAUDIT_SIMD_EMULATED)
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/avx512.h>
-// What SIMDe 0.7.4 lacks: an alias, and two conversions made of its 256-bit halves.
+
+#include <cstring>
+// What SIMDe 0.7.4 lacks: an alias, a gather, and two conversions made of its 256-bit
+// halves.
 // The aliases take the intrinsics' own (reserved) names on purpose: the paths' code is the same.
 #define _mm512_shuffle_i64x2 simde_mm512_shuffle_i64x2  // NOLINT(bugprone-reserved-identifier)
 inline simde__m512d emulated_mm512_cvtepi32_pd(simde__m256i a) {
@@ -22,6 +25,15 @@ inline simde__m512i emulated_mm512_cvtepu32_epi64(simde__m256i a) {
       simde_mm512_castsi256_si512(simde_mm256_cvtepu32_epi64(simde_mm256_castsi256_si128(a))),
       simde_mm256_cvtepu32_epi64(simde_mm256_extracti128_si256(a, 1)), 1);
 }
+inline simde__m512d emulated_mm512_i64gather_pd(simde__m512i index, const void* base, int scale) {
+  long long at[8];
+  double value[8];
+  simde_mm512_storeu_si512(at, index);
+  for (int l = 0; l < 8; ++l)
+    std::memcpy(&value[l], static_cast<const char*>(base) + at[l] * scale, sizeof value[l]);
+  return simde_mm512_loadu_pd(value);
+}
+#define _mm512_i64gather_pd emulated_mm512_i64gather_pd      // NOLINT(bugprone-reserved-identifier)
 #define _mm512_cvtepi32_pd emulated_mm512_cvtepi32_pd        // NOLINT(bugprone-reserved-identifier)
 #define _mm512_cvtepu32_epi64 emulated_mm512_cvtepu32_epi64  // NOLINT(bugprone-reserved-identifier)
 #define DPAUDIT_X86_SIMD 1

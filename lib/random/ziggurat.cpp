@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "random/philox.hpp"
+#include "random/philox_rounds.hpp"
 #include "random/x86_simd.hpp"
 
 namespace dpaudit {
@@ -271,37 +272,199 @@ bool inside_rectangle(std::uint32_t word, double& x) {
   return u < t.ratio[layer];
 }
 
-// The candidates of a chunk that the fast path rejected (normal numbers first + slot),
-// finished together: round `attempt` computes the blocks (index, attempt) of all that
-// remain at once (philox_blocks, SIMD), and keeps those whose wedge/tail test and next
-// candidate (word 0 of the block) fail too. Each number takes the same blocks and tests
-// as it would alone, so none depends on another.
+// The rejected candidates of a chunk that remain after `attempt - 1` rounds: slot[r] is
+// their number's place in the chunk (number first + slot[r] of the stream), word[r] the
+// candidate. Eight spare entries past `count` let a SIMD round read whole registers.
+struct Remaining {
+  std::uint32_t slot[kChunk + 8];
+  std::uint32_t word[kChunk + 8];
+  std::size_t count = 0;
+};
+
+// One round of finish_rejected, one candidate at a time: the blocks (index, attempt) of all
+// at once (philox_blocks, SIMD), then the wedge/tail test and next candidate (word 0 of the
+// block) of each, without branches on the outcome. Keeps those that fail both.
+void finish_round(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
+                  std::uint32_t attempt, Remaining& left, double* out, PhiloxSimd simd) {
+  PhiloxBlock counters[kChunk], blocks[kChunk];
+  const std::size_t count = left.count;
+  for (std::size_t r = 0; r < count; ++r)
+    counters[r] = philox_counter(stream_id, first + left.slot[r], attempt);
+  philox_blocks(key, counters, count, blocks, simd);
+  left.count = 0;
+  for (std::size_t r = 0; r < count; ++r) {
+    double wedge, next;
+    const bool accepted = wedge_or_tail(left.word[r], blocks[r], wedge);
+    const bool next_inside = inside_rectangle(blocks[r][0], next);
+    out[left.slot[r]] = accepted ? wedge : next;  // rewritten later if neither
+    left.slot[left.count] = left.slot[r];
+    left.word[left.count] = blocks[r][0];
+    left.count += !accepted && !next_inside;
+  }
+}
+
+#ifdef DPAUDIT_X86_SIMD
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+// An integer below 2^52 as a double, exactly: its bits in the mantissa of 2^52, less 2^52.
+DPAUDIT_TARGET("avx512f")
+inline __m512d small_integer_avx512(__m512i v) {
+  return _mm512_sub_pd(
+      _mm512_castsi512_pd(_mm512_or_si512(v, _mm512_set1_epi64(0x4330000000000000))),
+      _mm512_set1_pd(0x1p52));
+}
+
+// The signed value (sign_of times |u| edge) and |u| of candidate words (in the low halves).
+struct CandidatesAvx512 {
+  __m512d value, u;
+  __m512i layer;
+};
+DPAUDIT_TARGET("avx512f")
+inline CandidatesAvx512 candidates_avx512(__m512i w, const double* edge) {
+  const __m512i layer = _mm512_and_si512(w, _mm512_set1_epi64(0xFF));
+  const __m512i abscissa = _mm512_or_si512(
+      _mm512_and_si512(_mm512_srli_epi64(w, 8), _mm512_set1_epi64(0xFFFFFF)), _mm512_set1_epi64(1));
+  const __m512d u = _mm512_mul_pd(small_integer_avx512(abscissa), _mm512_set1_pd(0x1p-24));
+  const __m512i sign = _mm512_and_si512(_mm512_slli_epi64(w, 55),  // bit 8 -> the sign bit
+                                        _mm512_set1_epi64(static_cast<long long>(1ull << 63)));
+  const __m512d magnitude = _mm512_mul_pd(u, _mm512_i64gather_pd(layer, edge, 8));
+  return {_mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(magnitude), sign)), u, layer};
+}
+
+// finish_round for candidates [0, 8) of `left` (lanes >= `lanes` computed and ignored)
+// with AVX-512F, operation for operation: the blocks (index, attempt) from philox_rounds'
+// registers; uniform_from_words, wedge_or_tail's wedge test with below_density's Taylor
+// bounds, and inside_rectangle, eight at a time. Tails (layer 0) and heights the bounds
+// leave undecided take wedge_or_tail itself. Returns the lanes that fail both, their next
+// words in next_word.
+DPAUDIT_TARGET("avx512f")
+unsigned finish_lanes_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
+                             std::uint32_t attempt, const std::uint32_t* slot,
+                             const std::uint32_t* word, unsigned lanes, double* out,
+                             std::uint32_t* next_word) {
+  const ZigguratTables& t = ziggurat_tables();
+  const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFF);
+  const __m512i w =
+      _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(word)));
+  const __m512i index = _mm512_add_epi64(
+      _mm512_set1_epi64(static_cast<long long>(first)),
+      _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(slot))));
+  __m512i block[4][1] = {{index},  // philox_counter(stream_id, index, attempt)
+                         {_mm512_or_si512(_mm512_srli_epi64(index, 32),
+                                          _mm512_set1_epi64(std::int64_t{attempt} << 24))},
+                         {_mm512_set1_epi64(static_cast<long long>(stream_id & 0xFFFFFFFFu))},
+                         {_mm512_set1_epi64(static_cast<long long>(stream_id >> 32))}};
+  philox_rounds::rounds_avx512(key, block);
+  // uniform_from_words(b1, b2): the 53-bit integer as the sum of its halves' exact doubles
+  const __m512i bits = _mm512_srli_epi64(
+      _mm512_or_si512(_mm512_slli_epi64(block[2][0], 32), _mm512_and_si512(block[1][0], low32)),
+      11);
+  const __m512d whole = _mm512_add_pd(
+      _mm512_mul_pd(small_integer_avx512(_mm512_srli_epi64(bits, 32)), _mm512_set1_pd(0x1p32)),
+      small_integer_avx512(_mm512_and_si512(bits, low32)));
+  const __m512d uniform =
+      _mm512_mul_pd(_mm512_add_pd(whole, _mm512_set1_pd(0.5)), _mm512_set1_pd(0x1p-53));
+  // the wedge test of wedge_or_tail and below_density
+  const CandidatesAvx512 c = candidates_avx512(w, t.edge);
+  const __m512i inner = _mm512_add_epi64(c.layer, _mm512_set1_epi64(1));
+  const __m512d x_inner = _mm512_i64gather_pd(inner, t.edge, 8);
+  const __m512d f_outer = _mm512_i64gather_pd(c.layer, t.density, 8);
+  const __m512d f_inner = _mm512_i64gather_pd(inner, t.density, 8);
+  const __m512d magnitude = _mm512_abs_pd(c.value);
+  const __m512d h = _mm512_add_pd(f_outer, _mm512_mul_pd(uniform, _mm512_sub_pd(f_inner, f_outer)));
+  const __m512d d = _mm512_mul_pd(
+      _mm512_set1_pd(0.5),
+      _mm512_sub_pd(_mm512_mul_pd(magnitude, magnitude), _mm512_mul_pd(x_inner, x_inner)));
+  const __m512d one = _mm512_set1_pd(1), margin = _mm512_set1_pd(0x1p-40);
+  const __m512d lower = _mm512_sub_pd(
+      one,
+      _mm512_mul_pd(
+          d, _mm512_sub_pd(
+                 one, _mm512_mul_pd(d, _mm512_sub_pd(_mm512_set1_pd(0.5),
+                                                     _mm512_mul_pd(d, _mm512_set1_pd(1.0 / 6)))))));
+  const __m512d d4 = _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(d, d), d), d),
+                                   _mm512_set1_pd(1.0 / 24));
+  const unsigned below =
+      _mm512_cmp_pd_mask(h, _mm512_mul_pd(f_inner, _mm512_sub_pd(lower, margin)), _CMP_LT_OQ);
+  const unsigned above = _mm512_cmp_pd_mask(
+      h, _mm512_mul_pd(f_inner, _mm512_add_pd(_mm512_add_pd(lower, d4), margin)), _CMP_GT_OQ);
+  const unsigned tail = _mm512_cmpeq_epi64_mask(c.layer, _mm512_setzero_si512());
+  // the next candidate, word 0 of the block: inside_rectangle
+  const CandidatesAvx512 next = candidates_avx512(block[0][0], t.edge);
+  const unsigned inside =
+      _mm512_cmp_pd_mask(next.u, _mm512_i64gather_pd(next.layer, t.ratio, 8), _CMP_LT_OQ);
+  alignas(64) double value[8], next_value[8];
+  alignas(64) std::uint64_t b[4][8];
+  _mm512_store_pd(value, c.value);
+  _mm512_store_pd(next_value, next.value);
+  for (std::size_t k = 0; k < 4; ++k) _mm512_store_si512(b[k], block[k][0]);
+  unsigned accepted = below;
+  const unsigned valid = (1u << lanes) - 1;
+  for (unsigned odd = (tail | ~(below | above)) & valid; odd != 0; odd &= odd - 1) {
+    const int l = __builtin_ctz(odd);
+    const PhiloxBlock lane_block = {
+        static_cast<std::uint32_t>(b[0][l]), static_cast<std::uint32_t>(b[1][l]),
+        static_cast<std::uint32_t>(b[2][l]), static_cast<std::uint32_t>(b[3][l])};
+    const bool yes = wedge_or_tail(word[l], lane_block, value[l]);
+    accepted = (accepted & ~(1u << l)) | (static_cast<unsigned>(yes) << l);
+  }
+  for (unsigned l = 0; l < lanes; ++l) {
+    out[slot[l]] = (accepted >> l & 1u) ? value[l] : next_value[l];  // rewritten later if neither
+    next_word[l] = static_cast<std::uint32_t>(b[0][l]);
+  }
+  return ~(accepted | inside) & valid;
+}
+
+// finish_round with AVX-512F, eight candidates at a time.
+DPAUDIT_TARGET("avx512f")
+void finish_round_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
+                         std::uint32_t attempt, Remaining& left, double* out) {
+  const std::size_t count = left.count;
+  std::fill(left.slot + count, left.slot + count + 8, 0u);
+  std::fill(left.word + count, left.word + count + 8, 0u);
+  left.count = 0;
+  for (std::size_t r = 0; r < count; r += 8) {
+    std::uint32_t next_word[8];
+    const unsigned lanes = static_cast<unsigned>(std::min<std::size_t>(8, count - r));
+    for (unsigned fail = finish_lanes_avx512(key, stream_id, first, attempt, left.slot + r,
+                                             left.word + r, lanes, out, next_word);
+         fail != 0; fail &= fail - 1) {
+      const int l = __builtin_ctz(fail);
+      left.slot[left.count] = left.slot[r + l];
+      left.word[left.count] = next_word[l];
+      ++left.count;
+    }
+  }
+}
+#pragma GCC diagnostic pop
+#endif
+
+// The candidates of a chunk that the fast path rejected, finished together round by round
+// (round `attempt` takes the blocks (index, attempt) of those that remain), with AVX-512F
+// where `simd` allows it. Each number takes the same blocks and tests as it would alone, so
+// none depends on another.
 void finish_rejected(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
                      const std::uint32_t* words, const std::uint16_t* rejected, std::size_t count,
                      double* out, PhiloxSimd simd) {
-  std::uint16_t slot[kChunk];
-  std::uint32_t word[kChunk];
-  PhiloxBlock counters[kChunk], blocks[kChunk];
+  Remaining left;
   for (std::size_t r = 0; r < count; ++r) {
-    slot[r] = rejected[r];
-    word[r] = words[rejected[r]];
+    left.slot[r] = rejected[r];
+    left.word[r] = words[rejected[r]];
   }
-  for (std::uint32_t attempt = 1; count > 0; ++attempt) {
-    for (std::size_t r = 0; r < count; ++r)
-      counters[r] = philox_counter(stream_id, first + slot[r], attempt);
-    philox_blocks(key, counters, count, blocks, simd);
-    std::size_t left = 0;
-    for (std::size_t r = 0; r < count; ++r) {  // without branches on the outcome
-      double wedge, next;
-      const bool accepted = wedge_or_tail(word[r], blocks[r], wedge);
-      const bool next_inside = inside_rectangle(blocks[r][0], next);
-      out[slot[r]] = accepted ? wedge : next;  // rewritten later if neither
-      slot[left] = slot[r];
-      word[left] = blocks[r][0];
-      left += !accepted && !next_inside;
-    }
-    count = left;
+  left.count = count;
+#ifdef DPAUDIT_X86_SIMD
+  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f");
+  if (simd == PhiloxSimd::best && avx512) {
+    for (std::uint32_t attempt = 1; left.count > 0; ++attempt)
+      finish_round_avx512(key, stream_id, first, attempt, left, out);
+    return;
   }
+#endif
+  for (std::uint32_t attempt = 1; left.count > 0; ++attempt)
+    finish_round(key, stream_id, first, attempt, left, out, simd);
 }
 
 }  // namespace
