@@ -226,7 +226,7 @@ void check_finite(const std::vector<double>& release) {
 
 // One pass, the terms kept: in rounds of `keepers` terms, each thread generates one term whole
 // (and its factor), then the threads add the round's terms into `sum`, each over its own range
-// of coordinates. The release reuses a term's buffer. Memory: the sum and `keepers` terms.
+// of coordinates, a block at a time. The release reuses a term's buffer. Memory: the sum and `keepers` terms.
 std::vector<double> one_pass_release(const GaussianSumConfig& config, const GeneratedTerms& terms,
                                      std::size_t keepers, FixedPointSum sum,
                                      const std::function<void(std::size_t)>& progress) {
@@ -241,7 +241,10 @@ std::vector<double> one_pass_release(const GaussianSumConfig& config, const Gene
         factors[t] = generate_term(terms, first + t, d, kept[t].data(), true);
     });
     parallel_blocks(d, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t t = 0; t < n; ++t) sum.add(kept[t].data(), factors[t], begin, end);
+      // a block of the sum at a time, every term added there while it is in cache
+      for (std::size_t from = begin; from < end; from += kChunk)
+        for (std::size_t t = 0; t < n; ++t)
+          sum.add(kept[t].data(), factors[t], from, std::min(end, from + kChunk));
     });
     if (progress) progress(2 * (first + n));  // each term's norm known and the term added
   }
