@@ -8,8 +8,9 @@
 //
 // Built with -DBASELINE and linked with an earlier version's philox.cpp and ziggurat.cpp
 // compiled with -Ddpaudit=dpaudit_baseline (run.sh BASELINE=DIR), it times that version
-// too, in the same rounds, through the interface it had before issue 26 (philox_normals
-// without `simd`), and stops if its numbers differ from the current ones in any bit.
+// too, in the same rounds, through the interface it has had since issue 26's first pass
+// (philox_normals with `simd`; commit 2f51381, say), and stops if its numbers differ from the
+// current ones in any bit.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,7 +27,7 @@
 namespace dpaudit_baseline {
 enum class PhiloxSimd { best, avx2, none };
 void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first, std::size_t n,
-                    double* out);
+                    double* out, PhiloxSimd simd);
 void philox_words(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first_word,
                   std::size_t n, std::uint32_t* out, PhiloxSimd simd);
 }  // namespace dpaudit_baseline
@@ -47,7 +48,9 @@ struct Set {
 
 void normals_of(const Set& set, std::uint64_t stream, double* out) {
 #ifdef BASELINE
-  if (set.baseline) return dpaudit_baseline::philox_normals(1, stream, 0, kCount, out);
+  if (set.baseline)
+    return dpaudit_baseline::philox_normals(1, stream, 0, kCount, out,
+                                            dpaudit_baseline::PhiloxSimd::best);
 #endif
   dpaudit::philox_normals(1, stream, 0, kCount, out, set.simd);
 }

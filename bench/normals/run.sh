@@ -3,7 +3,7 @@
 # rounds, for each instruction set this CPU has (bench/normals.md has the figures).
 # Usage: [BASELINE=DIR] bench/normals/run.sh [BUILD_DIR] [REPS]
 #   BUILD_DIR: a Release build with lib/libdpaudit_random.a (default build)
-#   BASELINE:  a checkout from before issue 26 (e.g. a git worktree of an earlier commit):
+#   BASELINE:  an earlier checkout (e.g. a git worktree of commit 2f51381 or later):
 #              its philox.cpp and ziggurat.cpp are compiled into the same program, in a
 #              namespace of their own, and timed in the same rounds (its best set)
 set -euo pipefail
