@@ -1,6 +1,6 @@
 // Philox4x32-10's constants (Salmon et al. 2011, Sec. 4; Random123's philox.h) and its
-// rounds with AVX-512F over consecutive blocks of a stream, for the words of philox.cpp
-// and the normals of ziggurat.cpp, which takes a stream's words from the registers.
+// rounds with AVX-512F, for the words of philox.cpp and the blocks of the rejected
+// candidates that ziggurat.cpp finishes in registers.
 //
 // Eight blocks to a register: each counter word sits in the low half of a 64-bit lane,
 // where mul_epu32 reads it, so a round is two multiplications, the two high halves shifted
