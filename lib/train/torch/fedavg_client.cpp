@@ -40,23 +40,32 @@ std::vector<ClientUpdate> ClientTrainer::train(const torch::Tensor& global, doub
                                                const std::vector<std::size_t>& ids,
                                                std::size_t round, std::uint64_t seed,
                                                std::uint64_t stream) {
-  std::vector<ClientUpdate> out(ids.size());
-  parallel_blocks(ids.size(), threads_,
-                  [&](std::size_t begin, std::size_t end, std::size_t thread) {
-                    for (std::size_t k = begin; k < end; ++k)
-                      out[k] = train_one(replicas_[thread], global, clip, ids[k], seed,
-                                         stream + round * clients_.size() + ids[k]);
-                  });
+  std::vector<ClientUpdate> out;
+  train(global, clip, ids, round, seed, stream, out);
   return out;
 }
 
-ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global,
-                                      double clip, std::size_t client, std::uint64_t batch_seed,
-                                      std::uint64_t batch_stream) const {
-  ClientUpdate result;
-  result.update.assign(static_cast<std::size_t>(global.numel()), 0.0);
+void ClientTrainer::train(const torch::Tensor& global, double clip,
+                          const std::vector<std::size_t>& ids, std::size_t round,
+                          std::uint64_t seed, std::uint64_t stream,
+                          std::vector<ClientUpdate>& out) {
+  out.resize(ids.size());
+  parallel_blocks(ids.size(), threads_,
+                  [&](std::size_t begin, std::size_t end, std::size_t thread) {
+                    for (std::size_t k = begin; k < end; ++k)
+                      train_one(replicas_[thread], global, clip, ids[k], seed,
+                                stream + round * clients_.size() + ids[k], out[k]);
+                  });
+}
+
+void ClientTrainer::train_one(torch::nn::Sequential& replica, const torch::Tensor& global,
+                              double clip, std::size_t client, std::uint64_t batch_seed,
+                              std::uint64_t batch_stream, ClientUpdate& result) const {
+  result.update.assign(static_cast<std::size_t>(global.numel()), 0.0);  // its buffer kept
+  result.norm = result.loss = 0;
+  result.has_data = false;
   std::vector<std::size_t> order = clients_[client];
-  if (order.empty()) return result;
+  if (order.empty()) return;
   result.has_data = true;
   assign_parameters(*replica, global);
   PhiloxStream rng(batch_seed, batch_stream);
@@ -79,11 +88,8 @@ ClientUpdate ClientTrainer::train_one(torch::nn::Sequential& replica, const torc
     }
   }
   result.loss = loss_sum / static_cast<double>(batches);
-  const torch::Tensor delta =
-      (flatten_parameters(*replica) - global).to(torch::kDouble).contiguous();
-  std::copy_n(delta.data_ptr<double>(), result.update.size(), result.update.data());
+  parameter_delta(*replica, global, result.update.data());
   result.norm = clip_to_norm(result.update.data(), result.update.size(), clip);
-  return result;
 }
 
 }  // namespace dpaudit

@@ -42,11 +42,16 @@ class ClientTrainer {
   std::vector<ClientUpdate> train(const torch::Tensor& global, double clip,
                                   const std::vector<std::size_t>& ids, std::size_t round,
                                   std::uint64_t seed, std::uint64_t stream);
+  // The same into `out`, resized to ids.size(), whose updates' buffers are reused: a caller
+  // that trains round after round into one vector allocates no update after the first.
+  void train(const torch::Tensor& global, double clip, const std::vector<std::size_t>& ids,
+             std::size_t round, std::uint64_t seed, std::uint64_t stream,
+             std::vector<ClientUpdate>& out);
 
  private:
-  ClientUpdate train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip,
-                         std::size_t client, std::uint64_t batch_seed,
-                         std::uint64_t batch_stream) const;
+  void train_one(torch::nn::Sequential& replica, const torch::Tensor& global, double clip,
+                 std::size_t client, std::uint64_t batch_seed, std::uint64_t batch_stream,
+                 ClientUpdate& result) const;
 
   const Dataset& train_;
   const ClientIndices& clients_;

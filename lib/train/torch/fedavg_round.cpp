@@ -54,8 +54,8 @@ bool FedAvgRound::run(std::size_t round, const std::vector<std::size_t>& ids, do
                       double noise_std, PhiloxStream& noise, FedAvgObserver& observer,
                       std::vector<double>& theta) {
   observer.starting(round, theta);
-  const std::vector<ClientUpdate> updates = train_clients(theta, clip, ids, round);
-  return step(combine(round, updates, clip, noise_std, noise, observer), theta);
+  clients_.train(to_float_tensor(theta), clip, ids, round, seed_, batch_stream_, updates_);
+  return step(combine(round, updates_, clip, noise_std, noise, observer), theta);
 }
 
 }  // namespace dpaudit

@@ -77,6 +77,7 @@ class FedAvgRound {
   ServerOptimizer server_;
   std::size_t dim_;
   std::uint64_t seed_, batch_stream_;
+  std::vector<ClientUpdate> updates_;  // run's, kept from round to round (their buffers reused)
 };
 
 }  // namespace dpaudit

@@ -160,6 +160,16 @@ void assign_parameters(nn::Module& model, const torch::Tensor& flat) {
   }
 }
 
+void parameter_delta(const nn::Module& model, const torch::Tensor& flat, double* out) {
+  const torch::Tensor whole = flat.contiguous();
+  const float* base = whole.data_ptr<float>();
+  for (const auto& p : model.parameters()) {
+    const torch::Tensor values = p.detach().contiguous();
+    const float* v = values.data_ptr<float>();
+    for (std::int64_t j = 0; j < values.numel(); ++j) *out++ = static_cast<double>(v[j] - *base++);
+  }
+}
+
 torch::Tensor flatten_gradients(const nn::Module& model) {
   std::vector<torch::Tensor> pieces;
   for (const auto& p : model.parameters())

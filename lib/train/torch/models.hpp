@@ -48,6 +48,11 @@ std::int64_t parameter_count(const torch::nn::Module& model);
 torch::Tensor flatten_parameters(const torch::nn::Module& model);
 // The inverse: copies `flat` (parameter_count values) into the parameters.
 void assign_parameters(torch::nn::Module& model, const torch::Tensor& flat);
+
+// out[i] = parameter i of the model (in flatten_parameters' order) less flat[i], subtracted in
+// float and widened to double: (flatten_parameters(model) - flat).to(kDouble), bit for bit,
+// without the two temporary tensors. flat: float, contiguous, as many entries as parameters.
+void parameter_delta(const torch::nn::Module& model, const torch::Tensor& flat, double* out);
 // Gradients in the same order (zero where a parameter has no gradient yet).
 torch::Tensor flatten_gradients(const torch::nn::Module& model);
 
