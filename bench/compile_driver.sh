@@ -15,5 +15,5 @@ compile_driver() {
   [ -n "$cudart" ] && cuda=("$cudart" -ldl -lrt)
   [ ${#layers[@]} -gt 0 ] || { echo "compile_driver: no libdpaudit_*.a in $lib (build first)" >&2; return 2; }
   g++ -std=c++17 -O3 -DNDEBUG -I"$root/lib" "$src" -Wl,--start-group "${layers[@]}" -Wl,--end-group \
-    "${cuda[@]}" -lfmt -lz -pthread -o "$out"
+    "${cuda[@]}" -lhwy_contrib -lhwy -lfmt -lz -pthread -o "$out"
 }
