@@ -3,7 +3,11 @@
 // result checked against std::sort (with every -0.0 first). Compiled against a build's
 // libraries, once per build to compare (the previous library's figures come from its own):
 //   source bench/compile_driver.sh; compile_driver bench/eps_from_scores/sort_shapes.cpp OUT BUILD
-// usage: sort_shapes [N]
+// usage: sort_shapes [N [TARGET]]
+// TARGET: Highway's run-time dispatch held to one instruction set the CPU has (AVX3, AVX2,
+// SSE4, SSSE3, EMU128: a test mock, hwy::SetSupportedTargetsForTest), to time VQSort as it runs
+// on a CPU without the wider ones; below SSE4 sort_ascending takes the radix sort (a build
+// before VQSort ignores TARGET).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +16,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <hwy/targets.h>
 
 #include "core/cpu_time.hpp"
 #include "core/sort_doubles.hpp"
@@ -58,11 +64,24 @@ std::vector<double> reference(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   const std::size_t n = argc > 1 ? std::stoul(argv[1]) : 5000000;
+  const std::string target = argc > 2 ? argv[2] : "";
+  if (!target.empty()) {
+    std::int64_t only = 0;
+    for (std::int64_t t = hwy::SupportedTargets() | HWY_EMU128; t != 0; t &= t - 1) {
+      if (target == hwy::TargetName(t & -t)) only = t & -t;
+    }
+    if (only == 0) {
+      std::fprintf(stderr, "sort_shapes: %s is not a target this CPU has\n", target.c_str());
+      return 2;
+    }
+    hwy::SetSupportedTargetsForTest(only);
+  }
   const char* names[] = {"normal",    "cauchy",  "outlier", "two values",  "rounded to 1e-3",
                          "lognormal", "uniform", "sorted",  "ten clusters"};
   std::mt19937_64 g(3);
   std::normal_distribution<double> normal;
-  std::printf("| shape, n = %zu | CPU s |\n|---|---|\n", n);
+  std::printf("| shape, n = %zu%s%s | CPU s |\n|---|---|\n", n, target.empty() ? "" : ", ",
+              target.c_str());
   for (int d = 0; d < 9; ++d) {
     std::vector<double> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = shaped(d, normal(g), i, n, g);
