@@ -19,7 +19,7 @@ SEQ_LAYERS := games stats accounting adversaries io random core data train mecha
 $(SEQ_OUT)/validity: $(SEQ_DIR)/validity.cpp $(foreach l,$(SEQ_LAYERS),$(BUILD)/lib/libdpaudit_$(l).a)
 	@mkdir -p $(SEQ_OUT)
 	g++ -std=c++17 -O2 -DNDEBUG -I$(SEQ_DIR)/../../lib -I/usr/include/eigen3 $< \
-	  -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lfmt -lz -pthread -o $@
+	  -Wl,--start-group $(filter %.a,$^) -Wl,--end-group -lhwy_contrib -lhwy -lfmt -lz -pthread -o $@
 
 $(SEQ_OUT)/validity.md: $(SEQ_OUT)/validity
 

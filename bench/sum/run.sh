@@ -64,7 +64,8 @@ if [ -n "${BASELINE:-}" ]; then
     -c "$tmp/inc/mechanisms/gaussian_sum.cpp" -o "$tmp/baseline.o"
   $cxx -O2 -std=c++17 -I"$root/lib" -DBASELINE "$here/sum_rate.cpp" "$tmp/baseline.o" \
     "$lib/libdpaudit_mechanisms.a" "$lib/libdpaudit_canary.a" "$lib/libdpaudit_io.a" \
-    "$lib/libdpaudit_random.a" "$lib/libdpaudit_core.a" -lfmt -lz -pthread -o "$tmp/sum_rate"
+    "$lib/libdpaudit_random.a" "$lib/libdpaudit_core.a" -lhwy_contrib -lhwy -lfmt -lz -pthread \
+    -o "$tmp/sum_rate"
   echo
   echo "In one process (gaussian_sum_release alone), against $BASELINE's:"
   "$tmp/sum_rate" 1000000 100 "$reps"
