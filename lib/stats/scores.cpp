@@ -13,7 +13,7 @@ ScoreSet::ScoreSet(std::vector<double> in, std::vector<double> out, std::size_t 
   // One linear pass skips the sort of input that is in order already: the bootstrap's
   // resamples and jackknife deletions (stats/bootstrap) are built sorted, and sorting
   // them dominated its time.
-  // Long classes sort in linear time (core/sort_doubles: 10^7 scores in ~0.2 s, not ~1 s).
+  // Long classes sort by VQSort (core/sort_doubles: 10^7 scores in ~0.15 s, std::sort ~1 s).
   if (!std::is_sorted(in_.begin(), in_.end())) sort_ascending(in_);
   if (!std::is_sorted(out_.begin(), out_.end())) sort_ascending(out_);
 }
