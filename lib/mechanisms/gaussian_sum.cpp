@@ -226,7 +226,8 @@ void check_finite(const std::vector<double>& release) {
 
 // One pass, the terms kept: in rounds of `keepers` terms, each thread generates one term whole
 // (and its factor), then the threads add the round's terms into `sum`, each over its own range
-// of coordinates, a block at a time. The release reuses a term's buffer. Memory: the sum and `keepers` terms.
+// of coordinates, a block at a time. The release reuses a term's buffer. Memory: the sum and
+// `keepers` terms.
 std::vector<double> one_pass_release(const GaussianSumConfig& config, const GeneratedTerms& terms,
                                      std::size_t keepers, FixedPointSum sum,
                                      const std::function<void(std::size_t)>& progress) {
