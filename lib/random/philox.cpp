@@ -151,13 +151,7 @@ void philox_lanes_avx2(std::uint64_t key, const LaneCounters& lanes, std::size_t
 
 #ifdef DPAUDIT_X86_SIMD
 // The same with AVX-512, eight blocks to a register (philox_rounds.hpp).
-// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
-// operands (GCC bug 105593, fixed in GCC 13).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+DPAUDIT_AVX512_CODE_BEGIN
 // Eight 32-bit words, each into the low half of a 64-bit lane.
 DPAUDIT_TARGET("avx512f")
 inline __m512i widen_avx512(const std::uint32_t* words) {
@@ -219,7 +213,7 @@ void philox_lanes_avx512(std::uint64_t key, const LaneCounters& lanes, std::size
   for (std::size_t first = 0; first < count; first += 16)
     philox_groups_avx512<2>(key, ArbitraryCounters{lanes}, first, out);
 }
-#pragma GCC diagnostic pop
+DPAUDIT_AVX512_CODE_END
 #endif
 
 // The instruction set of a batch: the widest the CPU has up to `simd`.

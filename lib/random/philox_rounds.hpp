@@ -20,13 +20,7 @@ constexpr std::uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
 constexpr int kRounds = 10;
 
 #ifdef DPAUDIT_X86_SIMD
-// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
-// operands (GCC bug 105593, fixed in GCC 13).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+DPAUDIT_AVX512_CODE_BEGIN
 
 // The counters of blocks [first_block, first_block + 8) of stream stream_id: c[k] holds
 // counter word k of the eight blocks.
@@ -80,7 +74,7 @@ inline void store_words_avx512(__m512i w0, __m512i w1, __m512i w2, __m512i w3, s
   _mm512_storeu_si512(out, _mm512_permutex2var_epi64(w01, low, w23));
   _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi64(w01, high, w23));
 }
-#pragma GCC diagnostic pop
+DPAUDIT_AVX512_CODE_END
 #endif
 
 }  // namespace dpaudit::philox_rounds

@@ -45,3 +45,15 @@ inline simde__m512d emulated_mm512_i64gather_pd(simde__m512i index, const void* 
 #define DPAUDIT_TARGET(isa) __attribute__((target(isa)))
 #define DPAUDIT_CPU_SUPPORTS(isa) __builtin_cpu_supports(isa)
 #endif
+
+// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
+// operands (GCC bug 105593, fixed in GCC 13): the code that uses them goes between these two.
+#if defined(__clang__)
+#define DPAUDIT_AVX512_CODE_BEGIN \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"")
+#else
+#define DPAUDIT_AVX512_CODE_BEGIN                                                      \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"") \
+      _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#endif
+#define DPAUDIT_AVX512_CODE_END _Pragma("GCC diagnostic pop")

@@ -160,13 +160,7 @@ std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n, const Fast
 }
 
 // The same, eight words at a time with AVX-512F: four entries per 512-bit register.
-// GCC 12's AVX-512 intrinsics trip -W(maybe-)uninitialized on their own _mm512_undefined
-// operands (GCC bug 105593, fixed in GCC 13).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+DPAUDIT_AVX512_CODE_BEGIN
 DPAUDIT_TARGET("avx512f")
 inline __m512d four_entries(const FastTables& s, const std::uint32_t* words, std::size_t i) {
   const __m256d low = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(entry(s, words, i))),
@@ -198,7 +192,7 @@ std::size_t fast_path_avx512(const std::uint32_t* words, std::size_t n, const Fa
   }
   return finish_fast_path(words, i, n, s, out, rejected, count);
 }
-#pragma GCC diagnostic pop
+DPAUDIT_AVX512_CODE_END
 #endif
 
 using FastPath = std::size_t (*)(const std::uint32_t*, std::size_t, const FastTables&, double*,
@@ -304,11 +298,7 @@ void finish_round(std::uint64_t key, std::uint64_t stream_id, std::uint64_t firs
 }
 
 #ifdef DPAUDIT_X86_SIMD
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+DPAUDIT_AVX512_CODE_BEGIN
 // An integer below 2^52 as a double, exactly: its bits in the mantissa of 2^52, less 2^52.
 DPAUDIT_TARGET("avx512f")
 inline __m512d small_integer_avx512(__m512i v) {
@@ -439,7 +429,7 @@ void finish_round_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64
     }
   }
 }
-#pragma GCC diagnostic pop
+DPAUDIT_AVX512_CODE_END
 #endif
 
 // The candidates of a chunk that the fast path rejected, finished together round by round
