@@ -10,12 +10,73 @@
 #include "core/error.hpp"
 #include "core/names.hpp"
 #include "core/parallel.hpp"
+#include "random/x86_simd.hpp"
 
 namespace dpaudit {
 
 namespace {
 constexpr std::size_t kChunk = 4096;  // entries per chunk; a multiple of LaneSum's 8 lanes
+
+#ifdef DPAUDIT_X86_SIMD
+DPAUDIT_AVX512_CODE_BEGIN
+// For kRows rows side by side, with AVX-512F: dots[g].add_products(rows[g], v, n) and
+// norms[g].add_squares(rows[g], n), each lane's additions in the same order (the same bits;
+// no fused multiply-add), a row's eight lanes in one register. One sum alone waits on each
+// of its additions; here the 2 kRows chains overlap.
+template <std::size_t kRows>
+DPAUDIT_TARGET("avx512f")
+void add_rows_avx512(const double* const* rows, const double* v, std::size_t n, LaneSum* dots,
+                     LaneSum* norms) {
+  __m512d p[kRows], q[kRows];
+  for (std::size_t g = 0; g < kRows; ++g) {
+    p[g] = _mm512_loadu_pd(dots[g].lanes());
+    q[g] = _mm512_loadu_pd(norms[g].lanes());
+  }
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m512d b = _mm512_loadu_pd(v + i);
+    for (std::size_t g = 0; g < kRows; ++g) {
+      const __m512d x = _mm512_loadu_pd(rows[g] + i);
+      p[g] = _mm512_add_pd(p[g], _mm512_mul_pd(x, b));
+      q[g] = _mm512_add_pd(q[g], _mm512_mul_pd(x, x));
+    }
+  }
+  for (std::size_t g = 0; g < kRows; ++g) {
+    _mm512_storeu_pd(dots[g].lanes(), p[g]);
+    _mm512_storeu_pd(norms[g].lanes(), q[g]);
+    dots[g].add_products(rows[g] + i, v + i, n - i);  // the last few entries, as LaneSum adds them
+    norms[g].add_squares(rows[g] + i, n - i);
+  }
 }
+DPAUDIT_AVX512_CODE_END
+
+// add_rows_avx512 for 1 to 4 rows; false where the CPU lacks AVX-512F.
+bool add_rows_fast(const double* const* rows, std::size_t count, const double* v, std::size_t n,
+                   LaneSum* dots, LaneSum* norms) {
+  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f");
+  if (!avx512) return false;
+  switch (count) {
+    case 1:
+      add_rows_avx512<1>(rows, v, n, dots, norms);
+      break;
+    case 2:
+      add_rows_avx512<2>(rows, v, n, dots, norms);
+      break;
+    case 3:
+      add_rows_avx512<3>(rows, v, n, dots, norms);
+      break;
+    default:
+      add_rows_avx512<4>(rows, v, n, dots, norms);
+  }
+  return true;
+}
+#else
+bool add_rows_fast(const double* const*, std::size_t, const double*, std::size_t, LaneSum*,
+                   LaneSum*) {
+  return false;
+}
+#endif
+}  // namespace
 
 ScoreStat parse_score_stat(const std::string& name) {
   static constexpr Named<ScoreStat> kStats[] = {{"cosine", ScoreStat::cosine},
@@ -99,19 +160,24 @@ void CanaryScorer::f32_sums(const double* v, std::vector<double>& dots,
 
 void CanaryScorer::group_sums(std::size_t first, std::size_t n, const double* v, double* buffer,
                               double* dot, double* norm2) const {
+  static_assert(kGroup == 4, "add_rows_fast takes 1 to 4 rows");
   LaneSum dots[kGroup], norms[kGroup];
   const std::size_t d = set_.dim();
   for (std::size_t begin = 0; begin < d; begin += kChunk) {
     const std::size_t len = std::min(kChunk, d - begin);
+    const double* rows[kGroup];
     for (std::size_t g = 0; g < n; ++g) {
-      const double* raw = buffer;
       if (cached()) {
-        raw = cache_.data() + (first + g) * d + begin;
+        rows[g] = cache_.data() + (first + g) * d + begin;
       } else {
-        set_.raw(first + g, begin, len, buffer);
+        set_.raw(first + g, begin, len, buffer + g * kChunk);
+        rows[g] = buffer + g * kChunk;
       }
-      dots[g].add_products(raw, v + begin, len);
-      norms[g].add_squares(raw, len);
+    }
+    if (add_rows_fast(rows, n, v + begin, len, dots, norms)) continue;
+    for (std::size_t g = 0; g < n; ++g) {
+      dots[g].add_products(rows[g], v + begin, len);
+      norms[g].add_squares(rows[g], len);
     }
   }
   for (std::size_t g = 0; g < n; ++g) {
@@ -145,7 +211,7 @@ std::vector<double> CanaryScorer::scores(const double* v, ScoreStat stat,
     cuda_->sums(v, dot.data(), norm2.data());
   } else {
     parallel_blocks(count, threads_, [&](std::size_t begin, std::size_t end, std::size_t) {
-      std::vector<double> buffer(cached() ? 0 : std::min(kChunk, set_.dim()));
+      std::vector<double> buffer(cached() ? 0 : kGroup * kChunk);
       for (std::size_t first = begin; first < end; first += kGroup)
         group_sums(first, std::min(kGroup, end - first), v, buffer.data(), dot.data() + first,
                    norm2.data() + first);

@@ -55,8 +55,9 @@ class CanaryScorer {
   bool cached() const { return !cache_.empty() || !cache32_.empty(); }
 
  private:
-  // <raw_j, v> and ||raw_j||^2 for canaries [first, first + n), n <= kGroup: the group
-  // shares each chunk of v while it is in cache.
+  // <raw_j, v> and ||raw_j||^2 for canaries [first, first + n), n <= kGroup: a chunk of
+  // each (generated into `buffer`, room for kGroup chunks, unless cached), summed side by side
+  // against the chunk of v (with AVX-512F, all 2 n sums in one pass).
   static constexpr std::size_t kGroup = 4;
   void group_sums(std::size_t first, std::size_t n, const double* v, double* buffer, double* dot,
                   double* norm2) const;

@@ -17,6 +17,8 @@ class LaneSum {
     for (std::size_t l = 0; l < kLanes && i + l < n; ++l) lane_[l] += a[i + l] * b[i + l];
   }
   void add_squares(const double* a, std::size_t n) { add_products(a, a, n); }
+  // The eight lanes, for SIMD code that adds to lane i % 8 in the same order.
+  double* lanes() { return lane_; }
   double total() const {
     return ((lane_[0] + lane_[1]) + (lane_[2] + lane_[3])) +
            ((lane_[4] + lane_[5]) + (lane_[6] + lane_[7]));
