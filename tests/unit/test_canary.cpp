@@ -274,6 +274,37 @@ TEST_CASE_FIXTURE(SphereProblem,
   }
 }
 
+TEST_CASE(
+    "sphere scores: the definition written out in LaneSum's order, bit for bit, for any group and "
+    "chunk") {
+  // 6 canaries (a group of 4 and one of 2) of dimension 9,003 (chunks of 4,096, 4,096 and 811,
+  // whose last 3 entries are a partial lane row): the scorer's sums, side by side in groups
+  // where the CPU has AVX-512 and one by one elsewhere, must be the plain sums of the raw
+  // entries with v, and of their squares, in LaneSum's lanes.
+  const std::size_t k = 6, d = 9003;
+  const CanarySet set = CanarySet::from_spec(sphere_spec(13, k, d));
+  std::vector<double> v(d);
+  PhiloxStream(98, 0).fill_normal(v.data(), d);
+  LaneSum v2;
+  v2.add_squares(v.data(), d);
+  const double v_norm = std::sqrt(v2.total());
+  const std::vector<double> cos = CanaryScorer(set, 1).scores(v.data(), ScoreStat::cosine);
+  const std::vector<double> dots = CanaryScorer(set, 2).scores(v.data(), ScoreStat::dot);
+  const std::vector<double> cached =
+      CanaryScorer(set, 1, k * d * sizeof(double)).scores(v.data(), ScoreStat::cosine);
+  std::vector<double> raw(d);
+  for (std::size_t j = 0; j < k; ++j) {
+    set.raw(j, 0, d, raw.data());
+    LaneSum dot, norm2;
+    dot.add_products(raw.data(), v.data(), d);
+    norm2.add_squares(raw.data(), d);
+    const double raw_norm = std::sqrt(norm2.total());
+    CHECK(cos[j] == dot.total() / raw_norm / v_norm);
+    CHECK(dots[j] == dot.total() / raw_norm);
+    CHECK(cached[j] == cos[j]);
+  }
+}
+
 TEST_CASE_FIXTURE(
     SphereProblem,
     "f32 storage: u_j = fl32(c_j / ||c_j||) summed in LaneSum's order, within 2^-24") {
