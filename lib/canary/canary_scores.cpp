@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "core/names.hpp"
 #include "core/parallel.hpp"
-#include "random/x86_simd.hpp"
+#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "random/x86_simd.hpp"
+#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

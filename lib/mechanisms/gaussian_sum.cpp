@@ -12,7 +12,7 @@
 #include "random/multiversion.hpp"
 #include "random/philox.hpp"
 #include "random/philox_stream.hpp"
-#include "random/x86_simd.hpp"
+#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

@@ -5,7 +5,7 @@
 #include <Random123/philox.h>
 
 #include "random/philox_rounds.hpp"
-#include "random/x86_simd.hpp"
+#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "random/x86_simd.hpp"
+#include "core/x86_simd.hpp"
 
 namespace dpaudit::philox_rounds {
 

@@ -7,7 +7,7 @@
 
 #include "random/philox.hpp"
 #include "random/philox_rounds.hpp"
-#include "random/x86_simd.hpp"
+#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

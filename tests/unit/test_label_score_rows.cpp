@@ -34,14 +34,33 @@ struct Scanned {
   std::vector<double> in, out;
 };
 
+std::vector<std::uint64_t> bits_of(const std::vector<double>& v) {
+  std::vector<std::uint64_t> b;
+  for (double x : v) b.push_back(bits(x));
+  return b;
+}
+
+// The scan with the CPU's best instruction sets, checked against the SSE2 baseline's: the
+// same rows and bytes taken, the same bits (where the CPU has AVX-512 VBMI, its path).
 Scanned scanned(const std::string& text, bool negate = false, bool cosines = false) {
   const Padded padded(text);
-  Scanned s;
+  Scanned s, baseline;
   s.scan = scan_label_score_rows(padded.text(), negate, cosines, s.in, s.out);
+  baseline.scan = scan_label_score_rows(padded.text(), negate, cosines, baseline.in, baseline.out,
+                                        RowScanIsa::baseline);
+  const bool same = s.scan.rows == baseline.scan.rows && s.scan.bytes == baseline.scan.bytes &&
+                    bits_of(s.in) == bits_of(baseline.in) &&
+                    bits_of(s.out) == bits_of(baseline.out);
+  if (!same) FAIL_CHECK("the VBMI scan differs from SSE2's on: " << text);
   return s;
 }
 
 }  // namespace
+
+TEST_CASE("label_score_rows: which instruction sets this CPU's scan takes") {
+  MESSAGE(std::string(row_scan_has_vbmi() ? "AVX-512 VBMI, each scan compared with SSE2's"
+                                           : "SSE2 only: the VBMI path is not tested here"));
+}
 
 TEST_CASE("label_score_rows: plain rows to their class, in order, with their exact values") {
   const Scanned s = scanned("1,0.5\n0,-1.25\n1,3\n0,.5\n1,5.\n0,-0\n1,0.30000000000000004\n");

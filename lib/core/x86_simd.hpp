@@ -1,4 +1,4 @@
-// The x86 SIMD intrinsics of the random layer's AVX2 and AVX-512F paths, and how they are
+// The x86 SIMD intrinsics of the library's AVX2 and AVX-512 paths, and how they are
 // chosen: normally the compiler's intrinsics, each path compiled for its instruction set
 // (DPAUDIT_TARGET) and taken when the CPU has it (DPAUDIT_CPU_SUPPORTS). Built with
 // DPAUDIT_SIMD_EMULATED, the same code uses SIMDe's portable implementations of the same
