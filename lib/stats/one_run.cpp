@@ -185,14 +185,33 @@ void check_one_run_labels(const ScoreSet& scores) {
 
 namespace {
 
-// All scores, ascending, with their labels: the guesses see scores, never labels.
-struct Canaries {
-  std::vector<double> sorted;  // all m scores
-  std::size_t m() const { return sorted.size(); }
-  explicit Canaries(const ScoreSet& s) {
-    sorted.resize(s.in().size() + s.out().size());
-    std::merge(s.in().begin(), s.in().end(), s.out().begin(), s.out().end(), sorted.begin());
+// All m scores as one ascending list, without their labels (the guesses see scores, never
+// labels), read from the two sorted classes in place: no merged copy (80 MB at 10^7 scores).
+class Canaries {
+ public:
+  explicit Canaries(const ScoreSet& s) : in_(s.in()), out_(s.out()) {}
+  std::size_t m() const { return in_.size() + out_.size(); }
+  // Scores < t and scores <= t.
+  std::size_t below(double t) const { return lower(in_, t) + lower(out_, t); }
+  std::size_t at_most(double t) const { return upper(in_, t) + upper(out_, t); }
+  // The i-th smallest score (from 0): the least score with at_most(score) > i, found in
+  // each class by bisection (at_most grows along each), in O(log^2 m).
+  double at(std::size_t i) const { return std::min(least_past(in_, i), least_past(out_, i)); }
+
+ private:
+  static std::size_t lower(const std::vector<double>& v, double t) {
+    return std::size_t(std::lower_bound(v.begin(), v.end(), t) - v.begin());
   }
+  static std::size_t upper(const std::vector<double>& v, double t) {
+    return std::size_t(std::upper_bound(v.begin(), v.end(), t) - v.begin());
+  }
+  double least_past(const std::vector<double>& v, std::size_t i) const {
+    const auto it =
+        std::partition_point(v.begin(), v.end(), [&](double x) { return at_most(x) <= i; });
+    return it == v.end() ? INFINITY : *it;
+  }
+  const std::vector<double>& in_;
+  const std::vector<double>& out_;
 };
 
 // In scores >= t (the correct "in" guesses of the rule score >= t).
@@ -267,16 +286,14 @@ OneRunEstimate best_threshold(const RocSweep& sweep, const OneRunOptions& o, dou
 // above), so a tie costs the count only the guesses the tie forces: moving always above would
 // leave no guesses when the top scores are one tie (randomized response, scores in {0,1}).
 // A function of the scores and k alone.
-double grid_threshold(const std::vector<double>& sorted, std::size_t k) {
-  const std::size_t m = sorted.size();
-  const double t = sorted[m - k];
-  if (k == m || sorted[m - k - 1] != t) return t;
-  const auto above = std::upper_bound(sorted.begin(), sorted.end(), t);
-  if (above == sorted.end()) return t;  // the top scores are all one tie: guess them all
-  const std::size_t guesses_above = std::size_t(sorted.end() - above);
-  const std::size_t guesses_with_tie =
-      std::size_t(sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), t));
-  return k - guesses_above <= guesses_with_tie - k ? *above : t;
+double grid_threshold(const Canaries& c, std::size_t k) {
+  const std::size_t m = c.m();
+  const double t = c.at(m - k);
+  if (k == m || c.at(m - k - 1) != t) return t;
+  const std::size_t up_to_tie = c.at_most(t);
+  if (up_to_tie == m) return t;  // the top scores are all one tie: guess them all
+  const std::size_t guesses_above = m - up_to_tie, guesses_with_tie = m - c.below(t);
+  return k - guesses_above <= guesses_with_tie - k ? c.at(up_to_tie) : t;
 }
 
 // Top-k guesses for k on the grid, each at level(grid size).
@@ -290,7 +307,7 @@ OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o,
   best.counts_tried = grid.size();
   best.alpha_per_count = alpha;
   for (std::size_t k : grid) {
-    const OneRunEstimate e = at_threshold(s, grid_threshold(c.sorted, k), o, alpha, grid.size());
+    const OneRunEstimate e = at_threshold(s, grid_threshold(c, k), o, alpha, grid.size());
     if (e.epsilon > best.epsilon || !best.threshold_in) best = e;
   }
   return best;
@@ -319,7 +336,6 @@ OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size
   if (k_in + k_out == 0) throw UsageError("one-run needs at least one guess");
   if (k_in + k_out > m)
     throw UsageError(fmt::format("{} + {} guesses exceed the {} canaries", k_in, k_out, m));
-  const auto& all = c.sorted;
   OneRunEstimate e;
   e.canaries = m;
   e.guesses_in = k_in;
@@ -327,22 +343,22 @@ OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size
   e.alpha_per_count = o.alpha;
   // The cut between guessed and not guessed must fall between two different scores.
   const auto tie = [&](std::size_t below) {
-    return below > 0 && below < m && all[below - 1] == all[below];
+    return below > 0 && below < m && c.at(below - 1) == c.at(below);
   };
   if (k_in > 0) {
     if (tie(m - k_in))
       throw DataError(
           fmt::format("the {} highest scores end inside tied scores ({}): guess a different number",
-                      k_in, all[m - k_in]));
-    e.threshold_in = all[m - k_in];
+                      k_in, c.at(m - k_in)));
+    e.threshold_in = c.at(m - k_in);
     e.correct += in_at_or_above(scores, *e.threshold_in);
   }
   if (k_out > 0) {
     if (tie(k_out))
       throw DataError(
           fmt::format("the {} lowest scores end inside tied scores ({}): guess a different number",
-                      k_out, all[k_out - 1]));
-    const double t = all[k_out - 1];
+                      k_out, c.at(k_out - 1)));
+    const double t = c.at(k_out - 1);
     e.threshold_out = t;
     e.correct += std::size_t(std::upper_bound(scores.out().begin(), scores.out().end(), t) -
                              scores.out().begin());
