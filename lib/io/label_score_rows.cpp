@@ -71,29 +71,45 @@ std::uint64_t digits_before(const char* end, unsigned len) {
   return std::uint64_t{high} * 100000000 + low;
 }
 
+// The score field of a row: its sign, and its text [s, s + length) after the sign.
+struct ScoreField {
+  bool negative;
+  const char* s;
+  unsigned length;
+};
+
+// The score field of the row [row, newline) when the row starts `0,` or `1,` and the field
+// fits in 32 bytes after its sign; else false.
+inline bool score_field(const char* row, const char* newline, ScoreField& f) {
+  if ((row[0] != '0' && row[0] != '1') || row[1] != ',') return false;
+  f.negative = row[2] == '-';
+  f.s = row + 2 + (f.negative ? 1 : 0);
+  if (newline < f.s || newline - f.s > 31) return false;
+  f.length = static_cast<unsigned>(newline - f.s);
+  return true;
+}
+
 // The score of the row [row, newline) when it is `[01],[-]digits[.digits]` within 32 bytes
 // of its sign, with at most 16 digits before the point and 19 in all, and decimal_value
 // rounds it (into `value`); else false.
 bool plain_score(const char* row, const char* newline, double& value) {
-  if ((row[0] != '0' && row[0] != '1') || row[1] != ',') return false;
-  const bool negative = row[2] == '-';
-  const char* s = row + 2 + (negative ? 1 : 0);
-  if (newline < s || newline - s > 31) return false;
-  const auto length = static_cast<unsigned>(newline - s);
+  ScoreField f;
+  if (!score_field(row, newline, f)) return false;
+  const char* s = f.s;
   const __m128i a = load16(s), b = load16(s + 16);
   const std::uint32_t digits = digit_mask(a) | digit_mask(b) << 16,
                       points = equal_mask(a, '.') | equal_mask(b, '.') << 16,
-                      field = (1U << length) - 1, point = points & field;
+                      field = (1U << f.length) - 1, point = points & field;
   if (((digits | points) & field) != field || (point & (point - 1)) != 0) return false;
-  const unsigned whole = point ? static_cast<unsigned>(__builtin_ctz(point)) : length,
-                 fraction = point ? length - whole - 1 : 0;
+  const unsigned whole = point ? static_cast<unsigned>(__builtin_ctz(point)) : f.length,
+                 fraction = point ? f.length - whole - 1 : 0;
   if (whole + fraction == 0 || whole > 16 || whole + fraction > 19) return false;
   // The fraction's last 16 digits and the up to 3 before them, both always (no branch).
   const unsigned low = std::min(fraction, 16U);
-  const std::uint64_t f =
+  const std::uint64_t after_point =
       digits_before(newline - 16, fraction - low) * power_of_ten(16) + digits_before(newline, low);
-  const std::uint64_t w = digits_before(s + whole, whole) * power_of_ten(fraction) + f;
-  return decimal_value(negative, w, -static_cast<std::int64_t>(fraction), value);
+  const std::uint64_t w = digits_before(s + whole, whole) * power_of_ten(fraction) + after_point;
+  return decimal_value(f.negative, w, -static_cast<std::int64_t>(fraction), value);
 }
 
 #if defined(DPAUDIT_X86_SIMD) && !defined(DPAUDIT_SIMD_EMULATED)
@@ -106,12 +122,10 @@ bool plain_score(const char* row, const char* newline, double& value) {
 // rows, w and q as plain_score, so the same doubles.
 DPAUDIT_TARGET(DPAUDIT_VBMI_ISA)
 bool plain_score_vbmi(const char* row, const char* newline, double& value) {
-  if ((row[0] != '0' && row[0] != '1') || row[1] != ',') return false;
-  const bool negative = row[2] == '-';
-  const char* s = row + 2 + (negative ? 1 : 0);
-  if (newline < s || newline - s > 31) return false;
-  const auto length = static_cast<unsigned>(newline - s);
-  const __m256i text = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+  ScoreField f;
+  if (!score_field(row, newline, f)) return false;
+  const unsigned length = f.length;
+  const __m256i text = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f.s));
   const __m256i digit = _mm256_sub_epi8(text, _mm256_set1_epi8('0'));
   const std::uint32_t digits = _mm256_cmple_epu8_mask(digit, _mm256_set1_epi8(9)),
                       points = _mm256_cmpeq_epi8_mask(text, _mm256_set1_epi8('.')),
@@ -123,14 +137,14 @@ bool plain_score_vbmi(const char* row, const char* newline, double& value) {
   // Byte j of the result takes the (31 - j)-th digit from the right: field byte
   // length - 1 - (31 - j), one further left for the digits before the point.
   const __m256i from_right =
-      _mm256_setr_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
-                       13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+      _mm256_setr_epi8(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
+                       12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   const __m256i at = _mm256_sub_epi8(_mm256_set1_epi8(static_cast<char>(length - 1)), from_right);
   const __mmask32 before_point = point ? _bzhi_u32(~0U, 32 - fraction) : 0,
                   used = ~_bzhi_u32(~0U, 32 - total);  // the top `total` bytes
   const __m256i index = _mm256_mask_sub_epi8(at, before_point, at, _mm256_set1_epi8(1));
   const __m256i x = _mm256_maskz_permutexvar_epi8(used, index, digit);
-  const __m256i pairs = _mm256_maddubs_epi16(x, _mm256_set1_epi16(0x010A));      // 10, 1
+  const __m256i pairs = _mm256_maddubs_epi16(x, _mm256_set1_epi16(0x010A));       // 10, 1
   const __m256i fours = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00010064));  // 100, 1
   // per 128-bit lane: its two eights (packus keeps the lanes apart)
   const __m256i eights =
@@ -140,7 +154,7 @@ bool plain_score_vbmi(const char* row, const char* newline, double& value) {
              middle = static_cast<std::uint32_t>(_mm_cvtsi128_si32(upper)),
              low = static_cast<std::uint32_t>(_mm_extract_epi32(upper, 1));
   const std::uint64_t w = (std::uint64_t{high} * 100000000 + middle) * 100000000 + low;
-  return decimal_value(negative, w, -static_cast<std::int64_t>(fraction), value);
+  return decimal_value(f.negative, w, -static_cast<std::int64_t>(fraction), value);
 }
 #endif
 
@@ -194,8 +208,8 @@ RowScan scan_vbmi(std::string_view text, bool negate, bool cosines, std::vector<
 
 bool cpu_has_vbmi() {
   static const bool has = DPAUDIT_CPU_SUPPORTS("avx512f") && DPAUDIT_CPU_SUPPORTS("avx512bw") &&
-                          DPAUDIT_CPU_SUPPORTS("avx512vl") &&
-                          DPAUDIT_CPU_SUPPORTS("avx512vbmi") && DPAUDIT_CPU_SUPPORTS("bmi2");
+                          DPAUDIT_CPU_SUPPORTS("avx512vl") && DPAUDIT_CPU_SUPPORTS("avx512vbmi") &&
+                          DPAUDIT_CPU_SUPPORTS("bmi2");
   return has;
 }
 #endif

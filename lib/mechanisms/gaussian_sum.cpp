@@ -9,10 +9,10 @@
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "core/x86_simd.hpp"
 #include "random/multiversion.hpp"
 #include "random/philox.hpp"
 #include "random/philox_stream.hpp"
-#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

@@ -4,8 +4,8 @@
 
 #include <Random123/philox.h>
 
-#include "random/philox_rounds.hpp"
 #include "core/x86_simd.hpp"
+#include "random/philox_rounds.hpp"
 
 namespace dpaudit {
 

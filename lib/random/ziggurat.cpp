@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/x86_simd.hpp"
 #include "random/philox.hpp"
 #include "random/philox_rounds.hpp"
-#include "core/x86_simd.hpp"
 
 namespace dpaudit {
 

@@ -59,7 +59,7 @@ Scanned scanned(const std::string& text, bool negate = false, bool cosines = fal
 
 TEST_CASE("label_score_rows: which instruction sets this CPU's scan takes") {
   MESSAGE(std::string(row_scan_has_vbmi() ? "AVX-512 VBMI, each scan compared with SSE2's"
-                                           : "SSE2 only: the VBMI path is not tested here"));
+                                          : "SSE2 only: the VBMI path is not tested here"));
 }
 
 TEST_CASE("label_score_rows: plain rows to their class, in order, with their exact values") {
