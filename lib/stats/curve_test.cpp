@@ -43,18 +43,18 @@ CurveTestResult at_point(const OperatingPoint& p, std::size_t n_in, std::size_t 
 
 // The rule of the sweep with the largest margin: f(FPR_hi) - FNR_hi never increases in
 // either bound, so sweep_maximum's branch and bound finds it with few Beta quantiles.
-CurveTestResult best_of_sweep(const RocSweep& sweep, const TradeoffCurve& curve, double level) {
-  const auto& points = sweep.points;
+CurveTestResult best_of_sweep(const RocPoints& points, const TradeoffCurve& curve, double level) {
   const SweepMaximum best = maximize_over_sweep(
       points.size(),
       [&](std::size_t i) {
-        return clopper_pearson_upper(points[i].false_positives, sweep.n_out, level);
+        return clopper_pearson_upper(points[i].false_positives, points.n_out(), level);
       },
       [&](std::size_t i) {
-        return clopper_pearson_upper(sweep.false_negatives(points[i]), sweep.n_in, level);
+        return clopper_pearson_upper(points.n_in() - points[i].true_positives, points.n_in(),
+                                     level);
       },
       [&](double fpr_hi, double fnr_hi) { return curve(fpr_hi) - fnr_hi; });
-  return at_point(points[best.index], sweep.n_in, sweep.n_out, curve, level, points.size());
+  return at_point(points[best.index], points.n_in(), points.n_out(), curve, level, points.size());
 }
 
 CurveTestResult finish(CurveTestResult r) {
@@ -80,12 +80,12 @@ CurveTestResult test_against_curve(const ScoreSet& scores, const TradeoffCurve& 
   };
   hooks.best = [&](const ScoreSet& s, ThresholdChoice,
                    const std::function<double(std::size_t)>& level) {
-    const RocSweep sweep = roc_sweep(s.in(), s.out());
-    return best_of_sweep(sweep, curve, level(sweep.points.size()));
+    const RocPoints points(s.in(), s.out());
+    return best_of_sweep(points, curve, level(points.size()));
   };
   hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double level) {
     const CurveTestResult chosen =
-        best_of_sweep(roc_sweep(choose.in(), choose.out()), curve, level);
+        best_of_sweep(RocPoints(choose.in(), choose.out()), curve, level);
     return at_point(operating_point_at(hold.in(), hold.out(), *chosen.threshold), hold.in().size(),
                     hold.out().size(), curve, level, chosen.thresholds_tried);
   };

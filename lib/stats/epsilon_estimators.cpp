@@ -91,9 +91,8 @@ EpsilonEstimate evaluate_rule(const OperatingPoint& p, const RuleRates& rates,
 }
 
 // The rule of a sweep with the largest epsilon (branch and bound, sweep_maximum.hpp).
-const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates,
-                                const EstimatorOptions& options) {
-  const auto& points = sweep.points;
+OperatingPoint best_rule(const RocPoints& points, const RuleRates& rates,
+                         const EstimatorOptions& options) {
   const SweepMaximum best = maximize_epsilon(
       points.size(), [&](std::size_t i) { return rates.log_fpr(points[i]); },
       [&](std::size_t i) { return rates.log_fnr(points[i]); }, options.delta, options.sides);
@@ -103,17 +102,17 @@ const OperatingPoint& best_rule(const RocSweep& sweep, const RuleRates& rates,
 // Choose the rule on one half (the best at alpha_each), bound it on the other.
 EpsilonEstimate split_estimate(const ScoreSet& choose, const ScoreSet& hold, RateBound bound,
                                double alpha_each, const EstimatorOptions& options) {
-  const RocSweep sweep = roc_sweep(choose.in(), choose.out());
+  const RocPoints points(choose.in(), choose.out());
   // Point estimates tie at inf wherever FPR or FNR is 0; a confidence bound prefers
   // rules backed by many samples, so the threshold method chooses by Clopper-Pearson too.
   const RateBound choose_bound = bound == RateBound::point ? RateBound::clopper_pearson : bound;
   const RuleRates choose_rates{choose_bound, alpha_each, choose.in().size(), choose.out().size(),
                                options.null};
-  const double t = best_rule(sweep, choose_rates, options).threshold;
+  const double t = best_rule(points, choose_rates, options).threshold;
   return evaluate_rule(
       operating_point_at(hold.in(), hold.out(), t),
       RuleRates{bound, alpha_each, hold.in().size(), hold.out().size(), options.null}, options,
-      sweep.points.size());
+      points.size());
 }
 
 EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& options) {
@@ -132,10 +131,10 @@ EpsilonEstimate threshold_estimate(const ScoreSet& all, const EstimatorOptions& 
   };
   hooks.best = [&](const ScoreSet& s, ThresholdChoice,
                    const std::function<double(std::size_t)>& level) {
-    const RocSweep sweep = roc_sweep(s.in(), s.out());
-    const std::size_t m = sweep.points.size();
+    const RocPoints points(s.in(), s.out());
+    const std::size_t m = points.size();
     const RuleRates rates = rates_at(s, level(m));
-    return evaluate_rule(best_rule(sweep, rates, options), rates, options, m);
+    return evaluate_rule(best_rule(points, rates, options), rates, options, m);
   };
   hooks.choose_then_test = [&](const ScoreSet& choose, const ScoreSet& hold, double level) {
     return split_estimate(choose, hold, bound, level, options);

@@ -62,21 +62,20 @@ GdpAuditEstimate rule_estimate(const OperatingPoint& p, std::size_t n_in, std::s
 // bound over halving blocks, with the Beta quantiles computed only at block ends. They are
 // kept by point in hash maps: a search visits a few thousand of the points (two arrays
 // of every point's would be 160 MB at 10^7 scores, each page faulted in for a few).
-GdpAuditEstimate best_of_sweep(const RocSweep& sweep, double alpha_per_rate) {
-  const std::size_t n = sweep.points.size();
+GdpAuditEstimate best_of_sweep(const RocPoints& points, double alpha_per_rate) {
+  const std::size_t n = points.size();
   std::unordered_map<std::size_t, double> fpr_hi, fnr_hi;
   const auto fpr_at = [&](std::size_t i) {
     const auto [at, added] = fpr_hi.try_emplace(i, 0.0);
     if (added)
-      at->second =
-          clopper_pearson_upper(sweep.points[i].false_positives, sweep.n_out, alpha_per_rate);
+      at->second = clopper_pearson_upper(points[i].false_positives, points.n_out(), alpha_per_rate);
     return at->second;
   };
   const auto fnr_at = [&](std::size_t i) {
     const auto [at, added] = fnr_hi.try_emplace(i, 0.0);
     if (added)
-      at->second =
-          clopper_pearson_upper(sweep.false_negatives(sweep.points[i]), sweep.n_in, alpha_per_rate);
+      at->second = clopper_pearson_upper(points.n_in() - points[i].true_positives, points.n_in(),
+                                         alpha_per_rate);
     return at->second;
   };
   std::size_t best = 0;
@@ -103,7 +102,7 @@ GdpAuditEstimate best_of_sweep(const RocSweep& sweep, double alpha_per_rate) {
     blocks.push({mu_at(fpr_at(b.lo), fnr_at(mid)), b.lo, mid});
     blocks.push({mu_at(fpr_at(mid), fnr_at(b.hi)), mid, b.hi});
   }
-  return rule_estimate(sweep.points[best], sweep.n_in, sweep.n_out, alpha_per_rate, n);
+  return rule_estimate(points[best], points.n_in(), points.n_out(), alpha_per_rate, n);
 }
 
 GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate,
@@ -116,9 +115,9 @@ GdpAuditEstimate at_threshold(const ScoreSet& s, double t, double alpha_per_rate
 // nothing, so a split's mu is at least 0 (multi_split takes the median of these).
 GdpAuditEstimate gdp_split_estimate(const ScoreSet& choose, const ScoreSet& hold,
                                     double alpha_per_rate) {
-  const RocSweep sweep = roc_sweep(choose.in(), choose.out());
-  GdpAuditEstimate e = at_threshold(hold, *best_of_sweep(sweep, alpha_per_rate).threshold,
-                                    alpha_per_rate, sweep.points.size());
+  const RocPoints points(choose.in(), choose.out());
+  GdpAuditEstimate e = at_threshold(hold, *best_of_sweep(points, alpha_per_rate).threshold,
+                                    alpha_per_rate, points.size());
   e.mu = std::max(0.0, e.mu);
   return e;
 }
@@ -141,7 +140,7 @@ double gdp_mu_from_rates(double fpr, double fnr) {
 
 GdpAuditEstimate gdp_audit_sweep(const ScoreSet& scores, double delta, double alpha_per_rate) {
   check(scores, delta, alpha_per_rate);
-  return finish(best_of_sweep(roc_sweep(scores.in(), scores.out()), alpha_per_rate), delta);
+  return finish(best_of_sweep(RocPoints(scores.in(), scores.out()), alpha_per_rate), delta);
 }
 
 GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha,
@@ -153,8 +152,8 @@ GdpAuditEstimate gdp_audit(const ScoreSet& scores, double delta, double alpha,
   };
   hooks.best = [](const ScoreSet& s, ThresholdChoice,
                   const std::function<double(std::size_t)>& level) {
-    const RocSweep sweep = roc_sweep(s.in(), s.out());
-    return best_of_sweep(sweep, level(sweep.points.size()));
+    const RocPoints points(s.in(), s.out());
+    return best_of_sweep(points, level(points.size()));
   };
   hooks.choose_then_test = gdp_split_estimate;
   hooks.bound = &GdpAuditEstimate::mu;  // eps grows with mu: the median mu gives the median eps

@@ -11,6 +11,7 @@
 #include "accounting/log_space.hpp"
 #include "core/error.hpp"
 #include "stats/roc.hpp"
+#include "stats/sorted_union.hpp"
 
 namespace dpaudit {
 
@@ -185,33 +186,12 @@ void check_one_run_labels(const ScoreSet& scores) {
 
 namespace {
 
-// All m scores as one ascending list, without their labels (the guesses see scores, never
-// labels), read from the two sorted classes in place: no merged copy (80 MB at 10^7 scores).
-class Canaries {
+// All m scores as one ascending list, without their labels: the guesses see scores, never
+// labels.
+class Canaries : public SortedUnion {
  public:
-  explicit Canaries(const ScoreSet& s) : in_(s.in()), out_(s.out()) {}
-  std::size_t m() const { return in_.size() + out_.size(); }
-  // Scores < t and scores <= t.
-  std::size_t below(double t) const { return lower(in_, t) + lower(out_, t); }
-  std::size_t at_most(double t) const { return upper(in_, t) + upper(out_, t); }
-  // The i-th smallest score (from 0): the least score with at_most(score) > i, found in
-  // each class by bisection (at_most grows along each), in O(log^2 m).
-  double at(std::size_t i) const { return std::min(least_past(in_, i), least_past(out_, i)); }
-
- private:
-  static std::size_t lower(const std::vector<double>& v, double t) {
-    return std::size_t(std::lower_bound(v.begin(), v.end(), t) - v.begin());
-  }
-  static std::size_t upper(const std::vector<double>& v, double t) {
-    return std::size_t(std::upper_bound(v.begin(), v.end(), t) - v.begin());
-  }
-  double least_past(const std::vector<double>& v, std::size_t i) const {
-    const auto it =
-        std::partition_point(v.begin(), v.end(), [&](double x) { return at_most(x) <= i; });
-    return it == v.end() ? INFINITY : *it;
-  }
-  const std::vector<double>& in_;
-  const std::vector<double>& out_;
+  explicit Canaries(const ScoreSet& s) : SortedUnion(s.in(), s.out()) {}
+  std::size_t m() const { return size(); }
 };
 
 // In scores >= t (the correct "in" guesses of the rule score >= t).

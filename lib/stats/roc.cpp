@@ -43,6 +43,35 @@ RocSweep roc_sweep(const std::vector<double>& in_sorted, const std::vector<doubl
   return sweep;
 }
 
+namespace {
+
+// Whether any two of the scores are equal: neighbours within a list, or one score in both
+// (a walk over both lists at once).
+bool any_tie(const std::vector<double>& a, const std::vector<double>& b) {
+  if (std::adjacent_find(a.begin(), a.end()) != a.end()) return true;
+  if (std::adjacent_find(b.begin(), b.end()) != b.end()) return true;
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] == b[j]) return true;
+    (a[i] < b[j] ? i : j) += 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+RocPoints::RocPoints(const std::vector<double>& in_sorted, const std::vector<double>& out_sorted)
+    : in_(in_sorted), out_(out_sorted), all_(in_sorted, out_sorted) {
+  check_sorted(in_sorted, "in");
+  check_sorted(out_sorted, "out");
+  if (any_tie(in_sorted, out_sorted)) ties_ = roc_sweep(in_sorted, out_sorted);
+  size_ = ties_ ? ties_->points.size() : all_.size();
+}
+
+OperatingPoint RocPoints::operator[](std::size_t i) const {
+  if (ties_) return ties_->points[i];
+  return operating_point_at(in_, out_, all_.at(all_.size() - 1 - i));
+}
+
 OperatingPoint operating_point_at(const std::vector<double>& in_sorted,
                                   const std::vector<double>& out_sorted, double threshold) {
   return {threshold, count_at_least(in_sorted, threshold), count_at_least(out_sorted, threshold)};

@@ -1,7 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "core/error.hpp"
 #include "stats/roc.hpp"
+#include "stats/sorted_union.hpp"
 
 using namespace dpaudit;
 
@@ -41,4 +46,51 @@ TEST_CASE("operating point of a fixed threshold counts scores >= it") {
 
 TEST_CASE("unsorted input is refused") {
   CHECK_THROWS_AS(roc_sweep({2, 1}, {0}), UsageError);
+}
+
+namespace {
+
+// RocPoints against roc_sweep, point for point.
+void check_points_match(const std::vector<double>& in, const std::vector<double>& out) {
+  const RocSweep sweep = roc_sweep(in, out);
+  const RocPoints points(in, out);
+  REQUIRE(points.size() == sweep.points.size());
+  CHECK(points.n_in() == in.size());
+  CHECK(points.n_out() == out.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const OperatingPoint p = points[i], q = sweep.points[i];
+    CHECK(p.threshold == q.threshold);
+    CHECK(p.true_positives == q.true_positives);
+    CHECK(p.false_positives == q.false_positives);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("RocPoints: roc_sweep's points on demand, with and without ties") {
+  check_points_match({0.4, 0.8, 0.9}, {0.1, 0.35, 0.7});  // distinct: computed on demand
+  check_points_match({0.4, 0.8, 0.9}, {0.1, 0.4, 0.7});   // 0.4 in both classes
+  check_points_match({1, 1, 2, 2, 2}, {});                // ties within a class
+  check_points_match({}, {-3, -1, 2});
+  check_points_match({-0.0, 1}, {0.0, 2});  // -0 and 0 are one score
+  std::vector<double> in, out;
+  for (int i = 0; i < 500; ++i) (i % 3 ? in : out).push_back(std::ldexp(i * 7919 % 1009, -3));
+  std::sort(in.begin(), in.end());
+  std::sort(out.begin(), out.end());
+  check_points_match(in, out);  // 500 distinct scores, the classes interleaved
+  in.push_back(in.back());
+  check_points_match(in, out);  // and one tie at the top
+  CHECK_THROWS_AS(RocPoints({2, 1}, {}), UsageError);
+}
+
+TEST_CASE("SortedUnion: order statistics and counts of two sorted lists") {
+  const std::vector<double> a{1, 3, 3, 7}, b{2, 3, 8};
+  const SortedUnion u(a, b);  // 1 2 3 3 3 7 8
+  CHECK(u.size() == 7);
+  const double want[7] = {1, 2, 3, 3, 3, 7, 8};
+  for (std::size_t i = 0; i < 7; ++i) CHECK(u.at(i) == want[i]);
+  CHECK(u.below(3) == 2);
+  CHECK(u.at_most(3) == 5);
+  CHECK(u.below(0) == 0);
+  CHECK(u.at_most(9) == 7);
 }
