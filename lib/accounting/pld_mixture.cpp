@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <boost/math/special_functions/erf.hpp>
 
+#include "accounting/binomial_pmf.hpp"
 #include "accounting/log_space.hpp"
 #include "accounting/pld_cells.hpp"
 #include "core/error.hpp"
@@ -263,10 +264,7 @@ MixturePair binomial_mixture(double sigma, long long m, double q, Adjacency adja
     return pair;
   }
   const double log_q = std::log(q), log_1mq = std::log1p(-q), log_half_tail = std::log(tail / 2);
-  auto log_pmf = [&](double k) {
-    return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1) + k * log_q +
-           (n - k) * log_1mq;
-  };
+  auto log_pmf = [&](double k) { return log_binomial_pmf(n, k, log_q, log_1mq); };
   // From the mode outwards; the ratio of neighbouring masses falls away from it, so the rest
   // of a tail beyond k is at most p_k / (1 - ratio at k), a geometric series.
   const double mode = std::min(n, std::floor((n + 1) * q));
