@@ -6,7 +6,6 @@
 
 #include "core/error.hpp"
 #include "stats/roc.hpp"
-#include "stats/sorted_union.hpp"
 
 using namespace dpaudit;
 
@@ -81,16 +80,4 @@ TEST_CASE("RocPoints: roc_sweep's points on demand, with and without ties") {
   in.push_back(in.back());
   check_points_match(in, out);  // and one tie at the top
   CHECK_THROWS_AS(RocPoints({2, 1}, {}), UsageError);
-}
-
-TEST_CASE("SortedUnion: order statistics and counts of two sorted lists") {
-  const std::vector<double> a{1, 3, 3, 7}, b{2, 3, 8};
-  const SortedUnion u(a, b);  // 1 2 3 3 3 7 8
-  CHECK(u.size() == 7);
-  const double want[7] = {1, 2, 3, 3, 3, 7, 8};
-  for (std::size_t i = 0; i < 7; ++i) CHECK(u.at(i) == want[i]);
-  CHECK(u.below(3) == 2);
-  CHECK(u.at_most(3) == 5);
-  CHECK(u.below(0) == 0);
-  CHECK(u.at_most(9) == 7);
 }
