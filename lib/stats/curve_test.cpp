@@ -50,8 +50,7 @@ CurveTestResult best_of_sweep(const RocPoints& points, const TradeoffCurve& curv
         return clopper_pearson_upper(points[i].false_positives, points.n_out(), level);
       },
       [&](std::size_t i) {
-        return clopper_pearson_upper(points.n_in() - points[i].true_positives, points.n_in(),
-                                     level);
+        return clopper_pearson_upper(points.false_negatives(points[i]), points.n_in(), level);
       },
       [&](double fpr_hi, double fnr_hi) { return curve(fpr_hi) - fnr_hi; });
   return at_point(points[best.index], points.n_in(), points.n_out(), curve, level, points.size());

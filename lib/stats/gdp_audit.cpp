@@ -74,8 +74,8 @@ GdpAuditEstimate best_of_sweep(const RocPoints& points, double alpha_per_rate) {
   const auto fnr_at = [&](std::size_t i) {
     const auto [at, added] = fnr_hi.try_emplace(i, 0.0);
     if (added)
-      at->second = clopper_pearson_upper(points.n_in() - points[i].true_positives, points.n_in(),
-                                         alpha_per_rate);
+      at->second =
+          clopper_pearson_upper(points.false_negatives(points[i]), points.n_in(), alpha_per_rate);
     return at->second;
   };
   std::size_t best = 0;

@@ -155,30 +155,14 @@ void check_one_run_labels(const ScoreSet& scores) {
 
 namespace {
 
-// All m scores as one ascending list, without their labels: the guesses see scores, never
-// labels.
-class Canaries : public SortedUnion {
- public:
-  explicit Canaries(const ScoreSet& s) : SortedUnion(s.in(), s.out()) {}
-  std::size_t m() const { return size(); }
-};
-
-// In scores >= t (the correct "in" guesses of the rule score >= t).
-std::size_t in_at_or_above(const ScoreSet& s, double t) {
-  return std::size_t(s.in().end() - std::lower_bound(s.in().begin(), s.in().end(), t));
-}
-std::size_t all_at_or_above(const ScoreSet& s, double t) {
-  return in_at_or_above(s, t) +
-         std::size_t(s.out().end() - std::lower_bound(s.out().begin(), s.out().end(), t));
-}
-
 // "in" for the scores >= t, tested at alpha.
 OneRunEstimate at_threshold(const ScoreSet& s, double t, const OneRunOptions& o, double alpha,
                             std::size_t tried) {
   OneRunEstimate e;
   e.canaries = s.in().size() + s.out().size();
-  e.guesses_in = all_at_or_above(s, t);
-  e.correct = in_at_or_above(s, t);
+  const OperatingPoint p = operating_point_at(s.in(), s.out(), t);
+  e.guesses_in = p.true_positives + p.false_positives;
+  e.correct = p.true_positives;
   if (e.guesses_in > 0) e.threshold_in = t;
   e.counts_tried = tried;
   e.alpha_per_count = alpha;
@@ -235,8 +219,8 @@ OneRunEstimate best_threshold(const RocSweep& sweep, const OneRunOptions& o, dou
 // above), so a tie costs the count only the guesses the tie forces: moving always above would
 // leave no guesses when the top scores are one tie (randomized response, scores in {0,1}).
 // A function of the scores and k alone.
-double grid_threshold(const Canaries& c, std::size_t k) {
-  const std::size_t m = c.m();
+double grid_threshold(const SortedUnion& c, std::size_t k) {
+  const std::size_t m = c.size();
   const double t = c.at(m - k);
   if (k == m || c.at(m - k - 1) != t) return t;
   const std::size_t up_to_tie = c.at_most(t);
@@ -248,11 +232,11 @@ double grid_threshold(const Canaries& c, std::size_t k) {
 // Top-k guesses for k on the grid, each at level(grid size).
 OneRunEstimate grid_search(const ScoreSet& s, const OneRunOptions& o,
                            const std::function<double(std::size_t)>& level) {
-  const Canaries c(s);
-  const std::vector<std::size_t> grid = one_run_guess_grid(c.m());
+  const SortedUnion c(s.in(), s.out());  // all scores, no labels: the guesses never see them
+  const std::vector<std::size_t> grid = one_run_guess_grid(c.size());
   const double alpha = level(grid.size());
   OneRunEstimate best;
-  best.canaries = c.m();
+  best.canaries = c.size();
   best.counts_tried = grid.size();
   best.alpha_per_count = alpha;
   for (std::size_t k : grid) {
@@ -280,8 +264,8 @@ OneRunEstimate choose_then_test(const ScoreSet& choose, const ScoreSet& hold,
 OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size_t k_out,
                              const OneRunOptions& o) {
   check_delta_alpha(o.delta, o.alpha);
-  const Canaries c(scores);
-  const std::size_t m = c.m();
+  const SortedUnion c(scores.in(), scores.out());
+  const std::size_t m = c.size();
   if (k_in + k_out == 0) throw UsageError("one-run needs at least one guess");
   if (k_in + k_out > m)
     throw UsageError(fmt::format("{} + {} guesses exceed the {} canaries", k_in, k_out, m));
@@ -300,7 +284,7 @@ OneRunEstimate one_run_fixed(const ScoreSet& scores, std::size_t k_in, std::size
           fmt::format("the {} highest scores end inside tied scores ({}): guess a different number",
                       k_in, c.at(m - k_in)));
     e.threshold_in = c.at(m - k_in);
-    e.correct += in_at_or_above(scores, *e.threshold_in);
+    e.correct += operating_point_at(scores.in(), scores.out(), *e.threshold_in).true_positives;
   }
   if (k_out > 0) {
     if (tie(k_out))

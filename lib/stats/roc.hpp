@@ -44,6 +44,7 @@ class RocPoints {
   std::size_t n_in() const { return in_.size(); }
   std::size_t n_out() const { return out_.size(); }
   OperatingPoint operator[](std::size_t i) const;
+  std::size_t false_negatives(const OperatingPoint& p) const { return n_in() - p.true_positives; }
 
  private:
   const std::vector<double>& in_;

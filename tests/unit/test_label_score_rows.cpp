@@ -57,7 +57,17 @@ Scanned scanned(const std::string& text, bool negate = false, bool cosines = fal
 
 }  // namespace
 
-TEST_CASE("label_score_rows: which instruction sets this CPU's scan takes") {
+TEST_CASE("label_score_rows: the VBMI path is taken exactly where the CPU has its sets") {
+  // Every other test compares the two paths; this one checks that the comparison is not of
+  // SSE2 with itself on a CPU that has AVX-512 VBMI (the dispatch, or its build, broken).
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                   __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+                   __builtin_cpu_supports("bmi2");
+  CHECK(row_scan_has_vbmi() == cpu);
+#else
+  CHECK_FALSE(row_scan_has_vbmi());
+#endif
   MESSAGE(std::string(row_scan_has_vbmi() ? "AVX-512 VBMI, each scan compared with SSE2's"
                                           : "SSE2 only: the VBMI path is not tested here"));
 }
