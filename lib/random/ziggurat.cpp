@@ -159,36 +159,70 @@ std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n, const Fast
   return finish_fast_path(words, i, n, s, out, rejected, count);
 }
 
-// The same, eight words at a time with AVX-512F: four entries per 512-bit register.
+// The same, eight words a step with AVX-512F: four entries per 512-bit register. The words'
+// table offsets (layer times 16 bytes) are computed for the whole chunk first, sixteen to a
+// register, and the rejected lanes of eight words go to `rejected` as one 16-byte store
+// (RejectedLanes8).
+struct RejectedLanes8 {
+  alignas(16) std::uint16_t lanes[256][8];
+  std::uint8_t count[256];
+  constexpr RejectedLanes8() : lanes{}, count{} {
+    for (unsigned mask = 0; mask < 256; ++mask)
+      for (unsigned lane = 0; lane < 8; ++lane)
+        if (mask >> lane & 1u) lanes[mask][count[mask]++] = static_cast<std::uint16_t>(lane);
+  }
+};
+constexpr RejectedLanes8 kRejected8;
+
 DPAUDIT_AVX512_CODE_BEGIN
 DPAUDIT_TARGET("avx512f")
-inline __m512d four_entries(const FastTables& s, const std::uint32_t* words, std::size_t i) {
-  const __m256d low = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(entry(s, words, i))),
-                                           _mm_load_pd(entry(s, words, i + 2)), 1);
+inline __m512d four_entries(const FastTables& s, const std::uint32_t* offset) {
+  const char* base = reinterpret_cast<const char*>(s.data());
+  auto at = [&](std::size_t k) { return reinterpret_cast<const double*>(base + offset[k]); };
+  const __m256d low =
+      _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(at(0))), _mm_load_pd(at(2)), 1);
   const __m256d high =
-      _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(entry(s, words, i + 4))),
-                           _mm_load_pd(entry(s, words, i + 6)), 1);
+      _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(at(4))), _mm_load_pd(at(6)), 1);
   return _mm512_insertf64x4(_mm512_castpd256_pd512(low), high, 1);
 }
 
 DPAUDIT_TARGET("avx512f")
 std::size_t fast_path_avx512(const std::uint32_t* words, std::size_t n, const FastTables& s,
                              double* out, std::uint16_t* rejected) {
+  constexpr int kXorAnd = 0x78;  // vpternlog's truth table of a ^ (b & c)
+  static_assert(sizeof(FastLayer) == 16, "offsets are layer * 16");
   const __m256i one = _mm256_set1_epi32(1);
-  const __m512i sign_bit = _mm512_set1_epi64(0x100);
+  const __m512i sign_bit = _mm512_set1_epi64(static_cast<long long>(1ull << 63));
+  const __m512i layer_bits = _mm512_set1_epi32(0xFF);
+  __m128i step_base = _mm_setzero_si128();  // i in each 16-bit field
+  const __m128i eight = _mm_set1_epi16(8);
+  alignas(64) std::uint32_t offset[kChunk];
+  const std::size_t whole = std::min(n, kChunk) / 16 * 16;
+  for (std::size_t k = 0; k < whole; k += 16)
+    _mm512_store_si512(
+        offset + k,
+        _mm512_slli_epi32(_mm512_and_si512(_mm512_loadu_si512(words + k), layer_bits), 4));
   std::size_t count = 0, i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + i));
-    const __m512d even = four_entries(s, words, i), odd = four_entries(s, words, i + 1);
-    const __m512d edge = _mm512_unpacklo_pd(even, odd), ratio = _mm512_unpackhi_pd(even, odd);
-    const __m512d a = _mm512_cvtepi32_pd(_mm256_or_si256(_mm256_srli_epi32(w, 8), one));
-    const __m512i sign =
-        _mm512_slli_epi64(_mm512_and_si512(_mm512_cvtepu32_epi64(w), sign_bit), 55);
-    _mm512_storeu_si512(out + i,
-                        _mm512_xor_si512(_mm512_castpd_si512(_mm512_mul_pd(a, edge)), sign));
-    const unsigned mask = _mm512_cmp_pd_mask(a, ratio, _CMP_NLT_UQ);
-    count = note_rejected(mask & 15u, i, rejected, count);
-    count = note_rejected(mask >> 4, i + 4, rejected, count);
+  for (; i < whole; i += 16) {
+    for (std::size_t h = 0; h < 16; h += 8) {
+      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + i + h));
+      const __m512d even = four_entries(s, offset + i + h),
+                    odd = four_entries(s, offset + i + h + 1);
+      const __m512d edge = _mm512_unpacklo_pd(even, odd), ratio = _mm512_unpackhi_pd(even, odd);
+      const __m512d a = _mm512_cvtepi32_pd(_mm256_or_si256(_mm256_srli_epi32(w, 8), one));
+      _mm512_storeu_si512(
+          out + i + h,
+          _mm512_ternarylogic_epi64(_mm512_castpd_si512(_mm512_mul_pd(a, edge)),
+                                    _mm512_slli_epi64(_mm512_cvtepu32_epi64(w), 55),  // bit 8
+                                    sign_bit, kXorAnd));
+      const unsigned mask = _mm512_cmp_pd_mask(a, ratio, _CMP_NLT_UQ);
+      _mm_storeu_si128(
+          reinterpret_cast<__m128i*>(rejected + count),
+          _mm_add_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(kRejected8.lanes[mask])),
+                        step_base));
+      count += kRejected8.count[mask];
+      step_base = _mm_add_epi16(step_base, eight);
+    }
   }
   return finish_fast_path(words, i, n, s, out, rejected, count);
 }
@@ -266,12 +300,16 @@ bool inside_rectangle(std::uint32_t word, double& x) {
   return u < t.ratio[layer];
 }
 
-// The rejected candidates of a chunk that remain after `attempt - 1` rounds: slot[r] is
-// their number's place in the chunk (number first + slot[r] of the stream), word[r] the
-// candidate. Eight spare entries past `count` let a SIMD round read whole registers.
+// The rejected candidates of a batch of chunks that remain after `attempt - 1` rounds: slot[r]
+// is their number's place in the batch (number first + slot[r] of the stream), word[r] the
+// candidate. A batch is finished once it holds kBatch candidates (several chunks' worth: the
+// rounds then fill their registers and run long loops) or its last chunk is made. Sixteen
+// spare entries past `count` let a SIMD round read whole registers.
+constexpr std::size_t kBatch = 256;
 struct Remaining {
-  std::uint32_t slot[kChunk + 8];
-  std::uint32_t word[kChunk + 8];
+  static constexpr std::size_t kCapacity = kBatch + kChunk;
+  std::uint32_t slot[kCapacity + 16];
+  std::uint32_t word[kCapacity + 16];
   std::size_t count = 0;
 };
 
@@ -280,7 +318,7 @@ struct Remaining {
 // block) of each, without branches on the outcome. Keeps those that fail both.
 void finish_round(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
                   std::uint32_t attempt, Remaining& left, double* out, PhiloxSimd simd) {
-  PhiloxBlock counters[kChunk], blocks[kChunk];
+  PhiloxBlock counters[Remaining::kCapacity], blocks[Remaining::kCapacity];
   const std::size_t count = left.count;
   for (std::size_t r = 0; r < count; ++r)
     counters[r] = philox_counter(stream_id, first + left.slot[r], attempt);
@@ -324,34 +362,38 @@ inline CandidatesAvx512 candidates_avx512(__m512i w, const double* edge) {
   return {_mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(magnitude), sign)), u, layer};
 }
 
-// finish_round for candidates [0, 8) of `left` (lanes >= `lanes` computed and ignored)
-// with AVX-512F, operation for operation: the blocks (index, attempt) from philox_rounds'
-// registers; uniform_from_words, wedge_or_tail's wedge test with below_density's Taylor
-// bounds, and inside_rectangle, eight at a time. Tails (layer 0) and heights the bounds
-// leave undecided take wedge_or_tail itself. Returns the lanes that fail both, their next
-// words in next_word.
+// The blocks (index, attempt) of eight candidates at places slot[0, 8) of the batch:
+// philox_counter(stream_id, first + slot, attempt) in philox_rounds' layout.
 DPAUDIT_TARGET("avx512f")
-unsigned finish_lanes_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
-                             std::uint32_t attempt, const std::uint32_t* slot,
-                             const std::uint32_t* word, unsigned lanes, double* out,
-                             std::uint32_t* next_word) {
-  const ZigguratTables& t = ziggurat_tables();
-  const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFF);
-  const __m512i w =
-      _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(word)));
+inline void counters_avx512(std::uint64_t stream_id, std::uint64_t first, std::uint32_t attempt,
+                            const std::uint32_t* slot, __m512i c[4]) {
   const __m512i index = _mm512_add_epi64(
       _mm512_set1_epi64(static_cast<long long>(first)),
       _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(slot))));
-  __m512i block[4][1] = {{index},  // philox_counter(stream_id, index, attempt)
-                         {_mm512_or_si512(_mm512_srli_epi64(index, 32),
-                                          _mm512_set1_epi64(std::int64_t{attempt} << 24))},
-                         {_mm512_set1_epi64(static_cast<long long>(stream_id & 0xFFFFFFFFu))},
-                         {_mm512_set1_epi64(static_cast<long long>(stream_id >> 32))}};
-  philox_rounds::rounds_avx512(key, block);
+  c[0] = index;
+  c[1] =
+      _mm512_or_si512(_mm512_srli_epi64(index, 32), _mm512_set1_epi64(std::int64_t{attempt} << 24));
+  c[2] = _mm512_set1_epi64(static_cast<long long>(stream_id & 0xFFFFFFFFu));
+  c[3] = _mm512_set1_epi64(static_cast<long long>(stream_id >> 32));
+}
+
+// finish_round for the candidates at r .. r + lanes - 1 of `left` (lanes <= 8; the rest of the
+// eight computed and ignored), given their blocks, with AVX-512F, operation for operation:
+// uniform_from_words, wedge_or_tail's wedge test with below_density's Taylor bounds, and
+// inside_rectangle, eight at a time. Tails (layer 0) and heights the bounds leave undecided
+// take wedge_or_tail itself. Those that fail both go to the end of `left` (at left.count <=
+// r: entries already read) with their next words.
+DPAUDIT_TARGET("avx512f,avx512vl")
+void finish_lanes_avx512(const __m512i block[4], std::size_t r, unsigned lanes, Remaining& left,
+                         double* out) {
+  const ZigguratTables& t = ziggurat_tables();
+  const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFF);
+  const __m256i slot = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(left.slot + r));
+  const __m256i word32 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(left.word + r));
+  const __m512i w = _mm512_cvtepu32_epi64(word32);
   // uniform_from_words(b1, b2): the 53-bit integer as the sum of its halves' exact doubles
   const __m512i bits = _mm512_srli_epi64(
-      _mm512_or_si512(_mm512_slli_epi64(block[2][0], 32), _mm512_and_si512(block[1][0], low32)),
-      11);
+      _mm512_or_si512(_mm512_slli_epi64(block[2], 32), _mm512_and_si512(block[1], low32)), 11);
   const __m512d whole = _mm512_add_pd(
       _mm512_mul_pd(small_integer_avx512(_mm512_srli_epi64(bits, 32)), _mm512_set1_pd(0x1p32)),
       small_integer_avx512(_mm512_and_si512(bits, low32)));
@@ -383,70 +425,79 @@ unsigned finish_lanes_avx512(std::uint64_t key, std::uint64_t stream_id, std::ui
       h, _mm512_mul_pd(f_inner, _mm512_add_pd(_mm512_add_pd(lower, d4), margin)), _CMP_GT_OQ);
   const unsigned tail = _mm512_cmpeq_epi64_mask(c.layer, _mm512_setzero_si512());
   // the next candidate, word 0 of the block: inside_rectangle
-  const CandidatesAvx512 next = candidates_avx512(block[0][0], t.edge);
+  const CandidatesAvx512 next = candidates_avx512(block[0], t.edge);
   const unsigned inside =
       _mm512_cmp_pd_mask(next.u, _mm512_i64gather_pd(next.layer, t.ratio, 8), _CMP_LT_OQ);
-  alignas(64) double value[8], next_value[8];
-  alignas(64) std::uint64_t b[4][8];
-  _mm512_store_pd(value, c.value);
-  _mm512_store_pd(next_value, next.value);
-  for (std::size_t k = 0; k < 4; ++k) _mm512_store_si512(b[k], block[k][0]);
-  unsigned accepted = below;
   const unsigned valid = (1u << lanes) - 1;
-  for (unsigned odd = (tail | ~(below | above)) & valid; odd != 0; odd &= odd - 1) {
-    const int l = __builtin_ctz(odd);
-    const PhiloxBlock lane_block = {
-        static_cast<std::uint32_t>(b[0][l]), static_cast<std::uint32_t>(b[1][l]),
-        static_cast<std::uint32_t>(b[2][l]), static_cast<std::uint32_t>(b[3][l])};
-    const bool yes = wedge_or_tail(word[l], lane_block, value[l]);
-    accepted = (accepted & ~(1u << l)) | (static_cast<unsigned>(yes) << l);
+  unsigned accepted = below;
+  __m512d value = c.value;
+  if (const unsigned odd = (tail | ~(below | above)) & valid; odd != 0) {
+    alignas(64) double lane_value[8];
+    alignas(64) std::uint64_t b[4][8];
+    alignas(32) std::uint32_t lane_word[8];
+    _mm512_store_pd(lane_value, value);
+    for (std::size_t k = 0; k < 4; ++k) _mm512_store_si512(b[k], block[k]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lane_word), word32);
+    for (unsigned rest = odd; rest != 0; rest &= rest - 1) {
+      const int l = __builtin_ctz(rest);
+      const PhiloxBlock lane_block = {
+          static_cast<std::uint32_t>(b[0][l]), static_cast<std::uint32_t>(b[1][l]),
+          static_cast<std::uint32_t>(b[2][l]), static_cast<std::uint32_t>(b[3][l])};
+      const bool yes = wedge_or_tail(lane_word[l], lane_block, lane_value[l]);
+      accepted = (accepted & ~(1u << l)) | (static_cast<unsigned>(yes) << l);
+    }
+    value = _mm512_load_pd(lane_value);
   }
-  for (unsigned l = 0; l < lanes; ++l) {
-    out[slot[l]] = (accepted >> l & 1u) ? value[l] : next_value[l];  // rewritten later if neither
-    next_word[l] = static_cast<std::uint32_t>(b[0][l]);
-  }
-  return ~(accepted | inside) & valid;
+  alignas(64) double chosen[8];  // rewritten later where neither is accepted
+  alignas(32) std::uint32_t at[8];
+  _mm512_store_pd(chosen,
+                  _mm512_mask_blend_pd(static_cast<std::uint8_t>(accepted), next.value, value));
+  _mm256_store_si256(reinterpret_cast<__m256i*>(at), slot);
+  for (unsigned l = 0; l < lanes; ++l) out[at[l]] = chosen[l];
+  const auto fail = static_cast<std::uint8_t>(~(accepted | inside) & valid);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(left.slot + left.count),
+                      _mm256_maskz_compress_epi32(fail, slot));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(left.word + left.count),
+                      _mm256_maskz_compress_epi32(fail, _mm512_cvtepi64_epi32(block[0])));
+  left.count += static_cast<std::size_t>(__builtin_popcount(fail));
 }
 
-// finish_round with AVX-512F, eight candidates at a time.
-DPAUDIT_TARGET("avx512f")
+// finish_round with AVX-512F, sixteen candidates at a time: two groups of eight, whose blocks
+// philox_rounds computes side by side (hiding the multiplier's latency).
+DPAUDIT_TARGET("avx512f,avx512vl")
 void finish_round_avx512(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
                          std::uint32_t attempt, Remaining& left, double* out) {
   const std::size_t count = left.count;
-  std::fill(left.slot + count, left.slot + count + 8, 0u);
-  std::fill(left.word + count, left.word + count + 8, 0u);
+  std::fill(left.slot + count, left.slot + count + 16, 0u);
+  std::fill(left.word + count, left.word + count + 16, 0u);
   left.count = 0;
-  for (std::size_t r = 0; r < count; r += 8) {
-    std::uint32_t next_word[8];
-    const unsigned lanes = static_cast<unsigned>(std::min<std::size_t>(8, count - r));
-    for (unsigned fail = finish_lanes_avx512(key, stream_id, first, attempt, left.slot + r,
-                                             left.word + r, lanes, out, next_word);
-         fail != 0; fail &= fail - 1) {
-      const int l = __builtin_ctz(fail);
-      left.slot[left.count] = left.slot[r + l];
-      left.word[left.count] = next_word[l];
-      ++left.count;
+  for (std::size_t r = 0; r < count; r += 16) {
+    __m512i c[4][2];
+    for (std::size_t g = 0; g < 2; ++g) {
+      __m512i one[4];
+      counters_avx512(stream_id, first, attempt, left.slot + r + 8 * g, one);
+      for (std::size_t k = 0; k < 4; ++k) c[k][g] = one[k];
+    }
+    philox_rounds::rounds_avx512(key, c);
+    for (std::size_t g = 0; g < 2 && r + 8 * g < count; ++g) {
+      const __m512i block[4] = {c[0][g], c[1][g], c[2][g], c[3][g]};
+      finish_lanes_avx512(block, r + 8 * g,
+                          static_cast<unsigned>(std::min<std::size_t>(8, count - r - 8 * g)), left,
+                          out);
     }
   }
 }
 DPAUDIT_AVX512_CODE_END
 #endif
 
-// The candidates of a chunk that the fast path rejected, finished together round by round
+// The candidates of a batch that the fast path rejected, finished together round by round
 // (round `attempt` takes the blocks (index, attempt) of those that remain), with AVX-512F
 // where `simd` allows it. Each number takes the same blocks and tests as it would alone, so
-// none depends on another.
+// none depends on another. Leaves `left` empty.
 void finish_rejected(std::uint64_t key, std::uint64_t stream_id, std::uint64_t first,
-                     const std::uint32_t* words, const std::uint16_t* rejected, std::size_t count,
-                     double* out, PhiloxSimd simd) {
-  Remaining left;
-  for (std::size_t r = 0; r < count; ++r) {
-    left.slot[r] = rejected[r];
-    left.word[r] = words[rejected[r]];
-  }
-  left.count = count;
+                     Remaining& left, double* out, PhiloxSimd simd) {
 #ifdef DPAUDIT_X86_SIMD
-  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f");
+  static const bool avx512 = DPAUDIT_CPU_SUPPORTS("avx512f") && DPAUDIT_CPU_SUPPORTS("avx512vl");
   if (simd == PhiloxSimd::best && avx512) {
     for (std::uint32_t attempt = 1; left.count > 0; ++attempt)
       finish_round_avx512(key, stream_id, first, attempt, left, out);
@@ -485,12 +536,22 @@ void philox_normals(std::uint64_t key, std::uint64_t stream_id, std::uint64_t fi
   const FastTables& s = fast_tables();
   const FastPath fast = fast_path_for(simd);
   alignas(64) std::uint32_t words[kChunk];
-  std::uint16_t rejected[kChunk + 4];  // about 1.5% of the candidates; 4 spare for note_rejected
+  std::uint16_t rejected[kChunk + 8];  // about 1.5% of the candidates; 8 spare for the SIMD paths
+  Remaining left;
+  std::size_t batch = 0;  // where the batch of `left` begins
   for (std::size_t done = 0; done < n; done += kChunk) {
     const std::size_t len = std::min(kChunk, n - done);
     philox_words(key, stream_id, first + done, len, words, simd);
     const std::size_t count = fast(words, len, s, out + done, rejected);
-    finish_rejected(key, stream_id, first + done, words, rejected, count, out + done, simd);
+    for (std::size_t r = 0; r < count; ++r) {
+      left.slot[left.count + r] = static_cast<std::uint32_t>(done - batch + rejected[r]);
+      left.word[left.count + r] = words[rejected[r]];
+    }
+    left.count += count;
+    if (left.count >= kBatch || done + len == n) {
+      finish_rejected(key, stream_id, first + batch, left, out + batch, simd);
+      batch = done + len;
+    }
   }
 }
 

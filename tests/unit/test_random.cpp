@@ -168,6 +168,31 @@ TEST_CASE("normal numbers: every instruction set gives the same stream, bit for 
   CHECK(hash == 0xf62b0661e9180cb7ull);
 }
 
+// Four long windows (100,000 to 300,000 numbers, starts up to 2^44): each call finishes its
+// rejected candidates in several batches, each batch over several chunks. The hash is what
+// commit 87e32ed's library gives (the windows' loop linked with its philox.cpp and
+// ziggurat.cpp), whose finish took one chunk at a time.
+TEST_CASE("normal numbers: long windows, the rejected candidates finished in batches") {
+  std::uint64_t state = 27, hash = 0xcbf29ce484222325ull;
+  std::vector<double> best(300000), none(300000);
+  std::size_t mismatches = 0;
+  for (int t = 0; t < 4; ++t) {
+    const std::uint64_t key = splitmix64(state), stream = splitmix64(state);
+    const std::uint64_t first = splitmix64(state) >> 20;
+    const std::size_t n = 100000 + splitmix64(state) % 200000;
+    philox_normals(key, stream, first, n, best.data(), PhiloxSimd::best);
+    philox_normals(key, stream, first, n, none.data(), PhiloxSimd::none);
+    for (std::size_t i = 0; i < n; ++i) {
+      mismatches += std::memcmp(&best[i], &none[i], sizeof(double)) != 0;
+      std::uint64_t bits;
+      std::memcpy(&bits, &best[i], sizeof bits);
+      hash = (hash ^ bits) * 0x100000001b3ull;
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(hash == 0xc0d95610fbbd9e30ull);
+}
+
 TEST_CASE("uniform and integer draws") {
   PhiloxStream s(1, 0);
   const std::uint32_t w0 = philox_block({0, 0, 0, 0}, 1)[0], w1 = philox_block({0, 0, 0, 0}, 1)[1];
