@@ -60,16 +60,22 @@ TEST_CASE("FixedPointSum: exact, order-free, 2^-52 resolution for 1000 terms") {
   const double want[9] = {0x1p-52, -0x1p-52, 2 * 0x1p-52, -3 * 0x1p-52, 1.5,
                           0,       0x1p-52,  -0x1p-52,    4 * 0x1p-52};
   for (int i = 0; i < 9; ++i) CHECK(tt[i] == want[i]);
-  FixedPointSum one_term(5, 1);  // 61 bits: 0.75 is 0.75 2^61 once scaled (the scalar path)
-  const double big[5] = {0.75, -0.3, 2.5 * 0x1p-61, -2.5 * 0x1p-61, -0.0};
+  // 61 bits: 0.75 is 0.75 2^61 once scaled, beyond AVX2's conversion (its scalar path). Nine
+  // entries: eight on the 8-wide AVX-512 path, and the tail.
+  FixedPointSum one_term(9, 1);
+  const double big[9] = {0.75, -0.3, 2.5 * 0x1p-61, -2.5 * 0x1p-61, -0.0, 1, -1, 0x1p-62, -0.3};
   one_term.add(big);
-  double tb1[5];
+  double tb1[9];
   one_term.total(tb1);
   CHECK(tb1[0] == 0.75);
   CHECK(tb1[1] == -0.3);  // 0.3 2^61 is a whole number
   CHECK(tb1[2] == 3 * 0x1p-61);
   CHECK(tb1[3] == -3 * 0x1p-61);
   CHECK(tb1[4] == 0);
+  CHECK(tb1[5] == 1);
+  CHECK(tb1[6] == -1);
+  CHECK(tb1[7] == 0x1p-61);  // a tie, 0.5 2^-61: away from zero
+  CHECK(tb1[8] == -0.3);
   FixedPointSum scaled(1, 1);
   const double half = 0.5;
   scaled.add(&half, 0.5);
