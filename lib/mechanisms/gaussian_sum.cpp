@@ -9,6 +9,7 @@
 #include "canary/lane_sum.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "core/thread_team.hpp"
 #include "core/x86_simd.hpp"
 #include "random/multiversion.hpp"
 #include "random/philox.hpp"
@@ -250,8 +251,9 @@ void check_finite(const std::vector<double>& release) {
 
 // One pass, the terms kept: in rounds of `keepers` terms, each thread generates one term whole
 // (and its factor), then the threads add the round's terms into `sum`, each over its own range
-// of coordinates, a block at a time. The release reuses a term's buffer. Memory: the sum and
-// `keepers` terms.
+// of coordinates, a block at a time. One team of threads runs every round (a round is a few
+// milliseconds at the Table 2 size: a thread start a round cost a tenth of the CPU time). The
+// release reuses a term's buffer. Memory: the sum and `keepers` terms.
 std::vector<double> one_pass_release(const GaussianSumConfig& config, const GeneratedTerms& terms,
                                      std::size_t keepers, FixedPointSum sum,
                                      const std::function<void(std::size_t)>& progress) {
@@ -259,20 +261,21 @@ std::vector<double> one_pass_release(const GaussianSumConfig& config, const Gene
   std::vector<std::vector<double>> kept(keepers);  // not copies of one: a term more at once
   for (std::vector<double>& term : kept) term.resize(d);
   std::vector<double> factors(keepers);
-  for (std::size_t first = 0; first < generated; first += keepers) {
-    const std::size_t n = std::min(keepers, generated - first);
-    parallel_blocks(n, int(n), [&](std::size_t begin, std::size_t end, std::size_t) {
-      for (std::size_t t = begin; t < end; ++t)
-        factors[t] = generate_term(terms, first + t, d, kept[t].data(), true);
-    });
-    parallel_blocks(d, config.threads, [&](std::size_t begin, std::size_t end, std::size_t) {
+  const std::size_t team = resolve_threads(config.threads);  // keepers <= team
+  run_team(team, [&](std::size_t k, TeamSync& sync) {
+    const std::size_t begin = d * k / team, end = d * (k + 1) / team;  // its coordinates
+    for (std::size_t first = 0; first < generated; first += keepers) {
+      const std::size_t n = std::min(keepers, generated - first);
+      if (k < n) factors[k] = generate_term(terms, first + k, d, kept[k].data(), true);
+      sync.wait();
       // a block of the sum at a time, every term added there while it is in cache
       for (std::size_t from = begin; from < end; from += kChunk)
         for (std::size_t t = 0; t < n; ++t)
           sum.add(kept[t].data(), factors[t], from, std::min(end, from + kChunk));
-    });
-    if (progress) progress(2 * (first + n));  // each term's norm known and the term added
-  }
+      sync.wait();                                        // the terms' buffers are free again
+      if (k == 0 && progress) progress(2 * (first + n));  // each norm known and each term added
+    }
+  });
   std::vector<double> release = std::move(kept[0]);
   kept.clear();
   sum.total(release.data());
