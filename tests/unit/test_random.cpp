@@ -137,22 +137,15 @@ TEST_CASE("number k of a stream is a pure function of (seed, stream, k)") {
   CHECK(other != tail);
 }
 
-// Normal numbers of 300 windows (key, stream, first, n) drawn by splitmix64 (starts up to
-// 2^20, every seventh beyond 2^40, lengths below 5,000: odd starts and lengths, about
-// 11,000 rejected first candidates, wedges, tails and later attempts among them), folded
-// into a 64-bit FNV-1a hash of their bits. The hash is what the implementation before the
-// fused SIMD paths gave (this loop linked with commit caabb1d's library: AVX2 gathers, one
-// rejected candidate at a time), so every instruction set keeps that stream bit for bit;
-// they also agree number by number.
-TEST_CASE("normal numbers: every instruction set gives the same stream, bit for bit") {
-  std::uint64_t state = 26, hash = 0xcbf29ce484222325ull;
-  std::vector<double> best(5000), avx2(5000), none(5000);
+// The normal numbers of windows (key, stream, first, n) with every instruction set: the best
+// set's bits folded into a 64-bit FNV-1a hash, and the numbers where a set differs from the
+// scalar one counted.
+namespace {
+struct StreamCheck {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
   std::size_t mismatches = 0;
-  for (int t = 0; t < 300; ++t) {
-    const std::uint64_t key = splitmix64(state), stream = splitmix64(state) >> (t % 3 * 24);
-    std::uint64_t first = splitmix64(state) % (1u << 20);
-    if (t % 7 == 0) first += std::uint64_t{1} << 40;
-    const std::size_t n = splitmix64(state) % best.size();
+  void window(std::uint64_t key, std::uint64_t stream, std::uint64_t first, std::size_t n) {
+    std::vector<double> best(n), avx2(n), none(n);
     philox_normals(key, stream, first, n, best.data(), PhiloxSimd::best);
     philox_normals(key, stream, first, n, avx2.data(), PhiloxSimd::avx2);
     philox_normals(key, stream, first, n, none.data(), PhiloxSimd::none);
@@ -164,8 +157,25 @@ TEST_CASE("normal numbers: every instruction set gives the same stream, bit for 
       hash = (hash ^ bits) * 0x100000001b3ull;
     }
   }
-  CHECK(mismatches == 0);
-  CHECK(hash == 0xf62b0661e9180cb7ull);
+};
+}  // namespace
+
+// 300 windows drawn by splitmix64 (starts up to 2^20, every seventh beyond 2^40, lengths
+// below 5,000: odd starts and lengths, about 11,000 rejected first candidates, wedges, tails
+// and later attempts among them). The hash is what the implementation before the fused SIMD
+// paths gave (this loop linked with commit caabb1d's library: AVX2 gathers, one rejected
+// candidate at a time), so every instruction set keeps that stream bit for bit.
+TEST_CASE("normal numbers: every instruction set gives the same stream, bit for bit") {
+  std::uint64_t state = 26;
+  StreamCheck check;
+  for (int t = 0; t < 300; ++t) {
+    const std::uint64_t key = splitmix64(state), stream = splitmix64(state) >> (t % 3 * 24);
+    std::uint64_t first = splitmix64(state) % (1u << 20);
+    if (t % 7 == 0) first += std::uint64_t{1} << 40;
+    check.window(key, stream, first, splitmix64(state) % 5000);
+  }
+  CHECK(check.mismatches == 0);
+  CHECK(check.hash == 0xf62b0661e9180cb7ull);
 }
 
 // Four long windows (100,000 to 300,000 numbers, starts up to 2^44): each call finishes its
@@ -173,24 +183,15 @@ TEST_CASE("normal numbers: every instruction set gives the same stream, bit for 
 // commit 87e32ed's library gives (the windows' loop linked with its philox.cpp and
 // ziggurat.cpp), whose finish took one chunk at a time.
 TEST_CASE("normal numbers: long windows, the rejected candidates finished in batches") {
-  std::uint64_t state = 27, hash = 0xcbf29ce484222325ull;
-  std::vector<double> best(300000), none(300000);
-  std::size_t mismatches = 0;
+  std::uint64_t state = 27;
+  StreamCheck check;
   for (int t = 0; t < 4; ++t) {
     const std::uint64_t key = splitmix64(state), stream = splitmix64(state);
     const std::uint64_t first = splitmix64(state) >> 20;
-    const std::size_t n = 100000 + splitmix64(state) % 200000;
-    philox_normals(key, stream, first, n, best.data(), PhiloxSimd::best);
-    philox_normals(key, stream, first, n, none.data(), PhiloxSimd::none);
-    for (std::size_t i = 0; i < n; ++i) {
-      mismatches += std::memcmp(&best[i], &none[i], sizeof(double)) != 0;
-      std::uint64_t bits;
-      std::memcpy(&bits, &best[i], sizeof bits);
-      hash = (hash ^ bits) * 0x100000001b3ull;
-    }
+    check.window(key, stream, first, 100000 + splitmix64(state) % 200000);
   }
-  CHECK(mismatches == 0);
-  CHECK(hash == 0xc0d95610fbbd9e30ull);
+  CHECK(check.mismatches == 0);
+  CHECK(check.hash == 0xc0d95610fbbd9e30ull);
 }
 
 TEST_CASE("uniform and integer draws") {
