@@ -93,27 +93,6 @@ std::size_t fast_path(const std::uint32_t* words, std::size_t n, const FastTable
   return count;
 }
 
-// The SIMD paths note the rejected lanes of each group of four without a branch: entry
-// `mask` of kRejected.lanes holds the positions of the mask's set bits in 16-bit fields
-// (lowest first), kRejected.count their number. Four fields are always written.
-struct RejectedLanes {
-  std::uint64_t lanes[16];
-  std::uint8_t count[16];
-  constexpr RejectedLanes() : lanes{}, count{} {
-    for (unsigned mask = 0; mask < 16; ++mask)
-      for (unsigned lane = 0; lane < 4; ++lane)
-        if (mask >> lane & 1u) lanes[mask] |= std::uint64_t{lane} << (16 * count[mask]++);
-  }
-};
-constexpr RejectedLanes kRejected;
-
-inline std::size_t note_rejected(unsigned mask, std::size_t first, std::uint16_t* rejected,
-                                 std::size_t count) {
-  const std::uint64_t lanes = kRejected.lanes[mask] + 0x0001000100010001u * first;
-  std::memcpy(rejected + count, &lanes, sizeof lanes);
-  return count + kRejected.count[mask];
-}
-
 // The table entry of word i, for a 16-byte load of its edge and ratio.
 inline const double* entry(const FastTables& s, const std::uint32_t* words, std::size_t i) {
   return &s[layer_of(words[i])].edge;
@@ -131,6 +110,30 @@ std::size_t finish_fast_path(const std::uint32_t* words, std::size_t done, std::
 }
 
 #ifdef DPAUDIT_X86_SIMD
+// The SIMD paths note the rejected lanes of a step (four words with AVX2, eight with AVX-512)
+// without a branch: entry `mask` of kRejected.lanes holds the positions of the mask's set bits
+// in 16-bit fields (lowest first), kRejected.count their number. Eight fields are always
+// written, with one 16-byte store.
+struct RejectedLanes {
+  alignas(16) std::uint16_t lanes[256][8];
+  std::uint8_t count[256];
+  constexpr RejectedLanes() : lanes{}, count{} {
+    for (unsigned mask = 0; mask < 256; ++mask)
+      for (unsigned lane = 0; lane < 8; ++lane)
+        if (mask >> lane & 1u) lanes[mask][count[mask]++] = static_cast<std::uint16_t>(lane);
+  }
+};
+constexpr RejectedLanes kRejected;
+
+inline std::size_t note_rejected(unsigned mask, std::size_t first, std::uint16_t* rejected,
+                                 std::size_t count) {
+  const __m128i lanes =
+      _mm_add_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(kRejected.lanes[mask])),
+                    _mm_set1_epi16(static_cast<short>(first)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(rejected + count), lanes);
+  return count + kRejected.count[mask];
+}
+
 // The same, four words at a time with AVX2; identical results (the same conversion,
 // multiplication and comparison). Two 16-byte entries per 256-bit register, unpacked
 // into four edges and four ratios.
@@ -161,18 +164,7 @@ std::size_t fast_path_avx2(const std::uint32_t* words, std::size_t n, const Fast
 
 // The same, eight words a step with AVX-512F: four entries per 512-bit register. The words'
 // table offsets (layer times 16 bytes) are computed for the whole chunk first, sixteen to a
-// register, and the rejected lanes of eight words go to `rejected` as one 16-byte store
-// (RejectedLanes8).
-struct RejectedLanes8 {
-  alignas(16) std::uint16_t lanes[256][8];
-  std::uint8_t count[256];
-  constexpr RejectedLanes8() : lanes{}, count{} {
-    for (unsigned mask = 0; mask < 256; ++mask)
-      for (unsigned lane = 0; lane < 8; ++lane)
-        if (mask >> lane & 1u) lanes[mask][count[mask]++] = static_cast<std::uint16_t>(lane);
-  }
-};
-constexpr RejectedLanes8 kRejected8;
+// register.
 
 DPAUDIT_AVX512_CODE_BEGIN
 DPAUDIT_TARGET("avx512f")
@@ -194,8 +186,6 @@ std::size_t fast_path_avx512(const std::uint32_t* words, std::size_t n, const Fa
   const __m256i one = _mm256_set1_epi32(1);
   const __m512i sign_bit = _mm512_set1_epi64(static_cast<long long>(1ull << 63));
   const __m512i layer_bits = _mm512_set1_epi32(0xFF);
-  __m128i step_base = _mm_setzero_si128();  // i in each 16-bit field
-  const __m128i eight = _mm_set1_epi16(8);
   alignas(64) std::uint32_t offset[kChunk];
   const std::size_t whole = std::min(n, kChunk) / 16 * 16;
   for (std::size_t k = 0; k < whole; k += 16)
@@ -216,12 +206,7 @@ std::size_t fast_path_avx512(const std::uint32_t* words, std::size_t n, const Fa
                                     _mm512_slli_epi64(_mm512_cvtepu32_epi64(w), 55),  // bit 8
                                     sign_bit, kXorAnd));
       const unsigned mask = _mm512_cmp_pd_mask(a, ratio, _CMP_NLT_UQ);
-      _mm_storeu_si128(
-          reinterpret_cast<__m128i*>(rejected + count),
-          _mm_add_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(kRejected8.lanes[mask])),
-                        step_base));
-      count += kRejected8.count[mask];
-      step_base = _mm_add_epi16(step_base, eight);
+      count = note_rejected(mask, i + h, rejected, count);
     }
   }
   return finish_fast_path(words, i, n, s, out, rejected, count);
